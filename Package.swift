@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+// stackplay: a scriptable event-replay engine for card-stack interfaces.
+// Dependencies point one way: stackplay -> Bindings -> {CLua, StackModel}.
+import PackageDescription
+
+let package = Package(
+    name: "stackplay",
+    products: [
+        .executable(name: "stackplay", targets: ["stackplay"]),
+        .library(name: "StackModel", targets: ["StackModel"]),
+    ],
+    targets: [
+        // Lua 5.4 from Debian's liblua5.4-dev, its macros re-declared in shim.h.
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"])]
+        ),
+        // Pure Swift: geometry, springs, clock, touches and the three components. No Lua here.
+        .target(name: "StackModel"),
+        // The only Swift that touches a lua_State: the Lua API over StackModel.
+        .target(name: "Bindings", dependencies: ["CLua", "StackModel"]),
+        // The thin executable: arguments, discovery, reporters, exit codes.
+        .executableTarget(name: "stackplay", dependencies: ["Bindings"]),
+        // `make bench`: events per second, release build.
+        .executableTarget(name: "stackplay-bench", dependencies: ["Bindings", "StackModel"]),
+        .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
+        .testTarget(name: "BindingsTests", dependencies: ["Bindings", "StackModel"]),
+        // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).
+        .testTarget(name: "StackplayTests", dependencies: ["stackplay"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+import Bindings
+import StackModel
+
+print("stackplay-bench: nothing measured yet")

@@ -1,0 +1,3 @@
+import Bindings
+
+print("stackplay (\(BindingsInfo.luaVersion))")

@@ -1,0 +1,4 @@
+import Testing
+@testable import StackModel
+
+@Test func modelVersionIsSet() { #expect(!StackModelInfo.version.isEmpty) }
