@@ -1,0 +1,61 @@
+/// The three seeds.
+public enum ComponentKind: String, Hashable, Sendable, CaseIterable {
+    case notificationStack = "notification_stack"
+    case walletCardStack = "wallet_card_stack"
+    case stickyStackedCards = "sticky_stacked_cards"
+}
+
+/// A component on a screen: a headless model of one seed.
+///
+/// The screen owns the clock, the settings and the touches; it hands each component the settings
+/// of the moment on every call, so a component never keeps a stale time. Everything a component
+/// shows is computed from its model state and its running animations at `settings.now`.
+public protocol Component: AnyObject {
+    var kind: ComponentKind { get }
+    /// The name scripts and traces use; unique on its screen.
+    var name: String { get }
+
+    /// Where everything is at `settings.now`.
+    func snapshot(in settings: ScreenSettings) -> ComponentSnapshot
+
+    /// The part under `point` that takes touches, or nil when a touch there passes through (G4).
+    func hitTest(_ point: Point, in settings: ScreenSettings) -> String?
+
+    /// Where a finger should go down to touch `target` (a card id, `"card:<id>"`, or a part such
+    /// as `"stack"`): the centre of the part of it that shows.
+    func point(of target: String, in settings: ScreenSettings) throws -> Point
+
+    /// A finger went down on `target` (as `hitTest` named it).
+    func touchBegan(_ touch: Touch, on target: String, in settings: ScreenSettings)
+    /// A finger that went down on this component moved.
+    func touchMoved(_ touch: Touch, in settings: ScreenSettings)
+    /// A finger that went down on this component came up at `touch.location`.
+    func touchEnded(_ touch: Touch, in settings: ScreenSettings)
+
+    /// Every element VoiceOver knows of, hidden ones included, in layout order.
+    func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement]
+    /// Performs the named action of an element: `"Clear"`; `"escape"`. Returns whether the action
+    /// did something; throws when the element or the action does not exist.
+    func performAccessibilityAction(_ action: String, on element: String, in settings: ScreenSettings) throws
+        -> Bool
+    /// The Escape gesture (W9); false when the component has nothing to dismiss.
+    func escape(in settings: ScreenSettings) -> Bool
+
+    /// The latest time at which a running animation finishes (`.infinity` for one that never
+    /// rests), or nil when nothing has animated.
+    var animationEndTime: Double? { get }
+
+    /// The screen's settings changed (size, direction, Reduce Motion, Dynamic Type) at
+    /// `new.now`.
+    func settingsChanged(from old: ScreenSettings, to new: ScreenSettings)
+}
+
+extension Component {
+    public func settingsChanged(from old: ScreenSettings, to new: ScreenSettings) {}
+    public func escape(in settings: ScreenSettings) -> Bool { false }
+}
+
+/// The latest end time among `values`' animations.
+func latestEnd(_ values: [AnimatedValue]) -> Double? {
+    values.compactMap(\.endTime).max()
+}

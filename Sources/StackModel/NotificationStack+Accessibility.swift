@@ -1,0 +1,58 @@
+/// What VoiceOver hears of a `NotificationStack` (N15) and the actions it can perform (G6).
+extension NotificationStack {
+    /// `^[N notification](inflect: true)`: "1 notification", "4 notifications".
+    static func countValue(_ count: Int) -> String {
+        count == 1 ? "1 notification" : "\(count) notifications"
+    }
+
+    public func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {
+        var elements: [AccessibilityElement] = []
+        let snapshots = cardSnapshots(in: settings)
+        if showsHeader {
+            let header = headerFrame()
+            let button = showLessFrame(in: settings)
+            let titleX = settings.isRightToLeft ? button.maxX : header.minX
+            elements.append(
+                AccessibilityElement(
+                    id: "title", label: title, traits: [.staticText],
+                    frame: Rect(x: titleX, y: header.y, width: header.width - button.width, height: header.height)))
+            elements.append(AccessibilityElement(id: "show_less", label: "Show less", traits: [.button], frame: button))
+        }
+        if !isOpen {
+            // `.accessibilityElement(children: .combine)`: one button, labelled by the cards that
+            // are not hidden (only the first), valued by the count, with the hint.
+            let layout = layoutFrame(at: settings.now)
+            elements.append(
+                AccessibilityElement(
+                    id: "stack", label: cards.first?.label ?? "", value: Self.countValue(cards.count),
+                    hint: Self.closedHint, traits: [.button], frame: layout))
+        }
+        for (card, snapshot) in zip(cards, snapshots) {
+            // Closed, the first card is folded into the stack's element and the others are hidden.
+            elements.append(
+                AccessibilityElement(
+                    id: "card:\(card.id)", label: card.label, isHidden: !isOpen,
+                    actions: [Self.clearAction], frame: snapshot.frame))
+        }
+        return elements
+    }
+
+    public func performAccessibilityAction(_ action: String, on element: String, in settings: ScreenSettings)
+        throws -> Bool
+    {
+        let id = element.hasPrefix("card:") ? String(element.dropFirst(5)) : element
+        guard cards.contains(where: { $0.id == id }) else {
+            if element == "stack" || element == "show_less" || element == "title" {
+                throw StackModelError("'\(element)' has no action '\(action)' (it has: activate)")
+            }
+            throw unknownCard(id)
+        }
+        guard action == Self.clearAction else {
+            throw StackModelError("card '\(id)' has no action '\(action)' (it has: activate, \(Self.clearAction))")
+        }
+        // N15: "Clear" dismisses only when the card could be swiped (N9).
+        guard isSwipeable, isOpen else { return false }
+        dismiss(id, in: settings)
+        return true
+    }
+}

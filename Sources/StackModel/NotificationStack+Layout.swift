@@ -1,0 +1,130 @@
+/// Where everything of a `NotificationStack` is on screen at a moment, and what a touch there
+/// lands on.
+extension NotificationStack {
+    /// The header's frame (N8): the stack's top, the full width, the button's height.
+    func headerFrame() -> Rect {
+        Rect(x: origin.x, y: origin.y, width: width, height: Self.headerHeight)
+    }
+
+    /// The "Show less" button sits at the trailing edge: the right one in a left-to-right layout.
+    func showLessFrame(in settings: ScreenSettings) -> Rect {
+        let buttonWidth = min(Self.showLessWidth, width)
+        let x = settings.isRightToLeft ? origin.x : origin.x + width - buttonWidth
+        return Rect(x: x, y: origin.y, width: buttonWidth, height: Self.headerHeight)
+    }
+
+    /// The layout's rectangle: the `contentShape(.rect)` that takes the tap (N6).
+    func layoutFrame(at now: Double) -> Rect {
+        let height = NotificationStackMath.height(
+            heights: cards.map(\.height), spacing: spacing, peek: peek, progress: progress.value(at: now))
+        return Rect(x: origin.x, y: origin.y + cardsTop.value(at: now), width: width, height: height)
+    }
+
+    /// Every card's snapshot, in the cards' order (N2 to N5, N10 to N12).
+    func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
+        let now = settings.now
+        let tops = NotificationStackMath.tops(
+            heights: cards.map(\.height), spacing: spacing, peek: peek, progress: progress.value(at: now))
+        let top = origin.y + cardsTop.value(at: now)
+        let open = isOpen
+        let mirror = settings.isRightToLeft ? -1.0 : 1.0
+        var result: [CardSnapshot] = []
+        result.reserveCapacity(cards.count)
+        for (index, card) in cards.enumerated() {
+            let row = rows[card.id]!
+            let scale = row.scale.value(at: now)
+            // The row's offset is inside the scale effect, which is anchored at the bottom (N3).
+            var frame = Rect(x: origin.x, y: top + tops[index] + row.shift.value(at: now), width: width, height: card.height)
+                .scaled(by: scale, anchorX: 0.5, anchorY: 1)
+            frame.x += mirror * row.offset.value(at: now) * scale
+            let opacity = clampUnit(row.opacity.value(at: now)) * clampUnit(row.fade.value(at: now))
+            let hasArea = frame.width > 0 && frame.height > 0
+            result.append(
+                CardSnapshot(
+                    id: card.id, frame: frame, scale: scale, opacity: opacity, z: Double(cards.count - index),
+                    isVisible: opacity > 0 && hasArea, isHittable: open && hasArea))
+        }
+        return result
+    }
+
+    public func snapshot(in settings: ScreenSettings) -> ComponentSnapshot {
+        let now = settings.now
+        let layout = layoutFrame(at: now)
+        var parts: [PartSnapshot] = []
+        let headerShown = clampUnit(headerOpacity.value(at: now))
+        if showsHeader || headerShown > 0 {
+            parts.append(PartSnapshot(name: "header", frame: headerFrame(), opacity: headerShown, isHittable: showsHeader))
+            parts.append(
+                PartSnapshot(
+                    name: "show_less", frame: showLessFrame(in: settings), opacity: headerShown, isHittable: showsHeader))
+        }
+        return ComponentSnapshot(
+            kind: kind, name: name,
+            frame: Rect(x: origin.x, y: origin.y, width: width, height: layout.maxY - origin.y),
+            cards: cardSnapshots(in: settings), parts: parts,
+            state: [
+                ("expanded", .bool(isExpanded)),
+                ("open", .bool(isOpen)),
+                ("progress", .number(progress.value(at: now))),
+                ("count", .number(Double(cards.count))),
+                ("ids", .strings(cards.map(\.id))),
+                ("dismissible", .bool(isDismissible)),
+                ("swipeable", .bool(isSwipeable)),
+                ("dismissed", .strings(dismissed)),
+            ])
+    }
+
+    public func hitTest(_ point: Point, in settings: ScreenSettings) -> String? {
+        if showsHeader, headerFrame().contains(point) {
+            return showLessFrame(in: settings).contains(point) ? "show_less" : "header"
+        }
+        if isOpen {
+            // The first card is on top (N5): z falls with the index.
+            for card in cardSnapshots(in: settings) where card.isHittable && card.frame.contains(point) {
+                return "card:\(card.id)"
+            }
+        }
+        return layoutFrame(at: settings.now).contains(point) ? "stack" : nil
+    }
+
+    public func point(of target: String, in settings: ScreenSettings) throws -> Point {
+        switch target {
+        case "stack": return layoutFrame(at: settings.now).center
+        case "show_less":
+            guard showsHeader else { throw StackModelError("'Show less' shows only while the stack is expanded") }
+            return showLessFrame(in: settings).center
+        case "header":
+            guard showsHeader else { throw StackModelError("the header shows only while the stack is expanded") }
+            return headerFrame().center
+        default:
+            let id = target.hasPrefix("card:") ? String(target.dropFirst(5)) : target
+            guard cards.contains(where: { $0.id == id }) else { throw unknownCard(id) }
+            return visibleCenter(of: id, among: cardSnapshots(in: settings))
+        }
+    }
+
+    func unknownCard(_ id: String) -> StackModelError {
+        StackModelError("\(name) has no card '\(id)' (cards: \(cards.map(\.id).joined(separator: ", ")))")
+    }
+}
+
+/// A value clamped to 0...1, as opacity is drawn.
+func clampUnit(_ value: Double) -> Double { min(max(value, 0), 1) }
+
+/// The centre of the tallest band of `id`'s frame that no card drawn over it covers: where a
+/// finger lands to touch that card and not another.
+func visibleCenter(of id: String, among cards: [CardSnapshot]) -> Point {
+    guard let card = cards.first(where: { $0.id == id }) else { return .zero }
+    var bands = [(card.frame.minY, card.frame.maxY)]
+    for other in cards where other.z > card.z && other.isHittable {
+        guard other.frame.minX <= card.frame.midX, other.frame.maxX > card.frame.midX else { continue }
+        bands = bands.flatMap { band -> [(Double, Double)] in
+            var pieces: [(Double, Double)] = []
+            if other.frame.minY > band.0 { pieces.append((band.0, min(band.1, other.frame.minY))) }
+            if other.frame.maxY < band.1 { pieces.append((max(band.0, other.frame.maxY), band.1)) }
+            return pieces.filter { $0.1 > $0.0 }
+        }
+    }
+    guard let best = bands.max(by: { ($0.1 - $0.0) < ($1.1 - $1.0) }) else { return card.frame.center }
+    return Point(x: card.frame.midX, y: (best.0 + best.1) / 2)
+}

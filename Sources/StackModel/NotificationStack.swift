@@ -1,0 +1,206 @@
+/// The headless model of `NotificationStack` (seed 000): a pile under the newest notification
+/// that opens into a column with a tap, where each card can be swiped away towards the leading
+/// edge.
+///
+/// Model state is what the seed keeps in `@State` and bindings (`isExpanded`, the items, each
+/// row's `offset`); everything on screen is computed from it and from the values that animate on
+/// their own (SEMANTICS.md): the layout's `progress`, each card's scale and opacity effects, each
+/// row's offset and fade, the header's fade, and the cards' placement after a count change.
+public final class NotificationStack: Component {
+    public let kind = ComponentKind.notificationStack
+    public let name: String
+    /// Where the stack's top-left corner sits on the screen, and how wide it is.
+    public let origin: Point
+    public let width: Double
+    /// The header's title (the seed's `title`, default "Notifications").
+    public let title: String
+    public let spacing: Double
+    public let peek: Double
+    /// Whether the owner sets `onDismiss` (N9). Without it no card can be swiped away.
+    public let isDismissible: Bool
+
+    /// The cards, newest first, as the owner holds them.
+    public private(set) var cards: [CardSpec]
+    /// The `isExpanded` binding.
+    public private(set) var isExpanded: Bool
+    /// The ids `onDismiss` was called with, oldest first.
+    public private(set) var dismissed: [String] = []
+
+    var progress: AnimatedValue
+    var headerOpacity: AnimatedValue
+    /// How far below the stack's top the cards start: the header's height and `spacing` while the
+    /// header shows (N8).
+    var cardsTop: AnimatedValue
+    var rows: [String: Row] = [:]
+    var gestures: [Int: RowGesture] = [:]
+
+    /// One row's animatable values.
+    struct Row {
+        /// The row's `@State offset`: towards the leading edge is negative (N10, N11).
+        var offset = AnimatedValue(0)
+        /// `1 - min(|offset| / 275, 0.6)` (N12), animating on its own.
+        var fade = AnimatedValue(1)
+        /// The scale effect (N3), animating on its own; it can overshoot 1.
+        var scale: AnimatedValue
+        /// The opacity effect: 1 while open or among the first three (N4).
+        var opacity: AnimatedValue
+        /// What is left of a placement change after the number of cards changed (N14).
+        var shift = AnimatedValue(0)
+    }
+
+    /// A finger that went down on the stack.
+    struct RowGesture {
+        var card: String?
+        /// What the finger went down on: "card:<id>", "stack", "show_less" or "header".
+        var target: String
+        var drag = DragRecognizer(minimumDistance: NotificationStack.swipeMinimumDistance)
+        var isSwiping = false
+    }
+
+    // MARK: The seed's numbers, named once
+
+    /// N10: the swipe's minimum distance.
+    public static let swipeMinimumDistance = 20.0
+    /// N13: a card leaves when let go with `offset < -110`.
+    public static let swipeThreshold = 110.0
+    /// N12: the fade reaches its floor at `threshold × 2.5`.
+    public static let fadeDistance = swipeThreshold * 2.5
+    /// N12: a swiped card fades by at most this much.
+    public static let maximumFade = 0.6
+    /// N8: the "Show less" button is at least 44 pt high.
+    public static let minimumTarget = 44.0
+    /// The header's height: the "Show less" button's minimum target sets it (title3 text is lower).
+    public static let headerHeight = minimumTarget
+    /// The "Show less" button's width: subheadline semibold text measures about 72 pt; the hit area
+    /// is at least the 44-pt minimum target. An estimate, since no text is laid out headlessly.
+    public static let showLessWidth = 72.0
+    /// N15: the closed stack's hint.
+    public static let closedHint = "Shows them all"
+    /// N15: the open cards' named action.
+    public static let clearAction = "Clear"
+
+    public init(
+        name: String = "notifications", cards: [CardSpec], isExpanded: Bool = false, title: String = "Notifications",
+        spacing: Double = 10, peek: Double = 10, isDismissible: Bool = false, origin: Point = .zero, width: Double = 390
+    ) throws {
+        try CardSpec.validate(cards)
+        try StackModelError.requireFinite(spacing, "spacing")
+        try StackModelError.requireFinite(peek, "peek")
+        try StackModelError.requireFinite(origin.x, "x")
+        try StackModelError.requireFinite(origin.y, "y")
+        try StackModelError.requireNonNegative(width, "width")
+        self.name = name
+        self.cards = cards
+        self.isExpanded = isExpanded
+        self.title = title
+        self.spacing = spacing
+        self.peek = peek
+        self.isDismissible = isDismissible
+        self.origin = origin
+        self.width = width
+        let open = isExpanded || cards.count < 2
+        progress = AnimatedValue(open ? 1 : 0)
+        let header = isExpanded && cards.count > 1
+        headerOpacity = AnimatedValue(header ? 1 : 0)
+        cardsTop = AnimatedValue(header ? Self.headerHeight + spacing : 0)
+        for (index, card) in cards.enumerated() {
+            rows[card.id] = Row(
+                scale: AnimatedValue(NotificationStackMath.scale(depth: index, progress: open ? 1 : 0)),
+                opacity: AnimatedValue(Self.opacity(index: index, open: open)))
+        }
+    }
+
+    // MARK: Derived model state
+
+    /// N1: open when expanded or holding fewer than 2 cards.
+    public var isOpen: Bool { isExpanded || cards.count < 2 }
+    /// N8: the header shows when expanded with more than one card.
+    public var showsHeader: Bool { isExpanded && cards.count > 1 }
+    /// N9: cards can be swiped while open and when the owner sets `onDismiss`.
+    public var isSwipeable: Bool { isOpen && isDismissible }
+
+    /// N4: closed, only the first `visibleBehind + 1` cards show.
+    static func opacity(index: Int, open: Bool) -> Double {
+        open || index <= NotificationStackMath.visibleBehind ? 1 : 0
+    }
+
+    /// N12: the fade for a row offset.
+    static func fade(offset: Double) -> Double {
+        1 - min(abs(offset) / fadeDistance, maximumFade)
+    }
+
+    // MARK: Changes
+
+    /// Sets `isExpanded`, as the binding's owner or the seed's own tap and button do (N6, N8),
+    /// animating with spring(0.45, 0.2) unless Reduce Motion is on (N7).
+    public func setExpanded(_ expanded: Bool, in settings: ScreenSettings) {
+        guard expanded != isExpanded else { return }
+        isExpanded = expanded
+        retarget(animation: settings.animation(.notificationExpand), at: settings.now)
+    }
+
+    /// Replaces the cards, as the owner does (the demo removes a dismissed card). A change in their
+    /// number moves the others with spring(0.4, 0.15) (N14).
+    public func setCards(_ newCards: [CardSpec], in settings: ScreenSettings) throws {
+        try CardSpec.validate(newCards)
+        let oldCards = cards
+        let countChanged = oldCards.count != newCards.count
+        let animation = countChanged ? settings.animation(.notificationCountChange) : nil
+        let now = settings.now
+        let shown = min(max(progress.value(at: now), 0), 1)
+        let oldTops = NotificationStackMath.tops(
+            heights: oldCards.map(\.height), spacing: spacing, peek: peek, progress: shown)
+        let newTops = NotificationStackMath.tops(
+            heights: newCards.map(\.height), spacing: spacing, peek: peek, progress: shown)
+        let oldIndex = Dictionary(uniqueKeysWithValues: oldCards.enumerated().map { ($1.id, $0) })
+        cards = newCards
+        var kept: [String: Row] = [:]
+        for (index, card) in newCards.enumerated() {
+            if var row = rows[card.id], let before = oldIndex[card.id] {
+                row.shift.displace(by: oldTops[before] - newTops[index], animation: animation, at: now)
+                kept[card.id] = row
+            } else {
+                // An inserted card fades in (the default transition) with the count spring.
+                var row = Row(
+                    scale: AnimatedValue(NotificationStackMath.scale(depth: index, progress: isOpen ? 1 : 0)),
+                    opacity: AnimatedValue(Self.opacity(index: index, open: isOpen)))
+                row.opacity.displace(by: -row.opacity.target, animation: animation, at: now)
+                kept[card.id] = row
+            }
+        }
+        rows = kept
+        gestures = gestures.filter { $0.value.card.map { kept[$0] != nil } ?? true }
+        retarget(animation: animation, at: now)
+    }
+
+    /// Moves every animatable value towards what the model now says, with `animation`.
+    private func retarget(animation: Animation?, at now: Double) {
+        let open = isOpen
+        progress.set(open ? 1 : 0, animation: animation, at: now)
+        headerOpacity.set(showsHeader ? 1 : 0, animation: animation, at: now)
+        cardsTop.set(showsHeader ? Self.headerHeight + spacing : 0, animation: animation, at: now)
+        for (index, card) in cards.enumerated() {
+            rows[card.id]?.scale.set(
+                NotificationStackMath.scale(depth: index, progress: open ? 1 : 0), animation: animation, at: now)
+            rows[card.id]?.opacity.set(Self.opacity(index: index, open: open), animation: animation, at: now)
+        }
+    }
+
+    /// `onDismiss` for `id`: the owner removes the card (N13).
+    func dismiss(_ id: String, in settings: ScreenSettings) {
+        dismissed.append(id)
+        try? setCards(cards.filter { $0.id != id }, in: settings)
+    }
+
+    /// Sets a row's offset and its fade together, as the seed's `offset` drives both (N10, N12).
+    func setOffset(_ offset: Double, of id: String, animation: Animation?, at now: Double) {
+        rows[id]?.offset.set(offset, animation: animation, at: now)
+        rows[id]?.fade.set(Self.fade(offset: offset), animation: animation, at: now)
+    }
+
+    public var animationEndTime: Double? {
+        var values = [progress, headerOpacity, cardsTop]
+        for row in rows.values { values += [row.offset, row.fade, row.scale, row.opacity, row.shift] }
+        return latestEnd(values)
+    }
+}

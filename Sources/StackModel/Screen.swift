@@ -1,0 +1,243 @@
+/// A screen (G1): its settings, a virtual clock that moves only when told, the components on it
+/// (later ones over earlier ones), and the fingers on it.
+///
+/// Every input goes through a method here and is reported to `onEvent` after it took effect, so
+/// that a trace can record it and a replay can feed it back.
+public final class Screen {
+    public private(set) var settings: ScreenSettings
+    public private(set) var components: [any Component] = []
+    /// Fingers that are down, by id.
+    public private(set) var touches: [Int: Touch] = [:]
+    private var touchOwners: [Int: Int] = [:]
+    private var nextTouchID = 1
+    /// Called after each input took effect.
+    public var onEvent: ((InputEvent) -> Void)?
+
+    /// How long `settle()` waits at most before it reports an animation that never rests.
+    public static let defaultSettleLimit = 10.0
+
+    public init(settings: ScreenSettings = ScreenSettings()) throws {
+        try StackModelError.requireNonNegative(settings.size.width, "width")
+        try StackModelError.requireNonNegative(settings.size.height, "height")
+        try StackModelError.requireNonNegative(settings.now, "time")
+        self.settings = settings
+    }
+
+    public var now: Double { settings.now }
+
+    // MARK: Components
+
+    /// Puts a component on the screen, over those already there.
+    public func add(_ component: any Component) throws {
+        guard self.component(named: component.name) == nil else {
+            throw StackModelError("a component called '\(component.name)' is already on the screen")
+        }
+        components.append(component)
+    }
+
+    public func component(named name: String) -> (any Component)? {
+        components.first { $0.name == name }
+    }
+
+    // MARK: Time
+
+    /// Moves the clock forward by `seconds` (≥ 0).
+    public func advance(by seconds: Double) throws {
+        try StackModelError.requireNonNegative(seconds, "seconds")
+        settings.now += seconds
+        onEvent?(.advance(seconds: seconds))
+    }
+
+    /// The latest time at which a running animation finishes, if any is still running.
+    public var pendingAnimationEnd: Double? {
+        let end = components.compactMap(\.animationEndTime).max()
+        guard let end, end > settings.now else { return nil }
+        return end
+    }
+
+    /// Moves the clock until every animation has finished, at most `limit` seconds; returns how far
+    /// it moved. An animation that would still run after `limit` is reported, and the clock does
+    /// not move.
+    @discardableResult
+    public func settle(limit: Double = Screen.defaultSettleLimit) throws -> Double {
+        try StackModelError.requireNonNegative(limit, "limit")
+        guard let end = pendingAnimationEnd else { return 0 }
+        let wait = end - settings.now
+        guard wait <= limit else {
+            let names = components.filter { ($0.animationEndTime ?? 0) > settings.now + limit }.map(\.name)
+            throw StackModelError(
+                "an animation of \(names.joined(separator: ", ")) did not settle within \(formatNumber(limit)) s")
+        }
+        try advance(by: wait)
+        return wait
+    }
+
+    // MARK: Settings
+
+    private func change(_ event: InputEvent, _ update: (inout ScreenSettings) -> Void) {
+        let old = settings
+        update(&settings)
+        for component in components { component.settingsChanged(from: old, to: settings) }
+        onEvent?(event)
+    }
+
+    public func setReduceMotion(_ on: Bool) {
+        change(.setReduceMotion(on)) { $0.reduceMotion = on }
+    }
+
+    public func setLayoutDirection(_ direction: LayoutDirection) {
+        change(.setLayoutDirection(direction)) { $0.layoutDirection = direction }
+    }
+
+    public func setDynamicTypeSize(_ size: DynamicTypeSize) {
+        change(.setDynamicTypeSize(size)) { $0.dynamicTypeSize = size }
+    }
+
+    public func setSize(_ size: Size) throws {
+        try StackModelError.requireNonNegative(size.width, "width")
+        try StackModelError.requireNonNegative(size.height, "height")
+        change(.setSize(size)) { $0.size = size }
+    }
+
+    // MARK: Seeing
+
+    /// Everything on screen now.
+    public func snapshot() -> FrameSnapshot {
+        FrameSnapshot(settings: settings, components: components.map { $0.snapshot(in: settings) })
+    }
+
+    /// The top-most component part under `point` (G4): later components are over earlier ones.
+    public func hitTest(_ point: Point) -> Hit? {
+        for index in components.indices.reversed() {
+            let component = components[index]
+            if let target = component.hitTest(point, in: settings) {
+                return Hit(componentIndex: index, componentName: component.name, target: target)
+            }
+        }
+        return nil
+    }
+
+    /// What VoiceOver reads, component after component, each in its own order (hidden ones
+    /// dropped).
+    public func accessibilityElements() -> [(component: String, element: AccessibilityElement)] {
+        components.flatMap { component in
+            component.accessibilityElements(in: settings).inVoiceOverOrder().map { (component.name, $0) }
+        }
+    }
+
+    // MARK: Touches
+
+    /// A finger goes down at `point`; returns its id and what it landed on.
+    @discardableResult
+    public func touchDown(at point: Point) throws -> (touch: Int, hit: Hit?) {
+        try StackModelError.requireFinite(point.x, "x")
+        try StackModelError.requireFinite(point.y, "y")
+        let id = nextTouchID
+        nextTouchID += 1
+        let touch = Touch(id: id, location: point, time: settings.now)
+        touches[id] = touch
+        let hit = hitTest(point)
+        if let hit {
+            touchOwners[id] = hit.componentIndex
+            components[hit.componentIndex].touchBegan(touch, on: hit.target, in: settings)
+        }
+        onEvent?(.touchDown(touch: id, at: point))
+        return (id, hit)
+    }
+
+    /// The finger `touch` moves to `point`.
+    public func touchMove(_ id: Int, to point: Point) throws {
+        try StackModelError.requireFinite(point.x, "x")
+        try StackModelError.requireFinite(point.y, "y")
+        guard var touch = touches[id] else { throw StackModelError("no finger with id \(id) is down") }
+        touch.move(to: point, at: settings.now)
+        touches[id] = touch
+        if let owner = touchOwners[id] { components[owner].touchMoved(touch, in: settings) }
+        onEvent?(.touchMove(touch: id, to: point))
+    }
+
+    /// The finger `touch` comes up where it is.
+    public func touchUp(_ id: Int) throws {
+        guard var touch = touches.removeValue(forKey: id) else {
+            throw StackModelError("no finger with id \(id) is down")
+        }
+        touch.time = settings.now
+        if let owner = touchOwners.removeValue(forKey: id) { components[owner].touchEnded(touch, in: settings) }
+        onEvent?(.touchUp(touch: id))
+    }
+
+    /// A tap at `point`: down, then up `duration` seconds later without moving. The same touch
+    /// stream as the raw calls, so both paths agree.
+    @discardableResult
+    public func tap(at point: Point, duration: Double = 0) throws -> Hit? {
+        try StackModelError.requireNonNegative(duration, "duration")
+        let (id, hit) = try touchDown(at: point)
+        if duration > 0 { try advance(by: duration) }
+        try touchUp(id)
+        return hit
+    }
+
+    /// A drag from `start` by `translation`, in `steps` equal moves spread over `duration`
+    /// seconds, then up at the end point.
+    @discardableResult
+    public func drag(from start: Point, by translation: Point, steps: Int = 10, duration: Double = 0) throws
+        -> Hit?
+    {
+        try StackModelError.requireFinite(translation.x, "x")
+        try StackModelError.requireFinite(translation.y, "y")
+        guard steps >= 1 else { throw StackModelError("steps must be at least 1, got \(steps)") }
+        try StackModelError.requireNonNegative(duration, "duration")
+        let (id, hit) = try touchDown(at: start)
+        for step in 1...steps {
+            if duration > 0 { try advance(by: duration / Double(steps)) }
+            let fraction = Double(step) / Double(steps)
+            let point =
+                step == steps
+                ? Point(x: start.x + translation.x, y: start.y + translation.y)
+                : Point(x: start.x + translation.x * fraction, y: start.y + translation.y * fraction)
+            try touchMove(id, to: point)
+        }
+        try touchUp(id)
+        return hit
+    }
+
+    // MARK: Accessibility
+
+    /// Performs VoiceOver's action `action` on `element` of the component `name` (G6).
+    /// `"activate"` is VoiceOver's double tap: a tap at the element's activation point.
+    @discardableResult
+    public func performAction(_ action: String, on element: String, of name: String) throws -> Bool {
+        guard let component = component(named: name) else {
+            throw StackModelError("no component called '\(name)' is on the screen")
+        }
+        if action == "activate" {
+            guard let target = component.accessibilityElements(in: settings).first(where: { $0.id == element })
+            else { throw StackModelError("\(name) has no accessibility element '\(element)'") }
+            guard !target.isHidden else { throw StackModelError("'\(element)' is hidden from VoiceOver") }
+            return try tap(at: target.activationPoint) != nil
+        }
+        let result = try component.performAccessibilityAction(action, on: element, in: settings)
+        onEvent?(.action(component: name, element: element, name: action))
+        return result
+    }
+
+    /// The Escape gesture (VoiceOver's scrub or a hardware key), sent to the top-most component
+    /// that has something to dismiss, or to `name` alone.
+    @discardableResult
+    public func escape(_ name: String? = nil) throws -> Bool {
+        let targets: [any Component]
+        if let name {
+            guard let component = component(named: name) else {
+                throw StackModelError("no component called '\(name)' is on the screen")
+            }
+            targets = [component]
+        } else {
+            targets = components.reversed()
+        }
+        for component in targets where component.escape(in: settings) {
+            onEvent?(.escape(component: component.name))
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,32 @@
+/// Everything a model refuses, with a message that names the argument or the thing not found.
+public struct StackModelError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    static func invalid(_ argument: String, _ value: Double, _ rule: String) -> StackModelError {
+        StackModelError("\(argument) must be \(rule), got \(formatNumber(value))")
+    }
+
+    /// Fails unless `value` is finite.
+    static func requireFinite(_ value: Double, _ argument: String) throws {
+        guard value.isFinite else { throw invalid(argument, value, "a finite number") }
+    }
+
+    /// Fails unless `value` is finite and not negative.
+    static func requireNonNegative(_ value: Double, _ argument: String) throws {
+        guard value.isFinite, value >= 0 else { throw invalid(argument, value, "a finite number ≥ 0") }
+    }
+}
+
+/// A number as a person writes it: `110`, not `110.0`; `nan`, `inf`.
+public func formatNumber(_ value: Double) -> String {
+    if value.isNaN { return "nan" }
+    if value.isInfinite { return value < 0 ? "-inf" : "inf" }
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return String(value)
+}
