@@ -1,4 +1,0 @@
-import Testing
-@testable import StackModel
-
-@Test func modelVersionIsSet() { #expect(!StackModelInfo.version.isEmpty) }
