@@ -27,7 +27,7 @@ extension NotificationStack {
 
     public func touchEnded(_ touch: Touch, in settings: ScreenSettings) {
         guard let gesture = gestures.removeValue(forKey: touch.id) else { return }
-        if let id = gesture.card, gesture.isSwiping, let row = rows[id] {
+        if let id = gesture.card, gesture.isSwiping, let row = row(id) {
             // N13: strictly past the threshold leaves; anything else springs back.
             if row.offset.target < -Self.swipeThreshold {
                 dismiss(id, in: settings)

@@ -31,7 +31,7 @@ extension NotificationStack {
         var result: [CardSnapshot] = []
         result.reserveCapacity(cards.count)
         for (index, card) in cards.enumerated() {
-            let row = rows[card.id]!
+            let row = rows[index]
             let scale = row.scale.value(at: now)
             // The row's offset is inside the scale effect, which is anchored at the bottom (N3).
             var frame = Rect(x: origin.x, y: top + tops[index] + row.shift.value(at: now), width: width, height: card.height)

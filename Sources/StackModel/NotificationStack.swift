@@ -31,7 +31,8 @@ public final class NotificationStack: Component {
     /// How far below the stack's top the cards start: the header's height and `spacing` while the
     /// header shows (N8).
     var cardsTop: AnimatedValue
-    var rows: [String: Row] = [:]
+    /// Each card's animatable values, in the cards' order.
+    var rows: [Row] = []
     var gestures: [Int: RowGesture] = [:]
 
     /// One row's animatable values.
@@ -103,8 +104,8 @@ public final class NotificationStack: Component {
         let header = isExpanded && cards.count > 1
         headerOpacity = AnimatedValue(header ? 1 : 0)
         cardsTop = AnimatedValue(header ? Self.headerHeight + spacing : 0)
-        for (index, card) in cards.enumerated() {
-            rows[card.id] = Row(
+        rows = cards.indices.map { index in
+            Row(
                 scale: AnimatedValue(NotificationStackMath.scale(depth: index, progress: open ? 1 : 0)),
                 opacity: AnimatedValue(Self.opacity(index: index, open: open)))
         }
@@ -154,22 +155,25 @@ public final class NotificationStack: Component {
             heights: newCards.map(\.height), spacing: spacing, peek: peek, progress: shown)
         let oldIndex = Dictionary(uniqueKeysWithValues: oldCards.enumerated().map { ($1.id, $0) })
         cards = newCards
-        var kept: [String: Row] = [:]
+        var kept: [Row] = []
+        kept.reserveCapacity(newCards.count)
         for (index, card) in newCards.enumerated() {
-            if var row = rows[card.id], let before = oldIndex[card.id] {
+            if let before = oldIndex[card.id] {
+                var row = rows[before]
                 row.shift.displace(by: oldTops[before] - newTops[index], animation: animation, at: now)
-                kept[card.id] = row
+                kept.append(row)
             } else {
                 // An inserted card fades in (the default transition) with the count spring.
                 var row = Row(
                     scale: AnimatedValue(NotificationStackMath.scale(depth: index, progress: isOpen ? 1 : 0)),
                     opacity: AnimatedValue(Self.opacity(index: index, open: isOpen)))
                 row.opacity.displace(by: -row.opacity.target, animation: animation, at: now)
-                kept[card.id] = row
+                kept.append(row)
             }
         }
         rows = kept
-        gestures = gestures.filter { $0.value.card.map { kept[$0] != nil } ?? true }
+        let ids = Set(newCards.map(\.id))
+        gestures = gestures.filter { $0.value.card.map { ids.contains($0) } ?? true }
         retarget(animation: animation, at: now)
     }
 
@@ -179,10 +183,10 @@ public final class NotificationStack: Component {
         progress.set(open ? 1 : 0, animation: animation, at: now)
         headerOpacity.set(showsHeader ? 1 : 0, animation: animation, at: now)
         cardsTop.set(showsHeader ? Self.headerHeight + spacing : 0, animation: animation, at: now)
-        for (index, card) in cards.enumerated() {
-            rows[card.id]?.scale.set(
+        for index in rows.indices {
+            rows[index].scale.set(
                 NotificationStackMath.scale(depth: index, progress: open ? 1 : 0), animation: animation, at: now)
-            rows[card.id]?.opacity.set(Self.opacity(index: index, open: open), animation: animation, at: now)
+            rows[index].opacity.set(Self.opacity(index: index, open: open), animation: animation, at: now)
         }
     }
 
@@ -194,13 +198,19 @@ public final class NotificationStack: Component {
 
     /// Sets a row's offset and its fade together, as the seed's `offset` drives both (N10, N12).
     func setOffset(_ offset: Double, of id: String, animation: Animation?, at now: Double) {
-        rows[id]?.offset.set(offset, animation: animation, at: now)
-        rows[id]?.fade.set(Self.fade(offset: offset), animation: animation, at: now)
+        guard let index = cards.firstIndex(where: { $0.id == id }) else { return }
+        rows[index].offset.set(offset, animation: animation, at: now)
+        rows[index].fade.set(Self.fade(offset: offset), animation: animation, at: now)
+    }
+
+    /// The animatable values of the card `id`.
+    func row(_ id: String) -> Row? {
+        cards.firstIndex { $0.id == id }.map { rows[$0] }
     }
 
     public var animationEndTime: Double? {
         var values = [progress, headerOpacity, cardsTop]
-        for row in rows.values { values += [row.offset, row.fade, row.scale, row.opacity, row.shift] }
+        for row in rows { values += [row.offset, row.fade, row.scale, row.opacity, row.shift] }
         return latestEnd(values)
     }
 }

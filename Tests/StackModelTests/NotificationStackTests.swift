@@ -165,7 +165,7 @@ struct NotificationStackTests {
         let before = f.snapshot
         try f.swipe("calendar", by: -19)
         #expect(f.snapshot == before)
-        #expect(f.stack.rows["calendar"]!.offset.target == 0)
+        #expect(f.stack.row("calendar")!.offset.target == 0)
     }
 
     @Test("N10 G5 the offset is the whole translation from touch-down once past 20 pt")
@@ -202,7 +202,7 @@ struct NotificationStackTests {
         let f = try F(expanded: true)
         try f.swipe("calendar", by: -110)
         #expect(f.ids == F.ids)
-        #expect(f.stack.rows["calendar"]!.offset.animation == .spring(Spring(duration: 0.35, bounce: 0.25)))
+        #expect(f.stack.row("calendar")!.offset.animation == .spring(Spring(duration: 0.35, bounce: 0.25)))
         #expect(f.card("calendar").frame.x == 16 - 110)
         // The spring overshoots past 0, then rests there.
         var passed = false
@@ -265,7 +265,7 @@ struct NotificationStackTests {
         let start = try f.stack.point(of: "calendar", in: f.screen.settings)
         let (touch, _) = try f.screen.touchDown(at: start)
         try f.screen.touchMove(touch, to: Point(x: start.x + 60, y: start.y))
-        #expect(f.stack.rows["calendar"]!.offset.target == -60)
+        #expect(f.stack.row("calendar")!.offset.target == -60)
         #expect(f.card("calendar").frame.x == 16 + 60)
         try f.screen.touchUp(touch)
         #expect(f.ids == F.ids)
@@ -289,7 +289,7 @@ struct NotificationStackTests {
         let mailBefore = f.card("mail").frame.y
         try f.swipe("calendar", by: -150)
         #expect(f.card("mail").frame.y == mailBefore)  // where it was, then it moves
-        #expect(f.stack.rows["mail"]!.shift.animation == .spring(Spring(duration: 0.4, bounce: 0.15)))
+        #expect(f.stack.row("mail")!.shift.animation == .spring(Spring(duration: 0.4, bounce: 0.15)))
         var overshot = false
         for _ in 0..<60 {
             try f.screen.advance(by: 0.01)
