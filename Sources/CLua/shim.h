@@ -1,11 +1,22 @@
-// The Lua 5.4 C API as Swift sees it. Lua's function-like macros do not import into Swift, so
-// each one used by Bindings is re-declared here as a `static inline` function.
+// The Lua 5.4 C API as Swift sees it, and the C side of the Lua boundary.
+//
+// Lua raises errors with longjmp, which must never cross a Swift frame. So everything that may
+// raise on purpose lives here, in C: the trampoline that turns a Swift function's -2 sentinel
+// into lua_error, the counting allocator behind the memory budget, the count hook behind the CPU
+// budget, and the message handler. Lua's function-like macros do not import into Swift, so each
+// one Bindings uses is re-declared as a `static inline` function.
 #ifndef STACKPLAY_CLUA_SHIM_H
 #define STACKPLAY_CLUA_SHIM_H
 
 #include <lua.h>
 #include <lauxlib.h>
 #include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+// MARK: Macros as functions
 
 static inline void stackplay_lua_pop(lua_State *L, int n) { lua_settop(L, -(n)-1); }
 static inline void stackplay_lua_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
@@ -15,5 +26,318 @@ static inline int stackplay_lua_pcall(lua_State *L, int nargs, int nresults, int
 static inline const char *stackplay_lua_tostring(lua_State *L, int i) { return lua_tolstring(L, i, NULL); }
 static inline int stackplay_lua_upvalueindex(int i) { return LUA_REGISTRYINDEX - i; }
 static inline int stackplay_lua_registryindex(void) { return LUA_REGISTRYINDEX; }
+static inline int stackplay_lua_isnoneornil(lua_State *L, int i) { return lua_type(L, i) <= 0; }
+static inline void *stackplay_lua_getextraspace(lua_State *L) { return lua_getextraspace(L); }
+static inline int stackplay_lua_multret(void) { return LUA_MULTRET; }
+
+/// What a Swift function returns to say "my error message is on top of the stack: raise it".
+#define STACKPLAY_RAISE (-2)
+
+// MARK: The guard: budgets and the Swift dispatcher, one per state
+
+enum { STACKPLAY_STOP_NONE = 0, STACKPLAY_STOP_CPU = 1, STACKPLAY_STOP_MEMORY = 2 };
+
+/// Calls the Swift closure `box` for the Lua function running on `L`. Returns the number of
+/// results, or STACKPLAY_RAISE with the error message pushed.
+typedef int (*stackplay_dispatch_fn)(lua_State *L, void *box);
+
+typedef struct stackplay_guard {
+    size_t used;          // bytes Lua holds now
+    size_t limit;         // the memory budget in bytes; 0: none
+    int exempt;           // > 0: allocations are not refused (setup, Swift callbacks, reporting)
+    int tripped;          // STACKPLAY_STOP_*; once set it stays set
+    double cpu_budget;    // seconds of thread CPU time a run may use; <= 0: none
+    double cpu_deadline;  // thread CPU time at which the running chunk stops
+    int hook_count;       // instructions between two budget checks
+    lua_State *main;      // the main thread, for positions and arming the hook
+    stackplay_dispatch_fn dispatch;
+    void (*release)(void *object); // balances the retain held by a userdata slot
+    int depth;            // stackplay_pcall nesting; the outermost one sets the CPU deadline
+    char cpu_text[96];    // "stopped: the script used its 10 s of CPU time"
+    char memory_text[96]; // "stopped: the script used its 256 MiB of memory"
+    char where[400];      // "chunkname:line: " where the stop happened, once known
+    char stop[512];       // the full stop message, built by stackplay_stop_message
+} stackplay_guard;
+
+static inline stackplay_guard *stackplay_guard_of(lua_State *L) {
+    return *(stackplay_guard **)lua_getextraspace(L);
+}
+
+static inline double stackplay_thread_cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/// Writes "chunkname:line: " of the innermost Lua function on `L` into `out` ("" if none).
+/// lua_getstack/lua_getinfo("Sl") neither allocate nor raise.
+static inline void stackplay_where(lua_State *L, char *out, size_t size) {
+    lua_Debug ar;
+    out[0] = '\0';
+    for (int level = 0; lua_getstack(L, level, &ar); level++) {
+        lua_getinfo(L, "Sl", &ar);
+        if (ar.currentline > 0) {
+            snprintf(out, size, "%s:%d: ", ar.short_src, ar.currentline);
+            return;
+        }
+    }
+}
+
+static void stackplay_hook(lua_State *L, lua_Debug *ar);
+
+/// Arms the hook on every line and instruction so that a script's own pcall cannot swallow a stop.
+static inline void stackplay_rearm(lua_State *L) {
+    lua_sethook(L, stackplay_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
+}
+
+/// Marks the state stopped for `kind`, recording the position on `L` when it is safe to read.
+static inline void stackplay_trip(stackplay_guard *g, lua_State *L, int kind) {
+    if (g->tripped) return;
+    g->tripped = kind;
+    if (L) stackplay_where(L, g->where, sizeof g->where);
+    if (g->main) stackplay_rearm(g->main);
+}
+
+/// The stop message, "chunkname:line: stopped: ...", taking the position from `L` (may be NULL)
+/// if none was recorded when the budget tripped. "" while not stopped.
+static inline const char *stackplay_stop_message(lua_State *L, stackplay_guard *g) {
+    if (!g->tripped) return "";
+    if (!g->where[0] && L) stackplay_where(L, g->where, sizeof g->where);
+    snprintf(g->stop, sizeof g->stop, "%s%s", g->where,
+             g->tripped == STACKPLAY_STOP_CPU ? g->cpu_text : g->memory_text);
+    return g->stop;
+}
+
+/// Raises the stop message from C. Pushing it may allocate past the limit, so it is exempt.
+static inline int stackplay_raise_stop(lua_State *L, stackplay_guard *g) {
+    const char *msg = stackplay_stop_message(L, g);
+    g->exempt++;
+    lua_pushstring(L, msg);
+    g->exempt--;
+    return lua_error(L);
+}
+
+static void stackplay_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    stackplay_guard *g = stackplay_guard_of(L);
+    // Raising here is always safe: Lua code only runs under a pcall (Swift's, or the GC's for
+    // finalizers) whose catch is below any Swift frame.
+    if (!g->tripped && g->cpu_deadline > 0 && stackplay_thread_cpu_seconds() > g->cpu_deadline) {
+        stackplay_trip(g, L, STACKPLAY_STOP_CPU);
+    }
+    if (g->tripped) {
+        stackplay_rearm(L);
+        stackplay_raise_stop(L, g);
+    }
+}
+
+/// The counting allocator. Past the limit it refuses (NULL) unless exempt; frees always succeed.
+/// A refused fresh allocation (ptr == NULL) records the position first: the state is consistent
+/// then. A growing block (ptr != NULL, say a stack being moved) is granted within a small reserve
+/// and the hook raises the stop at the next instruction, with its position.
+static void *stackplay_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    stackplay_guard *g = (stackplay_guard *)ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        g->used -= old;
+        return NULL;
+    }
+    if (g->limit && nsize > old && g->exempt == 0 && g->used - old + nsize > g->limit) {
+        size_t reserve = g->limit / 8;
+        if (ptr == NULL || g->used - old + nsize > g->limit + reserve) {
+            stackplay_trip(g, ptr == NULL ? g->main : NULL, STACKPLAY_STOP_MEMORY);
+            return NULL;
+        }
+        stackplay_trip(g, NULL, STACKPLAY_STOP_MEMORY);
+    }
+    void *block = realloc(ptr, nsize);
+    if (block) g->used = g->used - old + nsize;
+    return block;
+}
+
+static int stackplay_panic(lua_State *L) {
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(error object is not a string)";
+    fprintf(stderr, "stackplay: Lua panic (a bug in stackplay): %s\n", msg);
+    return 0; // Lua aborts.
+}
+
+/// A new state whose allocator counts into a fresh guard, reachable through the extra space.
+/// Exempt from the budgets until stackplay_pcall runs a chunk.
+static inline lua_State *stackplay_newstate(size_t limit, double cpu_budget, stackplay_dispatch_fn dispatch,
+                                            void (*release)(void *)) {
+    stackplay_guard *g = (stackplay_guard *)calloc(1, sizeof *g);
+    if (!g) return NULL;
+    g->limit = limit;
+    g->exempt = 1;
+    g->hook_count = 1000;
+    g->cpu_budget = cpu_budget;
+    g->dispatch = dispatch;
+    g->release = release;
+    lua_State *L = lua_newstate(stackplay_alloc, g);
+    if (!L) { free(g); return NULL; }
+    *(stackplay_guard **)lua_getextraspace(L) = g;
+    g->main = L;
+    lua_atpanic(L, stackplay_panic);
+    return L;
+}
+
+/// Closes the state. Finalizers the script left behind still run under a fresh CPU budget.
+static inline void stackplay_close(lua_State *L) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    if (g->cpu_budget > 0) {
+        g->cpu_deadline = stackplay_thread_cpu_seconds() + g->cpu_budget;
+        lua_sethook(L, stackplay_hook, LUA_MASKCOUNT, g->hook_count);
+    }
+    g->exempt = 0;
+    lua_close(L);
+    free(g);
+}
+
+// MARK: Calling Swift from Lua
+
+/// `__gc` of every userdata holding a retained Swift object: releases it once, then nulls the
+/// slot so that a resurrected userdata or a second finalizer finds it dead.
+static int stackplay_release_gc(lua_State *L) {
+    void **slot = (void **)lua_touserdata(L, 1);
+    if (slot && *slot) {
+        void *object = *slot;
+        *slot = NULL;
+        stackplay_guard_of(L)->release(object);
+    }
+    return 0;
+}
+
+static inline void stackplay_push_release_gc(lua_State *L) { lua_pushcfunction(L, stackplay_release_gc); }
+
+/// Pushes a full userdata holding `object` (already retained) with the metatable stored in the
+/// registry under the light key `metatable` (lua_rawsetp). Returns 0 if there is no such metatable.
+static inline int stackplay_push_object(lua_State *L, void *object, const void *metatable) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, metatable) != LUA_TTABLE) { lua_settop(L, -2); return 0; }
+    void **slot = (void **)lua_newuserdatauv(L, sizeof(void *), 0);
+    *slot = object;
+    lua_rotate(L, -2, 1);
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+/// The object slot of the userdata at `i` if its metatable is the one under `metatable`, else NULL.
+/// `*dead` tells a released object (slot NULL) from a wrong type.
+static inline void **stackplay_object_slot(lua_State *L, int i, const void *metatable) {
+    void **slot = (void **)lua_touserdata(L, i);
+    if (!slot || lua_type(L, i) != LUA_TUSERDATA || !lua_getmetatable(L, i)) return NULL;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, metatable);
+    int same = lua_rawequal(L, -1, -2);
+    lua_settop(L, -3);
+    return same ? slot : NULL;
+}
+
+/// Lua calls this; it calls Swift, then raises (from C, after the Swift frames have returned)
+/// if Swift returned STACKPLAY_RAISE or pushed the state past its memory budget.
+static int stackplay_trampoline(lua_State *L) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
+    if (!*slot) return luaL_error(L, "a stackplay function was called after the state closed");
+    g->exempt++;
+    int n = g->dispatch(L, *slot);
+    g->exempt--;
+    if (g->exempt == 0 && g->limit && g->used > g->limit) stackplay_trip(g, L, STACKPLAY_STOP_MEMORY);
+    if (g->tripped && g->exempt == 0) return stackplay_raise_stop(L, g);
+    if (n == STACKPLAY_RAISE) return lua_error(L);
+    return n;
+}
+
+/// Pushes a Lua function that calls the Swift closure `box` (retained; released by its `__gc`).
+static inline void stackplay_push_swift_function(lua_State *L, void *box) {
+    void **slot = (void **)lua_newuserdatauv(L, sizeof(void *), 0);
+    *slot = box;
+    // The registry has no metatable, so these lua_getfield/lua_setfield calls run no Lua code.
+    if (luaL_newmetatable(L, "stackplay.function")) {
+        lua_pushcfunction(L, stackplay_release_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_setmetatable(L, -2);
+    lua_pushcclosure(L, stackplay_trampoline, 1);
+}
+
+/// Pushes `message` prefixed with the calling Lua function's "chunkname:line: ", as luaL_error does.
+static inline void stackplay_push_error(lua_State *L, const char *message, size_t size) {
+    luaL_where(L, 1);
+    lua_pushlstring(L, message, size);
+    lua_concat(L, 2);
+}
+
+// MARK: Running chunks
+
+/// `lua.c`'s message handler: a string gets a traceback; a non-string error uses its
+/// `__tostring` or becomes "(error object is a table value)".
+static int stackplay_msghandler(lua_State *L) {
+    const char *msg = lua_tostring(L, 1);
+    if (msg == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    stackplay_guard *g = stackplay_guard_of(L);
+    g->exempt++;
+    luaL_traceback(L, L, msg, 1);
+    g->exempt--;
+    return 1;
+}
+
+/// Calls the function below `nargs` arguments under a message handler, with the budgets
+/// enforced and the CPU deadline set from now. Returns the lua_pcall status; on error the
+/// message (with traceback) is on top.
+static inline int stackplay_pcall(lua_State *L, int nargs, int nresults) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, stackplay_msghandler);
+    lua_insert(L, base);
+    int outer = g->exempt;
+    if (g->depth++ == 0 && g->cpu_budget > 0) {
+        g->cpu_deadline = stackplay_thread_cpu_seconds() + g->cpu_budget;
+    }
+    if (!g->tripped) lua_sethook(L, stackplay_hook, LUA_MASKCOUNT, g->hook_count);
+    g->exempt = 0;
+    int status = lua_pcall(L, nargs, nresults, base);
+    g->exempt = outer;
+    g->depth--;
+    lua_remove(L, base);
+    return status;
+}
+
+/// Loads `path` as a text chunk named "@path". Returns the status; the chunk or message on top.
+static inline int stackplay_loadfile(lua_State *L, const char *path) {
+    return luaL_loadfilex(L, path, "t");
+}
+
+static inline int stackplay_loadstring(lua_State *L, const char *code, size_t size, const char *name) {
+    return luaL_loadbufferx(L, code, size, name, "t");
+}
+
+/// Opens the sandbox's standard libraries: base, string, table, math, utf8, coroutine and os (the
+/// caller trims os). Runs while the guard is exempt, so these `m` calls cannot raise.
+static inline void stackplay_open_libraries(lua_State *L) {
+    static const luaL_Reg libs[] = {
+        {LUA_GNAME, luaopen_base}, {LUA_STRLIBNAME, luaopen_string}, {LUA_TABLIBNAME, luaopen_table},
+        {LUA_MATHLIBNAME, luaopen_math}, {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_COLIBNAME, luaopen_coroutine},
+        {LUA_OSLIBNAME, luaopen_os}, {NULL, NULL}};
+    for (const luaL_Reg *lib = libs; lib->func; lib++) {
+        luaL_requiref(L, lib->name, lib->func, 1);
+        lua_settop(L, -2);
+    }
+}
+
+/// Sets the budget texts the stop messages end with.
+static inline void stackplay_set_budget_texts(lua_State *L, const char *cpu, const char *memory) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    snprintf(g->cpu_text, sizeof g->cpu_text, "%s", cpu);
+    snprintf(g->memory_text, sizeof g->memory_text, "%s", memory);
+}
+
+static inline const char *stackplay_stop(lua_State *L) { return stackplay_stop_message(NULL, stackplay_guard_of(L)); }
+static inline int stackplay_stopped(lua_State *L) { return stackplay_guard_of(L)->tripped; }
+static inline size_t stackplay_memory_used(lua_State *L) { return stackplay_guard_of(L)->used; }
 
 #endif

@@ -1,4 +1,4 @@
 import Testing
 @testable import Bindings
 
-@Test func embedsLua54() { #expect(BindingsInfo.luaVersion == "Lua 5.4") }
+@Test func embedsLua54() { #expect(StackplayVersion.lua == "Lua 5.4") }

@@ -1,0 +1,108 @@
+/// The arguments of one call from Lua to a bound Swift function, read with lauxlib's checks.
+///
+/// A failed check throws ``LuaError`` worded as lauxlib does, e.g.
+/// `bad argument #2 to 'drag' (number expected, got nil)`; Lua sees it at the caller's line.
+/// Valid only during the call.
+public struct LuaArguments {
+    let stack: LuaStack
+    /// The Lua name of the function being called, for messages.
+    public let function: String
+    /// Whether the function is a method: messages then number arguments from after `self`.
+    public let isMethod: Bool
+    /// How many arguments Lua passed (including `self` for a method).
+    public let count: Int
+
+    init(stack: LuaStack, function: String, isMethod: Bool) {
+        self.stack = stack
+        self.function = function
+        self.isMethod = isMethod
+        count = Int(stack.top)
+    }
+
+    func error(at position: Int, _ detail: String) -> LuaError {
+        .badArgument(position, to: function, isMethod: isMethod, detail)
+    }
+
+    func typeError(at position: Int, expected: String) -> LuaError {
+        error(at: position, "\(expected) expected, got \(stack.typeName(Int32(position)))")
+    }
+
+    /// Whether argument `position` is absent or nil.
+    public func isNil(at position: Int) -> Bool { stack.isNoneOrNil(Int32(position)) }
+
+    /// The argument read by `read`, or a type error naming `expected`.
+    private func check<T>(_ position: Int, _ expected: String, _ read: (Int32) -> T?) throws -> T {
+        guard let value = read(Int32(position)) else { throw typeError(at: position, expected: expected) }
+        return value
+    }
+
+    /// A number (numeric strings are accepted, as in Lua).
+    public func number(at position: Int) throws -> Double { try check(position, "number", stack.number) }
+
+    /// A number, or nil when the argument is absent or nil.
+    public func optionalNumber(at position: Int) throws -> Double? {
+        isNil(at: position) ? nil : try number(at: position)
+    }
+
+    /// An integer; a float without an integer value is refused as lauxlib does.
+    public func integer(at position: Int) throws -> Int {
+        if let value = stack.integer(Int32(position)) { return value }
+        if stack.number(Int32(position)) != nil {
+            throw error(at: position, "number has no integer representation")
+        }
+        throw typeError(at: position, expected: "number")
+    }
+
+    /// An integer, or nil when absent or nil.
+    public func optionalInteger(at position: Int) throws -> Int? {
+        isNil(at: position) ? nil : try integer(at: position)
+    }
+
+    /// A string (a number is converted, as in Lua).
+    public func string(at position: Int) throws -> String { try check(position, "string", stack.string) }
+
+    /// A string, or nil when absent or nil.
+    public func optionalString(at position: Int) throws -> String? {
+        isNil(at: position) ? nil : try string(at: position)
+    }
+
+    /// A boolean; strictly `true` or `false`.
+    public func boolean(at position: Int) throws -> Bool { try check(position, "boolean", stack.strictBoolean) }
+
+    /// A boolean, or nil when absent or nil.
+    public func optionalBoolean(at position: Int) throws -> Bool? {
+        isNil(at: position) ? nil : try boolean(at: position)
+    }
+
+    /// A table, read field by field with the same checks (an options table, an array).
+    public func table(at position: Int) throws -> LuaTable {
+        guard stack.isTable(Int32(position)) else { throw typeError(at: position, expected: "table") }
+        return LuaTable(stack: stack, index: Int32(position), owner: self, argument: position, path: "")
+    }
+
+    /// A table, or nil when absent or nil (an optional options table).
+    public func optionalTable(at position: Int) throws -> LuaTable? {
+        isNil(at: position) ? nil : try table(at: position)
+    }
+
+    /// Any value, converted as ``LuaValue`` (tables deeply).
+    public func value(at position: Int) -> LuaValue { stack.value(at: Int32(position)) }
+
+    /// The Swift object held by a userdata of the class defined for `T`; for a method, position 1
+    /// is `self`. A released object or another type is an argument error.
+    public func object<T: AnyObject>(at position: Int, as type: T.Type) throws -> T {
+        switch stack.object(at: Int32(position), as: type) {
+        case .object(let object): return object
+        case .released: throw error(at: position, "\(stack.typeName(Int32(position))) has been released")
+        case .wrongType:
+            throw typeError(at: position, expected: stack.className(type))
+        }
+    }
+
+    /// Releases the object held by the userdata at `position` now (it must be a `T`); any later
+    /// use of that userdata is an error. Its `__gc` will then do nothing.
+    public func releaseObject<T: AnyObject>(at position: Int, as type: T.Type) throws {
+        _ = try object(at: position, as: type)
+        stack.releaseObject(at: Int32(position), of: type)
+    }
+}

@@ -1,0 +1,221 @@
+import CLua
+
+/// Typed, non-raising operations on a Lua stack, for one bound-function call or one run.
+///
+/// With `LuaState.swift`, the only Swift that calls the Lua C API. Only raw accessors (no
+/// metamethods run) and `m` calls made while the guard is exempt (they cannot fail), so nothing
+/// here can `longjmp` through Swift.
+struct LuaStack {
+    let L: OpaquePointer
+
+    init(_ state: OpaquePointer) { L = state }
+
+    /// The registry key of the metatable for Swift objects of exactly type `type`.
+    static func classKey(_ type: AnyObject.Type) -> UnsafeRawPointer {
+        UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(type)))!
+    }
+
+    var top: Int32 { lua_gettop(L) }
+
+    func absolute(_ index: Int32) -> Int32 { lua_absindex(L, index) }
+
+    /// Makes room for `count` more values, or throws ("stack overflow", as Lua says).
+    func ensure(_ count: Int32) throws {
+        if lua_checkstack(L, count) == 0 { throw LuaError("stack overflow (too many values)") }
+    }
+
+    func pop(_ count: Int32) { stackplay_lua_pop(L, count) }
+
+    // MARK: Reading
+
+    func isNoneOrNil(_ index: Int32) -> Bool { stackplay_lua_isnoneornil(L, index) != 0 }
+    func isTable(_ index: Int32) -> Bool { lua_type(L, index) == LUA_TTABLE }
+    func isInteger(_ index: Int32) -> Bool { lua_isinteger(L, index) != 0 }
+    func isBoolean(_ index: Int32) -> Bool { lua_type(L, index) == LUA_TBOOLEAN }
+    func boolean(_ index: Int32) -> Bool { lua_toboolean(L, index) != 0 }
+    /// `true` or `false`, or nil for any other value.
+    func strictBoolean(_ index: Int32) -> Bool? { isBoolean(index) ? boolean(index) : nil }
+
+    /// The type name as lauxlib's `luaL_typeerror` gives it: `__name`, "light userdata", "no value".
+    func typeName(_ index: Int32) -> String {
+        if lua_type(L, index) == LUA_TNONE { return "no value" }
+        if lua_getmetatable(L, index) != 0 {
+            lua_pushstring(L, "__name")
+            let named = lua_rawget(L, -2) == LUA_TSTRING ? string(-1) : nil
+            pop(2)
+            if let named { return named }
+        }
+        if lua_type(L, index) == LUA_TLIGHTUSERDATA { return "light userdata" }
+        return String(cString: lua_typename(L, lua_type(L, index)))
+    }
+
+    /// The number at `index`, also from a numeric string, as `luaL_checknumber` accepts.
+    func number(_ index: Int32) -> Double? {
+        var ok: Int32 = 0
+        let value = lua_tonumberx(L, index, &ok)
+        return ok != 0 ? value : nil
+    }
+
+    /// The integer at `index` (a float with an exact integer value counts).
+    func integer(_ index: Int32) -> Int? {
+        var ok: Int32 = 0
+        let value = lua_tointegerx(L, index, &ok)
+        return ok != 0 ? Int(value) : nil
+    }
+
+    /// The string at `index`; a number is converted in place, as `luaL_checkstring` does.
+    func string(_ index: Int32) -> String? {
+        let type = lua_type(L, index)
+        guard type == LUA_TSTRING || type == LUA_TNUMBER else { return nil }
+        var length = 0
+        guard let bytes = lua_tolstring(L, index, &length) else { return nil }
+        return bytes.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+    }
+
+    /// The raw length (`#t` without `__len`).
+    func rawLength(_ index: Int32) -> Int { Int(lua_rawlen(L, index)) }
+
+    /// Pushes `t[key]` for the table at `table`, raw.
+    func pushField(_ key: String, of table: Int32) {
+        let table = absolute(table)
+        pushString(key)
+        lua_rawget(L, table)
+    }
+
+    /// Pushes `t[n]` for the table at `table`, raw.
+    func pushElement(_ n: Int, of table: Int32) { lua_rawgeti(L, table, lua_Integer(n)) }
+
+    /// Sets `t[key]` to the value on top (popped), raw.
+    func setField(_ key: String, in table: Int32) {
+        let table = absolute(table)
+        pushString(key)
+        lua_rotate(L, -2, 1)
+        lua_rawset(L, table)
+    }
+
+    /// The value at `index` as Swift sees it; tables are converted deeply (up to 64 levels).
+    func value(at index: Int32, depth: Int = 0) -> LuaValue {
+        switch lua_type(L, index) {
+        case LUA_TNIL, LUA_TNONE: return .nil
+        case LUA_TBOOLEAN: return .boolean(boolean(index))
+        case LUA_TNUMBER: return isInteger(index) ? .integer(integer(index)!) : .number(number(index)!)
+        case LUA_TSTRING: return .string(string(index)!)
+        case LUA_TTABLE where depth < 64: return table(at: absolute(index), depth: depth)
+        default: return .opaque(typeName(index))
+        }
+    }
+
+    private func table(at index: Int32, depth: Int) -> LuaValue {
+        guard lua_checkstack(L, 3) != 0 else { return .opaque("table") }
+        let length = rawLength(index)
+        var entries: [String: LuaValue] = [:]
+        var count = 0
+        lua_pushnil(L)
+        while lua_next(L, index) != 0 {  // raw traversal; keys are left untouched
+            count += 1
+            if lua_type(L, -2) == LUA_TSTRING {
+                entries[string(-2)!] = value(at: -1, depth: depth + 1)
+            } else if lua_type(L, -2) == LUA_TNUMBER {
+                lua_pushvalue(L, -2)  // convert a copy, never the key lua_next needs
+                entries[string(-1)!] = value(at: -2, depth: depth + 1)
+                pop(1)
+            }
+            pop(1)
+        }
+        if length > 0 && count == length {
+            return .array((1...length).map { n in
+                pushElement(n, of: index)
+                defer { pop(1) }
+                return value(at: -1, depth: depth + 1)
+            })
+        }
+        return .table(entries)
+    }
+
+    // MARK: Pushing
+
+    func pushString(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// Pushes `value`; throws (pushing nothing) for an object whose class is not defined.
+    func push(_ value: LuaValue) throws {
+        switch value {
+        case .nil, .opaque: lua_pushnil(L)
+        case .boolean(let flag): lua_pushboolean(L, flag ? 1 : 0)
+        case .integer(let number): lua_pushinteger(L, lua_Integer(number))
+        case .number(let number): lua_pushnumber(L, number)
+        case .string(let text): pushString(text)
+        case .array(let elements):
+            try ensure(3)
+            lua_createtable(L, Int32(clamping: elements.count), 0)
+            for (offset, element) in elements.enumerated() {
+                do { try push(element) } catch { pop(1); throw error }
+                lua_rawseti(L, -2, lua_Integer(offset + 1))
+            }
+        case .table(let entries):
+            try ensure(3)
+            lua_createtable(L, 0, Int32(clamping: entries.count))
+            for (key, element) in entries {
+                do { try push(element) } catch { pop(1); throw error }
+                setField(key, in: -2)
+            }
+        case .object(let object):
+            let retained = Unmanaged.passRetained(object)
+            if stackplay_push_object(L, retained.toOpaque(), Self.classKey(type(of: object))) == 0 {
+                retained.release()
+                throw LuaError("no Lua class is defined for \(type(of: object))")
+            }
+        case .function(let function):
+            stackplay_push_swift_function(L, Unmanaged.passRetained(FunctionBox(function)).toOpaque())
+        }
+    }
+
+    // MARK: Objects
+
+    /// What the userdata at `index` holds for type `T`.
+    enum ObjectLookup<T> {
+        case object(T)
+        case released
+        case wrongType
+    }
+
+    func object<T: AnyObject>(at index: Int32, as type: T.Type) -> ObjectLookup<T> {
+        guard let slot = stackplay_object_slot(L, index, Self.classKey(type)) else { return .wrongType }
+        guard let pointer = slot.pointee else { return .released }
+        return .object(Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue())
+    }
+
+    /// The Lua name (`__name`) of the class defined for `type`, or its Swift name.
+    func className(_ type: AnyObject.Type) -> String {
+        defer { pop(1) }
+        guard lua_rawgetp(L, stackplay_lua_registryindex(), Self.classKey(type)) == LUA_TTABLE else {
+            return "\(type)"
+        }
+        pushField("__name", of: -1)
+        defer { pop(1) }
+        return string(-1) ?? "\(type)"
+    }
+
+    /// Releases the object held by the userdata at `index` now; its `__gc` then finds it dead.
+    func releaseObject<T: AnyObject>(at index: Int32, of type: T.Type) {
+        guard let slot = stackplay_object_slot(L, index, Self.classKey(type)), let pointer = slot.pointee
+        else { return }
+        slot.pointee = nil
+        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+    }
+
+    // MARK: Errors
+
+    /// Pops the error value a failed load or pcall left on top, as a string.
+    func popErrorMessage() -> String {
+        defer { pop(1) }
+        if lua_type(L, -1) == LUA_TSTRING { return string(-1)! }
+        return "(error object is a \(typeName(-1)) value)"
+    }
+}

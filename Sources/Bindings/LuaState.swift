@@ -1,0 +1,193 @@
+import CLua
+
+/// The one owner of a raw `lua_State`: everything else in Bindings goes through this file.
+///
+/// Rules kept here (see LUA_EMBEDDING.md): Swift never calls a raising Lua API function. Swift
+/// code only runs while the state's guard is exempt from the memory budget (set-up, bound
+/// functions, reading results), so `m` calls cannot fail; only raw accessors are used, so no
+/// metamethod runs; Lua code runs only under `stackplay_pcall`. One state per thread.
+public final class LuaState {
+    let stack: LuaStack
+    /// The budget this state enforces.
+    public let budget: LuaBudget
+
+    /// A fresh state with no libraries open, enforcing `budget` while chunks run.
+    public init(budget: LuaBudget = .standard) throws(LuaFailure) {
+        let dispatch: stackplay_dispatch_fn = { state, box in
+            Unmanaged<FunctionBox>.fromOpaque(box!).takeUnretainedValue().call(LuaStack(state!))
+        }
+        let release: @convention(c) (UnsafeMutableRawPointer?) -> Void = { object in
+            Unmanaged<AnyObject>.fromOpaque(object!).release()
+        }
+        let memory = budget.memoryBytes > 0 ? budget.memoryBytes : 0
+        guard let state = stackplay_newstate(memory, budget.cpuSeconds, dispatch, release) else {
+            throw LuaFailure(kind: .error, message: "cannot create a Lua state: out of memory")
+        }
+        stack = LuaStack(state)
+        self.budget = budget
+        stackplay_set_budget_texts(state, budget.cpuStopText, budget.memoryStopText)
+    }
+
+    deinit { stackplay_close(stack.L) }
+
+    /// Bytes Lua holds now.
+    public var memoryUsed: Int { stackplay_memory_used(stack.L) }
+
+    /// Opens base, string, table, math, utf8, coroutine and os, unfiltered: ``Sandbox`` trims them.
+    func openStandardLibraries() { stackplay_open_libraries(stack.L) }
+
+    // MARK: Globals
+
+    /// Sets the global `name`. Lua: `name = value`.
+    public func setGlobal(_ name: String, _ value: LuaValue) throws {
+        try stack.ensure(4)
+        lua_rawgeti(stack.L, stackplay_lua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        try stack.push(value)
+        stack.setField(name, in: -2)
+        stackplay_lua_pop(stack.L, 1)
+    }
+
+    /// The global `name`, read without metamethods.
+    public func global(_ name: String) -> LuaValue {
+        lua_rawgeti(stack.L, stackplay_lua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        stack.pushField(name, of: -1)
+        defer { stackplay_lua_pop(stack.L, 2) }
+        return stack.value(at: -1)
+    }
+
+    /// Sets `table.key = value` for the global table `table`, creating it if it is missing.
+    /// Lua: `stackplay.screen = ...` for `setField("screen", in: "stackplay", ...)`.
+    public func setField(_ key: String, in table: String, _ value: LuaValue) throws {
+        try stack.ensure(5)
+        lua_rawgeti(stack.L, stackplay_lua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        stack.pushField(table, of: -1)
+        if lua_type(stack.L, -1) != LUA_TTABLE {
+            stackplay_lua_pop(stack.L, 1)
+            stackplay_lua_newtable(stack.L)
+            lua_pushvalue(stack.L, -1)
+            stack.setField(table, in: -3)
+        }
+        try stack.push(value)
+        stack.setField(key, in: -2)
+        stackplay_lua_pop(stack.L, 2)
+    }
+
+    // MARK: Classes
+
+    /// Defines the Lua class for Swift objects of exactly type `type`, so that `.object(x)` can be
+    /// returned to Lua and read back with ``LuaArguments/object(at:as:)``.
+    ///
+    /// Each userdata holds one retained reference, released once by `__gc` (or by
+    /// `releaseMethod`, if given, e.g. `"dispose"` for Lua `obj:dispose()`); a released object
+    /// is dead and using it is an error. `methods` become the `__index` table (called with `:`,
+    /// so argument numbers in messages skip `self`); `__metatable` hides the metatable.
+    public func defineClass<T: AnyObject>(
+        _ type: T.Type, name: String, methods: [String: LuaFunction], releaseMethod: String? = nil
+    ) throws {
+        try stack.ensure(6)
+        stackplay_lua_newtable(stack.L)  // metatable
+        stackplay_lua_newtable(stack.L)  // methods
+        for (method, body) in methods {
+            try stack.push(.function(LuaSwiftFunction(name: method, isMethod: true, body: body)))
+            stack.setField(method, in: -2)
+        }
+        if let releaseMethod {
+            let release = LuaSwiftFunction(name: releaseMethod, isMethod: true) { arguments in
+                try arguments.releaseObject(at: 1, as: T.self)
+                return []
+            }
+            try stack.push(.function(release))
+            stack.setField(releaseMethod, in: -2)
+        }
+        stack.setField("__index", in: -2)
+        stackplay_push_release_gc(stack.L)
+        stack.setField("__gc", in: -2)
+        try stack.push(.string(name))
+        stack.setField("__name", in: -2)
+        try stack.push(.string("locked"))
+        stack.setField("__metatable", in: -2)
+        lua_rawsetp(stack.L, stackplay_lua_registryindex(), LuaStack.classKey(T.self))
+    }
+
+    // MARK: Running chunks
+
+    /// Loads the text file at `path` as a chunk named `@path` and runs it.
+    public func run(file path: String) throws(LuaFailure) {
+        if stackplay_loadfile(stack.L, path) != LUA_OK {
+            throw LuaFailure(kind: .load, message: stack.popErrorMessage())
+        }
+        _ = try call(arguments: [], results: 0)
+    }
+
+    /// Runs Lua source text as a chunk named `name` (`"@path"` or `"=label"`); returns its results.
+    @discardableResult
+    public func run(_ code: String, name: String = "=(string)", arguments: [LuaValue] = [])
+        throws(LuaFailure) -> [LuaValue]
+    {
+        var code = code
+        let status = code.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) {
+                stackplay_loadstring(stack.L, $0.baseAddress, $0.count, name)
+            }
+        }
+        if status != LUA_OK { throw LuaFailure(kind: .load, message: stack.popErrorMessage()) }
+        return try call(arguments: arguments, results: stackplay_lua_multret())
+    }
+
+    /// Calls the function on top of the stack under the message handler and the budgets.
+    private func call(arguments: [LuaValue], results: Int32) throws(LuaFailure) -> [LuaValue] {
+        let base = lua_gettop(stack.L) - 1
+        do {
+            try stack.ensure(Int32(arguments.count) + 2)
+            for argument in arguments { try stack.push(argument) }
+        } catch {
+            lua_settop(stack.L, base)
+            throw LuaFailure(kind: .error, message: "\(error)")
+        }
+        let status = stackplay_pcall(stack.L, Int32(arguments.count), results)
+        defer { lua_settop(stack.L, base) }
+        if status == LUA_OK {
+            return (base + 1..<lua_gettop(stack.L) + 1).map { stack.value(at: $0) }
+        }
+        let reported = stack.popErrorMessage()
+        let (message, traceback) = LuaFailure.split(reported)
+        switch stackplay_stopped(stack.L) {
+        case Int32(STACKPLAY_STOP_CPU):
+            throw LuaFailure(kind: .cpuBudget, message: String(cString: stackplay_stop(stack.L)), traceback: traceback)
+        case Int32(STACKPLAY_STOP_MEMORY):
+            throw LuaFailure(kind: .memoryBudget, message: String(cString: stackplay_stop(stack.L)), traceback: traceback)
+        default:
+            throw LuaFailure(kind: .error, message: message, traceback: traceback)
+        }
+    }
+}
+
+/// A Swift closure behind a Lua function; retained by the userdata upvalue of its C closure.
+final class FunctionBox {
+    let function: LuaSwiftFunction
+    init(_ function: LuaSwiftFunction) { self.function = function }
+
+    /// Runs the closure for the Lua call on `stack`: results pushed and counted, or the error
+    /// message pushed and STACKPLAY_RAISE, which the C trampoline raises after this returns.
+    func call(_ stack: LuaStack) -> Int32 {
+        let arguments = LuaArguments(stack: stack, function: function.name, isMethod: function.isMethod)
+        do {
+            let results = try function.body(arguments)
+            let base = lua_gettop(stack.L)
+            do {
+                try stack.ensure(Int32(results.count) + 2)
+                for result in results { try stack.push(result) }
+            } catch {
+                lua_settop(stack.L, base)
+                throw error
+            }
+            return Int32(results.count)
+        } catch {
+            var message = "\(error)"
+            message.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { stackplay_push_error(stack.L, $0.baseAddress, $0.count) }
+            }
+            return STACKPLAY_RAISE
+        }
+    }
+}

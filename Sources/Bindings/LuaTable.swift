@@ -1,0 +1,122 @@
+/// A table argument, read field by field (raw: no metamethods run) with lauxlib-style checks.
+///
+/// A bad field is reported against the argument that holds it:
+/// `bad argument #1 to 'screen' (field 'width': number expected, got string)`.
+/// Valid only during the call it came from.
+public struct LuaTable {
+    let stack: LuaStack
+    /// Absolute stack index of the table.
+    let index: Int32
+    let owner: LuaArguments
+    let argument: Int
+    /// "spring." for a table found at field `spring`; "" for the argument itself.
+    let path: String
+
+    init(stack: LuaStack, index: Int32, owner: LuaArguments, argument: Int, path: String) {
+        self.stack = stack
+        self.index = stack.absolute(index)
+        self.owner = owner
+        self.argument = argument
+        self.path = path
+    }
+
+    /// `#t`, raw: the length of the sequence part.
+    public var count: Int { stack.rawLength(index) }
+
+    /// Reads `t[key]` with `read`, which sees the value's stack index; pops it afterwards.
+    private func field<T>(_ key: String, _ read: (Int32) throws -> T) throws -> T {
+        try stack.ensure(2)
+        stack.pushField(key, of: index)
+        defer { stack.pop(1) }
+        return try read(-1)
+    }
+
+    private func element<T>(_ n: Int, _ read: (Int32) throws -> T) throws -> T {
+        try stack.ensure(2)
+        stack.pushElement(n, of: index)
+        defer { stack.pop(1) }
+        return try read(-1)
+    }
+
+    private func mismatch(_ name: String, expected: String, at slot: Int32) -> LuaError {
+        owner.error(at: argument, "field '\(path)\(name)': \(expected) expected, got \(stack.typeName(slot))")
+    }
+
+    /// Whether `t[key]` is not nil.
+    public func has(_ key: String) throws -> Bool { try field(key) { !stack.isNoneOrNil($0) } }
+
+    /// `t[key]` read by `read`; `defaultValue` when nil; else an error naming `expected`.
+    private func typed<T>(_ key: String, _ defaultValue: T?, _ expected: String, _ read: (Int32) -> T?) throws -> T {
+        try field(key) { slot in
+            if stack.isNoneOrNil(slot), let defaultValue { return defaultValue }
+            guard let value = read(slot) else { throw mismatch(key, expected: expected, at: slot) }
+            return value
+        }
+    }
+
+    /// The number at `t[key]`; `defaultValue` when nil, or an error when there is none.
+    public func number(_ key: String, default defaultValue: Double? = nil) throws -> Double {
+        try typed(key, defaultValue, "number", stack.number)
+    }
+
+    /// The number at `t[key]`, or nil.
+    public func optionalNumber(_ key: String) throws -> Double? { try has(key) ? try number(key) : nil }
+
+    /// The integer at `t[key]`; `defaultValue` when nil.
+    public func integer(_ key: String, default defaultValue: Int? = nil) throws -> Int {
+        try typed(key, defaultValue, "integer", stack.integer)
+    }
+
+    /// The string at `t[key]`; `defaultValue` when nil.
+    public func string(_ key: String, default defaultValue: String? = nil) throws -> String {
+        try typed(key, defaultValue, "string", stack.string)
+    }
+
+    /// The string at `t[key]`, or nil.
+    public func optionalString(_ key: String) throws -> String? { try has(key) ? try string(key) : nil }
+
+    /// The boolean at `t[key]`; `defaultValue` when nil.
+    public func boolean(_ key: String, default defaultValue: Bool? = nil) throws -> Bool {
+        try typed(key, defaultValue, "boolean", stack.strictBoolean)
+    }
+
+    /// The table at `t[key]`, or nil. It stays on the Lua stack until the call returns.
+    public func optionalTable(_ key: String) throws -> LuaTable? {
+        try stack.ensure(2)
+        stack.pushField(key, of: index)
+        if stack.isNoneOrNil(-1) {
+            stack.pop(1)
+            return nil
+        }
+        guard stack.isTable(-1) else {
+            defer { stack.pop(1) }
+            throw mismatch(key, expected: "table", at: -1)
+        }
+        return LuaTable(stack: stack, index: -1, owner: owner, argument: argument, path: path + key + ".")
+    }
+
+    /// The table at `t[key]`; an error when there is none.
+    public func table(_ key: String) throws -> LuaTable {
+        guard let table = try optionalTable(key) else {
+            throw owner.error(at: argument, "field '\(path)\(key)': table expected, got nil")
+        }
+        return table
+    }
+
+    /// The number at `t[n]` (1-based), e.g. for `{x, y}` points.
+    public func number(at n: Int) throws -> Double {
+        try element(n) { slot in
+            guard let value = stack.number(slot) else { throw mismatch("[\(n)]", expected: "number", at: slot) }
+            return value
+        }
+    }
+
+    /// The numbers `t[1]` to `t[#t]`.
+    public func numbers() throws -> [Double] { try (0..<count).map { try number(at: $0 + 1) } }
+
+    /// `t[key]` converted as ``LuaValue``.
+    public func value(_ key: String) throws -> LuaValue { try field(key) { stack.value(at: $0) } }
+
+    /// The whole table converted as ``LuaValue``.
+    public var value: LuaValue { stack.value(at: index) }
+}
