@@ -20,5 +20,5 @@ public struct CoreModule: LuaModule {
 /// The modules every script gets. Add the card-stack API here.
 public enum StackplayModules {
     /// Lua: the global `stackplay` table and what hangs off it.
-    public static var standard: [any LuaModule] { [CoreModule()] }
+    public static var standard: [any LuaModule] { [CoreModule(), StackModelModule()] }
 }

@@ -1,0 +1,106 @@
+import StackModel
+
+/// Lua: the methods every component has (`stack:tap()`, `stack:drag("mail", { x = -120 })`,
+/// `stack:ids()`, ...).
+enum ComponentMethods {
+    static func common<C: Component>(_ type: C.Type) -> [String: LuaFunction] {
+        func handle(_ a: LuaArguments) throws -> ComponentHandle<C> {
+            try a.object(at: 1, as: ComponentHandle<C>.self)
+        }
+        /// The point of `target` (argument 2; nil means the component's own tap target).
+        func point(_ a: LuaArguments, _ h: ComponentHandle<C>, defaultTarget: String?) throws -> Point {
+            let target: String
+            if let given = try a.optionalString(at: 2) {
+                target = h.resolve(given)
+            } else if let defaultTarget {
+                target = defaultTarget
+            } else {
+                throw a.error(at: 2, "a card id expected, got nil")
+            }
+            do { return try h.component.point(of: target, in: h.settings) } catch let error as StackModelError {
+                throw a.error(at: 2, error.message)
+            }
+        }
+        return [
+            "name": { a in [.string(try handle(a).component.name)] },
+            "kind": { a in [.string(try handle(a).component.kind.rawValue)] },
+            "tap": { a in
+                let h = try handle(a)
+                let at = try point(a, h, defaultTarget: defaultTapTarget(h.component.kind))
+                let duration = try a.tapDuration(at: 3)
+                return [LuaSnapshot.hit(try a.model { try h.screen.tap(at: at, duration: duration) })]
+            },
+            "drag": { a in
+                let h = try handle(a)
+                let at = try point(a, h, defaultTarget: nil)
+                let translation = try a.translation(at: 3)
+                let (steps, duration) = try a.gestureOptions(at: 4)
+                return [
+                    LuaSnapshot.hit(
+                        try a.model { try h.screen.drag(from: at, by: translation, steps: steps, duration: duration) })
+                ]
+            },
+            "point": { a in
+                let h = try handle(a)
+                let at = try point(a, h, defaultTarget: defaultTapTarget(h.component.kind))
+                return [.number(at.x), .number(at.y)]
+            },
+            "ids": { a in [.array(try handle(a).snapshot.cards.map { .string($0.id) })] },
+            "count": { a in [.integer(try handle(a).snapshot.cards.count)] },
+            "state": { a in [LuaSnapshot.state(of: try handle(a).snapshot)] },
+            "card": { a in
+                let h = try handle(a)
+                let id = try a.string(at: 2)
+                guard let card = h.snapshot.card(id) else {
+                    let ids = h.snapshot.cards.map(\.id)
+                    var detail = "no card '\(id)' (cards: \(ids.joined(separator: ", ")))"
+                    if let near = nearestName(to: id, in: ids) { detail = "no card '\(id)' (did you mean '\(near)'?)" }
+                    throw a.error(at: 2, detail)
+                }
+                return [LuaSnapshot.card(card)]
+            },
+            "cards": { a in [.array(try handle(a).snapshot.cards.map(LuaSnapshot.card))] },
+            "frame": { a in [LuaSnapshot.rect(try handle(a).snapshot.frame)] },
+            "part": { a in
+                let h = try handle(a)
+                let name = h.resolve(try a.string(at: 2))
+                return [h.snapshot.part(name).map(LuaSnapshot.part) ?? .nil]
+            },
+            "accessibility": { a in
+                let h = try handle(a)
+                let elements = h.component.accessibilityElements(in: h.settings).inVoiceOverOrder()
+                return [.array(elements.map { LuaSnapshot.element($0, component: h.component.name) })]
+            },
+            "action": { a in
+                let h = try handle(a)
+                let action = try a.string(at: 2)
+                let element = try elementName(a, h, at: 3)
+                return [.boolean(try a.model { try h.screen.performAction(action, on: element, of: h.component.name) })]
+            },
+            "activate": { a in
+                let h = try handle(a)
+                let element = try elementName(a, h, at: 2)
+                return [.boolean(try a.model { try h.screen.performAction("activate", on: element, of: h.component.name) })]
+            },
+            "escape": { a in
+                let h = try handle(a)
+                return [.boolean(try a.model { try h.screen.escape(h.component.name) })]
+            },
+        ]
+    }
+
+    /// An accessibility element by card id, `"card:<id>"` or name (`"stack"`, `"Show less"`).
+    static func elementName<C>(_ a: LuaArguments, _ h: ComponentHandle<C>, at position: Int) throws -> String {
+        guard let given = try a.optionalString(at: position) else { return "stack" }
+        return h.resolve(given)
+    }
+
+    /// What `component:tap()` with no target touches.
+    static func defaultTapTarget(_ kind: ComponentKind) -> String? {
+        switch kind {
+        case .notificationStack: "stack"
+        case .stickyStackedCards: "scroll"
+        case .walletCardStack: nil
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import StackModel
+
+/// Reading model values (points, translations, gesture options) from Lua arguments.
+extension LuaArguments {
+    /// A finite number: NaN and infinities are refused with the argument's number.
+    func finite(at position: Int) throws -> Double {
+        let value = try number(at: position)
+        guard value.isFinite else { throw error(at: position, "number must be finite, got \(formatNumber(value))") }
+        return value
+    }
+
+    /// A point given as two numbers `x, y` or as a table `{ x =, y = }`; returns the point and
+    /// the position of the argument after it.
+    func point(at position: Int) throws -> (Point, next: Int) {
+        if case .table = value(at: position) {
+            let options = try LuaOptions(self, at: position, known: ["x", "y"])
+            return (Point(x: try options.number("x"), y: try options.number("y")), position + 1)
+        }
+        return (Point(x: try finite(at: position), y: try finite(at: position + 1)), position + 2)
+    }
+
+    /// A translation `{ x =, y = }` in screen points; a missing axis is 0.
+    func translation(at position: Int) throws -> Point {
+        guard case .table = value(at: position) else { throw typeError(at: position, expected: "table") }
+        let options = try LuaOptions(self, at: position, known: ["x", "y"])
+        return Point(x: try options.number("x", default: 0), y: try options.number("y", default: 0))
+    }
+
+    /// A gesture's `{ steps =, duration = }`.
+    func gestureOptions(at position: Int) throws -> (steps: Int, duration: Double) {
+        let options = try LuaOptions(self, at: position, known: ["steps", "duration"])
+        let steps = try options.integer("steps", default: 10)
+        guard steps >= 1 else { throw options.error("steps", "must be at least 1, got \(steps)") }
+        return (steps, try options.number("duration", default: 0, allowNegative: false))
+    }
+
+    /// A tap's `{ duration = }`.
+    func tapDuration(at position: Int) throws -> Double {
+        try LuaOptions(self, at: position, known: ["duration"]).number("duration", default: 0, allowNegative: false)
+    }
+
+    /// Runs a model call, turning its refusal into a Lua error that names this function.
+    func model<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as StackModelError {
+            throw LuaError("\(function): \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import StackModel
+
+/// An options table given to a bound function (`screen { width = 390 }`), read by name with
+/// lauxlib-style errors against the argument that holds it.
+///
+/// Every name must be one the function knows: an unknown one is an error that suggests the
+/// nearest known name (`unknown option 'spacng' (did you mean 'spacing'?)`), so a typo is never a
+/// silent default.
+struct LuaOptions {
+    let entries: [String: LuaValue]
+    let function: String
+    let argument: Int
+    let isMethod: Bool
+
+    /// Reads argument `position` of `arguments` as an options table (nil or absent is empty).
+    init(_ arguments: LuaArguments, at position: Int, known: [String]) throws {
+        function = arguments.function
+        argument = position
+        isMethod = arguments.isMethod
+        switch arguments.value(at: position) {
+        case .nil: entries = [:]
+        case .table(let table): entries = table
+        case .array(let elements) where elements.isEmpty: entries = [:]
+        case .array:
+            throw LuaError.badArgument(
+                position, to: function, isMethod: isMethod, "options table expected, got a list")
+        default:
+            throw arguments.typeError(at: position, expected: "table")
+        }
+        for key in entries.keys.sorted() where !known.contains(key) {
+            var detail = "unknown option '\(key)'"
+            if let near = nearestName(to: key, in: known) { detail += " (did you mean '\(near)'?)" }
+            throw LuaError.badArgument(position, to: function, isMethod: isMethod, detail)
+        }
+    }
+
+    func error(_ key: String, _ detail: String) -> LuaError {
+        LuaError.badArgument(argument, to: function, isMethod: isMethod, "field '\(key)': \(detail)")
+    }
+
+    func has(_ key: String) -> Bool { entries[key] != nil }
+
+    /// A finite number (`allowNegative: false` also refuses numbers below 0).
+    func number(_ key: String, default defaultValue: Double? = nil, allowNegative: Bool = true) throws -> Double {
+        guard let value = entries[key] else {
+            if let defaultValue { return defaultValue }
+            throw error(key, "number expected, got nil")
+        }
+        guard let number = value.number else { throw error(key, "number expected, got \(value.typeName)") }
+        guard number.isFinite else { throw error(key, "number must be finite, got \(formatNumber(number))") }
+        if !allowNegative, number < 0 { throw error(key, "number must not be negative, got \(formatNumber(number))") }
+        return number
+    }
+
+    func optionalNumber(_ key: String, allowNegative: Bool = true) throws -> Double? {
+        has(key) ? try number(key, allowNegative: allowNegative) : nil
+    }
+
+    func integer(_ key: String, default defaultValue: Int) throws -> Int {
+        guard let value = entries[key] else { return defaultValue }
+        if case .integer(let integer) = value { return integer }
+        if let number = value.number, number == number.rounded(), abs(number) < 1e15 { return Int(number) }
+        throw error(key, value.number != nil ? "number has no integer representation" : "integer expected, got \(value.typeName)")
+    }
+
+    func string(_ key: String, default defaultValue: String? = nil) throws -> String {
+        guard let value = entries[key] else {
+            if let defaultValue { return defaultValue }
+            throw error(key, "string expected, got nil")
+        }
+        guard let string = value.string else { throw error(key, "string expected, got \(value.typeName)") }
+        return string
+    }
+
+    func optionalString(_ key: String) throws -> String? { has(key) ? try string(key) : nil }
+
+    func boolean(_ key: String, default defaultValue: Bool) throws -> Bool {
+        guard let value = entries[key] else { return defaultValue }
+        guard case .boolean(let flag) = value else { throw error(key, "boolean expected, got \(value.typeName)") }
+        return flag
+    }
+
+    /// One of `choices`, by name.
+    func choice<T>(_ key: String, _ choices: [(String, T)], default defaultValue: T) throws -> T {
+        guard has(key) else { return defaultValue }
+        let name = try string(key)
+        if let match = choices.first(where: { $0.0 == name }) { return match.1 }
+        var detail = "expected one of \(choices.map { "'\($0.0)'" }.joined(separator: ", ")), got '\(name)'"
+        if let near = nearestName(to: name, in: choices.map(\.0)) { detail += " (did you mean '\(near)'?)" }
+        throw error(key, detail)
+    }
+}
+
+extension LuaValue {
+    /// Lua's name of this value's type.
+    var typeName: String {
+        switch self {
+        case .nil: "nil"
+        case .boolean: "boolean"
+        case .integer, .number: "number"
+        case .string: "string"
+        case .array, .table: "table"
+        case .object: "userdata"
+        case .function: "function"
+        case .opaque(let name): name
+        }
+    }
+}
+
+/// The known name closest to `name` by edit distance, if it is close enough to be a typo.
+func nearestName(to name: String, in known: [String]) -> String? {
+    let scored = known.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+    return best.1 <= max(2, name.count / 3) ? best.0 : nil
+}
+
+/// Levenshtein distance between two strings, by characters.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = previous
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

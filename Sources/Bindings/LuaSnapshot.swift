@@ -1,0 +1,119 @@
+import StackModel
+
+/// Model values as Lua tables: what observations return and what failure dumps print.
+enum LuaSnapshot {
+    /// `{ x =, y =, width =, height = }`.
+    static func rect(_ rect: Rect) -> LuaValue {
+        .table(["x": .number(rect.x), "y": .number(rect.y), "width": .number(rect.width), "height": .number(rect.height)])
+    }
+
+    /// `{ x =, y = }`.
+    static func point(_ point: Point) -> LuaValue {
+        .table(["x": .number(point.x), "y": .number(point.y)])
+    }
+
+    /// A card: `{ id, x, y, width, height, scale, opacity, z, visible, hittable }`.
+    static func card(_ card: CardSnapshot) -> LuaValue {
+        .table([
+            "id": .string(card.id), "x": .number(card.frame.x), "y": .number(card.frame.y),
+            "width": .number(card.frame.width), "height": .number(card.frame.height), "scale": .number(card.scale),
+            "opacity": .number(card.opacity), "z": .number(card.z), "visible": .boolean(card.isVisible),
+            "hittable": .boolean(card.isHittable),
+        ])
+    }
+
+    /// A part (header, detail area): its frame, opacity and whether it takes touches.
+    static func part(_ part: PartSnapshot) -> LuaValue {
+        .table([
+            "name": .string(part.name), "x": .number(part.frame.x), "y": .number(part.frame.y),
+            "width": .number(part.frame.width), "height": .number(part.frame.height),
+            "opacity": .number(part.opacity), "hittable": .boolean(part.isHittable),
+        ])
+    }
+
+    static func state(_ value: StateValue) -> LuaValue {
+        switch value {
+        case .none: .nil
+        case .bool(let flag): .boolean(flag)
+        case .number(let number): .number(number)
+        case .string(let text): .string(text)
+        case .strings(let texts): .array(texts.map { .string($0) })
+        }
+    }
+
+    /// A component's state: `{ expanded = true, ids = {...}, ... }`.
+    static func state(of snapshot: ComponentSnapshot) -> LuaValue {
+        var table: [String: LuaValue] = [:]
+        for entry in snapshot.state { table[entry.name] = state(entry.value) }
+        return .table(table)
+    }
+
+    /// A whole component: kind, name, frame, cards, parts, state.
+    static func component(_ snapshot: ComponentSnapshot) -> LuaValue {
+        var parts: [String: LuaValue] = [:]
+        for part in snapshot.parts { parts[part.name] = self.part(part) }
+        return .table([
+            "kind": .string(snapshot.kind.rawValue), "name": .string(snapshot.name), "frame": rect(snapshot.frame),
+            "cards": .array(snapshot.cards.map(card)), "parts": .table(parts), "state": state(of: snapshot),
+        ])
+    }
+
+    /// What a touch landed on: `{ component =, target =, card = }` (`card` for a card only).
+    static func hit(_ hit: Hit?) -> LuaValue {
+        guard let hit else { return .nil }
+        var table: [String: LuaValue] = ["component": .string(hit.componentName), "target": .string(hit.target)]
+        if hit.target.hasPrefix("card:") { table["card"] = .string(String(hit.target.dropFirst(5))) }
+        return .table(table)
+    }
+
+    /// One accessibility element.
+    static func element(_ element: AccessibilityElement, component: String) -> LuaValue {
+        .table([
+            "component": .string(component), "id": .string(element.id), "label": .string(element.label),
+            "value": .string(element.value), "hint": .string(element.hint),
+            "traits": .array(element.traits.map { .string($0.rawValue) }), "hidden": .boolean(element.isHidden),
+            "actions": .array(element.actions.map { .string($0) }), "frame": rect(element.frame),
+            "activation_point": point(element.activationPoint), "sort_priority": .number(element.sortPriority),
+        ])
+    }
+
+    static func settings(_ settings: ScreenSettings) -> LuaValue {
+        .table([
+            "width": .number(settings.size.width), "height": .number(settings.size.height),
+            "layout_direction": .string(settings.layoutDirection.rawValue),
+            "reduce_motion": .boolean(settings.reduceMotion),
+            "dynamic_type": .string(settings.dynamicTypeSize.shortName), "now": .number(settings.now),
+        ])
+    }
+
+    /// The screen as text for a failure report: settings, then each component's state and cards.
+    static func dump(_ screen: Screen) -> String {
+        let frame = screen.snapshot()
+        let s = frame.settings
+        var lines = [
+            "screen at t = \(formatNumber(s.now)) s: \(formatNumber(s.size.width)) × \(formatNumber(s.size.height)), "
+                + "\(s.layoutDirection.rawValue), reduce motion \(s.reduceMotion ? "on" : "off"), "
+                + "dynamic type \(s.dynamicTypeSize.shortName)"
+        ]
+        for component in frame.components {
+            lines.append("  \(component.kind.rawValue) '\(component.name)' frame \(text(component.frame))")
+            lines.append("    state: " + component.state.map { "\($0.name) = \($0.value)" }.joined(separator: ", "))
+            for card in component.cards {
+                lines.append(
+                    "    card \(card.id): \(text(card.frame)) scale \(formatNumber(card.scale)) "
+                        + "opacity \(formatNumber(card.opacity)) z \(formatNumber(card.z))"
+                        + (card.isVisible ? "" : " hidden") + (card.isHittable ? "" : " not-hittable"))
+            }
+            for part in component.parts {
+                lines.append(
+                    "    \(part.name): \(text(part.frame)) opacity \(formatNumber(part.opacity))"
+                        + (part.isHittable ? "" : " not-hittable"))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func text(_ rect: Rect) -> String {
+        "x \(formatNumber(rect.x)) y \(formatNumber(rect.y)) w \(formatNumber(rect.width)) h \(formatNumber(rect.height))"
+    }
+}

@@ -1,0 +1,56 @@
+import StackModel
+
+/// Lua: `screen:notification_stack { ... }` and the methods only a notification stack has.
+enum NotificationStackMethods {
+    typealias Handle = ComponentHandle<NotificationStack>
+
+    static let options = [
+        "items", "expanded", "title", "spacing", "peek", "dismissible", "card_height", "x", "y", "width", "name",
+    ]
+
+    /// The demo's card height: a 42-pt icon and 14 pt of padding above and below.
+    static let demoCardHeight = 70.0
+
+    static func make(_ a: LuaArguments) throws -> [LuaValue] {
+        let screen = try ScreenMethods.screen(a)
+        let o = try LuaOptions(a, at: 2, known: options)
+        let x = try o.number("x", default: 16)
+        let cards = try readCards(o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
+        let stack = try a.model {
+            try NotificationStack(
+                name: try o.string("name", default: "notifications"), cards: cards,
+                isExpanded: try o.boolean("expanded", default: false), title: try o.string("title", default: "Notifications"),
+                spacing: try o.number("spacing", default: 10), peek: try o.number("peek", default: 10),
+                isDismissible: try o.boolean("dismissible", default: false),
+                origin: Point(x: x, y: try o.number("y", default: 0)),
+                width: try o.number("width", default: max(screen.settings.size.width - 2 * x, 0), allowNegative: false))
+        }
+        try a.model { try screen.add(stack) }
+        return [.object(Handle(screen: screen, component: stack))]
+    }
+
+    static func methods() -> [String: LuaFunction] {
+        func handle(_ a: LuaArguments) throws -> Handle { try a.object(at: 1, as: Handle.self) }
+        var methods = ComponentMethods.common(NotificationStack.self)
+        methods["expanded"] = { a in [.boolean(try handle(a).component.isExpanded)] }
+        methods["open"] = { a in [.boolean(try handle(a).component.isOpen)] }
+        methods["progress"] = { a in
+            let h = try handle(a)
+            return [h.snapshot.state("progress").map(LuaSnapshot.state) ?? .nil]
+        }
+        methods["dismissed"] = { a in [.array(try handle(a).component.dismissed.map { .string($0) })] }
+        methods["set_expanded"] = { a in
+            let h = try handle(a)
+            h.component.setExpanded(try a.boolean(at: 2), in: h.settings)
+            return []
+        }
+        methods["set_items"] = { a in
+            let h = try handle(a)
+            let o = try LuaOptions(a, at: 2, known: ["items", "card_height"])
+            let cards = try readCards(o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
+            try a.model { try h.component.setCards(cards, in: h.settings) }
+            return []
+        }
+        return methods
+    }
+}

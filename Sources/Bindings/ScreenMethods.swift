@@ -1,0 +1,143 @@
+import StackModel
+
+/// Lua: the methods of a screen (`stackplay.screen { ... }`).
+enum ScreenMethods {
+    static let screenOptions = ["width", "height", "layout_direction", "reduce_motion", "dynamic_type"]
+    static let directions: [(String, LayoutDirection)] = [("ltr", .leftToRight), ("rtl", .rightToLeft)]
+
+    /// Lua: `stackplay.screen { width = 390, height = 844, layout_direction = "ltr", reduce_motion = false, dynamic_type = "large" }`.
+    static func make(_ arguments: LuaArguments, session: ScriptSession) throws -> [LuaValue] {
+        let options = try LuaOptions(arguments, at: 1, known: screenOptions)
+        let settings = ScreenSettings(
+            size: Size(
+                width: try options.number("width", default: 390, allowNegative: false),
+                height: try options.number("height", default: 844, allowNegative: false)),
+            layoutDirection: try options.choice("layout_direction", directions, default: .leftToRight),
+            reduceMotion: try options.boolean("reduce_motion", default: false),
+            dynamicTypeSize: try dynamicType(options))
+        let screen = try arguments.model { try Screen(settings: settings) }
+        session.track(screen)
+        return [.object(screen)]
+    }
+
+    static func dynamicType(_ options: LuaOptions) throws -> DynamicTypeSize {
+        guard let name = try options.optionalString("dynamic_type") else { return .large }
+        guard let size = DynamicTypeSize(name: name) else {
+            let names = DynamicTypeSize.allCases.map(\.shortName)
+            var detail = "unknown size '\(name)' (sizes: \(names.joined(separator: ", ")))"
+            if let near = nearestName(to: name, in: names) { detail = "unknown size '\(name)' (did you mean '\(near)'?)" }
+            throw options.error("dynamic_type", detail)
+        }
+        return size
+    }
+
+    static func screen(_ arguments: LuaArguments) throws -> Screen { try arguments.object(at: 1, as: Screen.self) }
+
+    static func methods(session: ScriptSession) -> [String: LuaFunction] {
+        var methods: [String: LuaFunction] = [
+            // Time (G1)
+            "advance": { a in
+                let seconds = try a.number(at: 2)
+                try a.model { try screen(a).advance(by: seconds) }
+                return []
+            },
+            "settle": { a in
+                let limit = try a.optionalNumber(at: 2) ?? Screen.defaultSettleLimit
+                return [.number(try a.model { try screen(a).settle(limit: limit) })]
+            },
+            "now": { a in [.number(try screen(a).now)] },
+            // Settings
+            "set_reduce_motion": { a in
+                try screen(a).setReduceMotion(try a.boolean(at: 2))
+                return []
+            },
+            "toggle_reduce_motion": { a in
+                let s = try screen(a)
+                s.setReduceMotion(!s.settings.reduceMotion)
+                return [.boolean(s.settings.reduceMotion)]
+            },
+            "set_layout_direction": { a in
+                let name = try a.string(at: 2)
+                guard let direction = directions.first(where: { $0.0 == name })?.1 else {
+                    throw a.error(at: 2, "'ltr' or 'rtl' expected, got '\(name)'")
+                }
+                try screen(a).setLayoutDirection(direction)
+                return []
+            },
+            "set_dynamic_type": { a in
+                let name = try a.string(at: 2)
+                guard let size = DynamicTypeSize(name: name) else {
+                    let near = nearestName(to: name, in: DynamicTypeSize.allCases.map(\.shortName))
+                    throw a.error(at: 2, "unknown size '\(name)'" + (near.map { " (did you mean '\($0)'?)" } ?? ""))
+                }
+                try screen(a).setDynamicTypeSize(size)
+                return []
+            },
+            "set_size": { a in
+                let options = try LuaOptions(a, at: 2, known: ["width", "height"])
+                let s = try screen(a)
+                let size = Size(
+                    width: try options.number("width", default: s.settings.size.width, allowNegative: false),
+                    height: try options.number("height", default: s.settings.size.height, allowNegative: false))
+                try a.model { try s.setSize(size) }
+                return []
+            },
+            "settings": { a in [LuaSnapshot.settings(try screen(a).settings)] },
+            // Touches (G4, G5)
+            "tap": { a in
+                let (point, next) = try a.point(at: 2)
+                let duration = try a.tapDuration(at: next)
+                return [LuaSnapshot.hit(try a.model { try screen(a).tap(at: point, duration: duration) })]
+            },
+            "touch_down": { a in
+                let (point, _) = try a.point(at: 2)
+                let (touch, hit) = try a.model { try screen(a).touchDown(at: point) }
+                return [.integer(touch), LuaSnapshot.hit(hit)]
+            },
+            "touch_move": { a in
+                let touch = try a.integer(at: 2)
+                let (point, _) = try a.point(at: 3)
+                try a.model { try screen(a).touchMove(touch, to: point) }
+                return []
+            },
+            "touch_up": { a in
+                let touch = try a.integer(at: 2)
+                try a.model { try screen(a).touchUp(touch) }
+                return []
+            },
+            "drag": { a in
+                let (start, next) = try a.point(at: 2)
+                let translation = try a.translation(at: next)
+                let (steps, duration) = try a.gestureOptions(at: next + 1)
+                return [
+                    LuaSnapshot.hit(
+                        try a.model {
+                            try screen(a).drag(from: start, by: translation, steps: steps, duration: duration)
+                        })
+                ]
+            },
+            "hit_test": { a in
+                let (point, _) = try a.point(at: 2)
+                return [LuaSnapshot.hit(try screen(a).hitTest(point))]
+            },
+            // VoiceOver (G6)
+            "escape": { a in [.boolean(try a.model { try screen(a).escape() })] },
+            "accessibility": { a in
+                [.array(try screen(a).accessibilityElements().map { LuaSnapshot.element($0.element, component: $0.component) })]
+            },
+            // Observations
+            "snapshot": { a in
+                let frame = try screen(a).snapshot()
+                return [
+                    .table([
+                        "time": .number(frame.time), "settings": LuaSnapshot.settings(frame.settings),
+                        "components": .array(frame.components.map(LuaSnapshot.component)),
+                    ])
+                ]
+            },
+            "dump": { a in [.string(LuaSnapshot.dump(try screen(a)))] },
+        ]
+        for (name, make) in ComponentFactories.all { methods[name] = make }
+        return methods
+    }
+}
