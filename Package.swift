@@ -27,7 +27,7 @@ let package = Package(
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "StackModel"]),
         // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).
-        .testTarget(name: "StackplayTests", dependencies: ["stackplay"]),
+        .testTarget(name: "StackplayTests", dependencies: ["stackplay"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,2 @@
+assert(stackplay.version)
+print("passing ran")

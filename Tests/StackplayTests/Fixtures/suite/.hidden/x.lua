@@ -1,0 +1,1 @@
+error("hidden files never run")

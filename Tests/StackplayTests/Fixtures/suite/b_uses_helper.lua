@@ -1,0 +1,2 @@
+local swipe = require "helpers.swipe"
+assert(swipe(2) == 4)

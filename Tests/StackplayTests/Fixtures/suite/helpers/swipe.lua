@@ -1,0 +1,1 @@
+return function(n) return n * 2 end
