@@ -20,5 +20,10 @@ public struct CoreModule: LuaModule {
 /// The modules every script gets. Add the card-stack API here.
 public enum StackplayModules {
     /// Lua: the global `stackplay` table and what hangs off it.
-    public static var standard: [any LuaModule] { [CoreModule(), StackModelModule()] }
+    public static var standard: [any LuaModule] { standard(screen: ScreenDefaults()) }
+
+    /// The modules with the project's default screen size (`.stackplay.lua`'s `screen`).
+    public static func standard(screen: ScreenDefaults) -> [any LuaModule] {
+        [CoreModule(), StackModelModule(defaults: screen), PreludeModule()]
+    }
 }

@@ -108,14 +108,14 @@ extension LuaValue {
 }
 
 /// The known name closest to `name` by edit distance, if it is close enough to be a typo.
-func nearestName(to name: String, in known: [String]) -> String? {
+public func nearestName(to name: String, in known: [String]) -> String? {
     let scored = known.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }
     guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
     return best.1 <= max(2, name.count / 3) ? best.0 : nil
 }
 
 /// Levenshtein distance between two strings, by characters.
-func editDistance(_ a: String, _ b: String) -> Int {
+public func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty { return b.count }

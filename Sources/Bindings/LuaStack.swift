@@ -218,4 +218,28 @@ struct LuaStack {
         if lua_type(L, -1) == LUA_TSTRING { return string(-1)! }
         return "(error object is a \(typeName(-1)) value)"
     }
+
+    // MARK: Positions
+
+    /// `chunkname:line` of the innermost Lua function whose chunk is not named `skipping` (C
+    /// functions are passed over too), or nil when there is none. Reads only: never raises.
+    func position(skipping chunk: String) -> String? {
+        var record = lua_Debug()
+        var level: Int32 = 1
+        while lua_getstack(L, level, &record) != 0 {
+            lua_getinfo(L, "Sl", &record)
+            let source = withUnsafeBytes(of: record.short_src) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = record.source.map { String(cString: $0) } ?? ""
+            if record.currentline > 0, name != chunk { return "\(source):\(record.currentline)" }
+            level += 1
+        }
+        return nil
+    }
+
+    /// Lua's `stack traceback:` from `level` down, as `luaL_traceback` writes it.
+    func traceback(level: Int32) -> String {
+        luaL_traceback(L, L, nil, level)
+        defer { pop(1) }
+        return string(-1) ?? ""
+    }
 }

@@ -119,6 +119,24 @@ public final class LuaState {
         _ = try call(arguments: [], results: 0)
     }
 
+    /// Loads the text file at `path` as a chunk named `@path`, runs it and returns its results
+    /// (a config file's table).
+    public func evaluate(file path: String) throws(LuaFailure) -> [LuaValue] {
+        if stackplay_loadfile(stack.L, path) != LUA_OK {
+            throw LuaFailure(kind: .load, message: stack.popErrorMessage())
+        }
+        return try call(arguments: [], results: stackplay_lua_multret())
+    }
+
+    /// Loads (compiles) the text file at `path` without running it: a syntax error is a
+    /// `.load` failure. `stackplay check` uses it.
+    public func compile(file path: String) throws(LuaFailure) {
+        if stackplay_loadfile(stack.L, path) != LUA_OK {
+            throw LuaFailure(kind: .load, message: stack.popErrorMessage())
+        }
+        stack.pop(1)
+    }
+
     /// Runs Lua source text as a chunk named `name` (`"@path"` or `"=label"`); returns its results.
     @discardableResult
     public func run(_ code: String, name: String = "=(string)", arguments: [LuaValue] = [])

@@ -6,12 +6,12 @@ enum ScreenMethods {
     static let directions: [(String, LayoutDirection)] = [("ltr", .leftToRight), ("rtl", .rightToLeft)]
 
     /// Lua: `stackplay.screen { width = 390, height = 844, layout_direction = "ltr", reduce_motion = false, dynamic_type = "large" }`.
-    static func make(_ arguments: LuaArguments, session: ScriptSession) throws -> [LuaValue] {
+    static func make(_ arguments: LuaArguments, session: ScriptSession, defaults: ScreenDefaults) throws -> [LuaValue] {
         let options = try LuaOptions(arguments, at: 1, known: screenOptions)
         let settings = ScreenSettings(
             size: Size(
-                width: try options.number("width", default: 390, allowNegative: false),
-                height: try options.number("height", default: 844, allowNegative: false)),
+                width: try options.number("width", default: defaults.width, allowNegative: false),
+                height: try options.number("height", default: defaults.height, allowNegative: false)),
             layoutDirection: try options.choice("layout_direction", directions, default: .leftToRight),
             reduceMotion: try options.boolean("reduce_motion", default: false),
             dynamicTypeSize: try dynamicType(options))
@@ -33,7 +33,7 @@ enum ScreenMethods {
 
     static func screen(_ arguments: LuaArguments) throws -> Screen { try arguments.object(at: 1, as: Screen.self) }
 
-    static func methods(session: ScriptSession) -> [String: LuaFunction] {
+    static func methods(session: ScriptSession, defaults: ScreenDefaults) -> [String: LuaFunction] {
         var methods: [String: LuaFunction] = [
             // Time (G1)
             "advance": { a in

@@ -2,20 +2,31 @@ import StackModel
 
 /// Lua: `stackplay.screen { ... }` and the classes of screens and components.
 public struct StackModelModule: LuaModule {
-    public init() {}
+    public let defaults: ScreenDefaults
+
+    public init(defaults: ScreenDefaults = ScreenDefaults()) {
+        self.defaults = defaults
+    }
+
+    /// Every name a script can call on the API: `stackplay.screen`, the methods of screens and
+    /// components, and the prelude's matchers. `stackplay check` reports calls to other names.
+    public static var apiNames: (fields: Set<String>, methods: Set<String>) {
+        var methods = Set(ScreenMethods.methods(session: ScriptSession(), defaults: ScreenDefaults()).keys)
+        for (_, names) in ComponentFactories.methodNames { methods.formUnion(names) }
+        methods.formUnion(["to_equal", "to_be_near", "to_be_truthy", "to_be_falsy", "to_raise", "never", "to_not"])
+        return (["screen", "version"], methods)
+    }
 
     public func install(in lua: LuaState) throws {
         let session = ScriptSession()
-        try lua.defineClass(Screen.self, name: "stackplay.screen", methods: ScreenMethods.methods(session: session))
+        let defaults = defaults
+        try lua.defineClass(
+            Screen.self, name: "stackplay.screen", methods: ScreenMethods.methods(session: session, defaults: defaults))
         try lua.defineClass(
             ComponentHandle<NotificationStack>.self, name: "stackplay.notification_stack",
             methods: NotificationStackMethods.methods())
-        try lua.setField("screen", in: "stackplay", .function("screen") { try ScreenMethods.make($0, session: session) })
+        try lua.setField("screen", in: "stackplay", .function("screen") { try ScreenMethods.make($0, session: session, defaults: defaults) })
         try lua.setField("_dump", in: "stackplay", .function("_dump") { _ in [.string(session.dump())] })
-        try lua.setField("_reset", in: "stackplay", .function("_reset") { _ in
-            session.reset()
-            return []
-        })
     }
 }
 
@@ -23,5 +34,22 @@ public struct StackModelModule: LuaModule {
 enum ComponentFactories {
     static var all: [(String, LuaFunction)] {
         [("notification_stack", NotificationStackMethods.make)]
+    }
+
+    /// Each component kind's method names.
+    static var methodNames: [(String, Set<String>)] {
+        [("notification_stack", Set(NotificationStackMethods.methods().keys))]
+    }
+}
+
+/// The screen size `stackplay.screen {}` gets when a script gives none: 390 × 844 unless the
+/// project's `.stackplay.lua` says otherwise.
+public struct ScreenDefaults: Sendable, Equatable {
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double? = nil, height: Double? = nil) {
+        self.width = width ?? 390
+        self.height = height ?? 844
     }
 }

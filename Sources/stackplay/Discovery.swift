@@ -51,6 +51,8 @@ enum Discovery {
                     String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
                 }
                 if name.hasPrefix(".") { continue }
+                // `helpers/` folders hold modules that scenarios `require`; they are not run.
+                if name == "helpers" { continue }
                 let path = current.hasSuffix("/") ? current + name : current + "/" + name
                 switch kind(of: path) {
                 case .folder: pending.append(path)

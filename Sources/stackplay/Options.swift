@@ -1,30 +1,59 @@
 import Bindings
 
-/// The command line, parsed.
+/// The command line, parsed. Flags win over the project's `.stackplay.lua`.
 struct Options {
-    enum Action { case run, help, version }
+    enum Action { case run, check, help, version }
+    enum Format: String { case human, tap, json }
 
     var action = Action.run
     var paths: [String] = []
     var budget = LuaBudget.standard
-    /// `--root DIR`: where `require` looks for scripts given as files.
+    /// `--root DIR`: where `require` looks for modules of scripts given as files.
     var root: String?
+    var filter: String?
+    var list = false
+    var jobs: Int?
+    var shard: (index: Int, count: Int)?
+    var format: Format?
+    var junit: String?
+    /// Which settings the command line gave, so the config fills only the others.
+    var given: Set<String> = []
 
     struct UsageError: Error { let message: String }
 
     static let help = """
         USAGE: stackplay [options] FILE|DIR ...
+               stackplay check FILE|DIR ...
 
-        Runs each Lua scenario script in a fresh sandbox. A folder runs every *.lua file under it,
-        sorted by path; files and folders starting with '.' are skipped.
+        Runs Lua scenario scripts against headless models of the card-stack components. Each
+        test(name, fn) of a script runs from a fresh start in its own sandbox; a script without
+        tests is one test. A folder runs every *.lua file under it, sorted by path; names that
+        start with '.' are skipped.
+
+        COMMANDS:
+          check                  parse the scripts and report syntax errors and calls to API
+                                 names that do not exist, without running any gesture
 
         OPTIONS:
-          --cpu-budget SECONDS   CPU time each script may use (default: 10)
-          --memory-budget MIB    memory each script may use, in MiB (default: 256)
+          --filter PATTERN       run only tests whose 'file: name' contains PATTERN
+          --list                 list the tests that would run, and exit
+          --jobs N               run N tests at once, each in its own Lua state
+                                 (default: the number of cores)
+          --shard K/N            run the K-th of N deterministic shards (1 <= K <= N), so that N
+                                 CI machines together run every test exactly once
+          --tap                  report as TAP version 13 on stdout
+          --json                 report as JSON on stdout
+          --junit FILE           also write a JUnit XML report to FILE
+          --cpu-budget SECONDS   CPU time each test may use (default: 10)
+          --memory-budget MIB    memory each test may use, in MiB (default: 256)
           --root DIR             where require() looks for modules of scripts given as files
                                  (default: the script's folder; for a folder argument, that folder)
           --version              print the version and exit
           -h, --help             print this help and exit
+
+        A '.stackplay.lua' in the current folder may return defaults: paths, screen (width,
+        height), cpu_budget, memory_budget, reporter ('human', 'tap', 'json'), jobs, junit.
+        Flags win over it. NO_COLOR turns colour off; colour is used only on a terminal.
 
         Prints 'N passed, N failed' at the end. Exits 0 when all passed, 1 when any failed,
         64 for usage errors.
@@ -34,6 +63,10 @@ struct Options {
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
         var rest = arguments[...]
+        if rest.first == "check" {
+            options.action = .check
+            rest = rest.dropFirst()
+        }
         var onlyPaths = false
         while let argument = rest.popFirst() {
             if onlyPaths || !argument.hasPrefix("-") || argument == "-" {
@@ -55,14 +88,34 @@ struct Options {
             case "--": onlyPaths = true
             case "-h", "--help": options.action = .help
             case "--version": options.action = .version
-            case "--cpu-budget": options.budget.cpuSeconds = try positive(try value(), for: name)
-            case "--memory-budget": options.budget.memoryBytes = Int(try positive(try value(), for: name) * 1_048_576)
+            case "--cpu-budget":
+                options.budget.cpuSeconds = try positive(try value(), for: name)
+                options.given.insert("cpu_budget")
+            case "--memory-budget":
+                options.budget.memoryBytes = Int(try positive(try value(), for: name) * 1_048_576)
+                options.given.insert("memory_budget")
             case "--root": options.root = try value()
-            default: throw UsageError(message: "unknown option '\(argument)'")
+            case "--filter": options.filter = try value()
+            case "--list": options.list = true
+            case "--jobs":
+                let text = try value()
+                guard let jobs = Int(text), jobs >= 1 else {
+                    throw UsageError(message: "--jobs needs a whole number of at least 1, not '\(text)'")
+                }
+                options.jobs = jobs
+            case "--shard": options.shard = try shard(try value())
+            case "--tap": options.format = .tap
+            case "--json": options.format = .json
+            case "--junit": options.junit = try value()
+            default:
+                var message = "unknown option '\(argument)'"
+                let known = [
+                    "--filter", "--list", "--jobs", "--shard", "--tap", "--json", "--junit", "--cpu-budget",
+                    "--memory-budget", "--root", "--version", "--help",
+                ]
+                if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }
+                throw UsageError(message: message)
             }
-        }
-        if options.action == .run && options.paths.isEmpty {
-            throw UsageError(message: "no scripts given")
         }
         return options
     }
@@ -72,5 +125,18 @@ struct Options {
             throw UsageError(message: "\(name) needs a positive number, not '\(text)'")
         }
         return number
+    }
+
+    private static func shard(_ text: String) throws(UsageError) -> (Int, Int) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
+            throw UsageError(message: "--shard needs K/N with 1 <= K <= N, not '\(text)'")
+        }
+        return (k, n)
+    }
+
+    private static func nearestOption(_ name: String, _ known: [String]) -> String? {
+        known.first { $0.hasPrefix(name) && name.count > 3 }
+            ?? known.first { $0.dropFirst(2).hasPrefix(name.drop { $0 == "-" }.prefix(4)) && name.count > 3 }
     }
 }

@@ -4,38 +4,88 @@ import Bindings
 import Glibc
 #endif
 
-// stackplay [options] FILE|DIR ...: runs each Lua scenario script in its own sandbox.
-let options: Options
+// stackplay [options] FILE|DIR ...: runs the tests of Lua scenario scripts, each in its own sandbox.
+var options: Options
 do {
     options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    Reporter.usageError(error.message)
+    Output.usageError(error.message)
     exit(ExitCode.usage)
 }
 
 switch options.action {
 case .help:
-    print(Options.help)
+    Output.out(Options.help)
     exit(ExitCode.success)
 case .version:
-    print("stackplay \(StackplayVersion.string) (\(StackplayVersion.lua))")
+    Output.out("stackplay \(StackplayVersion.string) (\(StackplayVersion.lua))")
     exit(ExitCode.success)
-case .run:
+case .run, .check:
     break
+}
+
+let config: Config
+do {
+    config = try Config.load()
+} catch {
+    Output.usageError(error.message)
+    exit(ExitCode.usage)
+}
+config.apply(to: &options)
+guard !options.paths.isEmpty else {
+    Output.usageError("no scripts given")
+    exit(ExitCode.usage)
 }
 
 let scripts: [Script]
 do {
     scripts = try Discovery.scripts(in: options.paths, root: options.root)
 } catch {
-    Reporter.usageError(error.message)
+    Output.usageError(error.message)
     exit(ExitCode.usage)
 }
 
-let runner = ScriptRunner(budget: options.budget)
-var reporter = Reporter()
-for script in scripts {
-    reporter.record(runner.run(file: script.path, root: script.root))
+if options.action == .check {
+    exit(Check.run(scripts) ? ExitCode.success : ExitCode.failure)
 }
-reporter.summarize()
-exit(reporter.failed == 0 ? ExitCode.success : ExitCode.failure)
+
+let defaults = ScreenDefaults(width: config.screen.width, height: config.screen.height)
+let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: StackplayModules.standard(screen: defaults)))
+let jobs = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+
+// Find every test (a file that does not load is one failed test), then choose and run.
+let discovered = parallelMap(scripts, jobs: jobs) { runner.discover(file: $0.path, root: $0.root) }
+var tests: [TestCase] = []
+var broken: [TestResult] = []
+for outcome in discovered {
+    switch outcome {
+    case .success(let found): tests += found
+    case .failure(let failed): broken.append(failed)
+    }
+}
+let chosen = Selection.apply(tests, filter: options.filter, shard: options.shard)
+let chosenBroken = Selection.apply(broken.map(\.test), filter: options.filter, shard: nil)
+if options.list {
+    for test in chosen { Output.out(test.fullName + (test.skipped ? " (skipped)" : "")) }
+    for test in chosenBroken { Output.out(test.fullName + " (does not load)") }
+    exit(chosenBroken.isEmpty ? ExitCode.success : ExitCode.failure)
+}
+if let filter = options.filter, chosen.isEmpty, chosenBroken.isEmpty {
+    Output.err("stackplay: no test matches --filter '\(filter)'")
+    exit(ExitCode.failure)
+}
+
+let results = broken.filter { chosenBroken.contains($0.test) } + parallelMap(chosen, jobs: jobs) { runner.run($0) }
+
+switch options.format ?? .human {
+case .human: HumanReporter(colours: Output.colours).report(results)
+case .tap: TapReporter().report(results)
+case .json: JSONReporter().report(results)
+}
+if let junit = options.junit {
+    guard Output.writeFile(junit, JUnitReporter().xml(results)) else {
+        Output.err("stackplay: cannot write the JUnit report to \(junit)")
+        exit(ExitCode.failure)
+    }
+}
+exit(Summary(results).failed == 0 ? ExitCode.success : ExitCode.failure)

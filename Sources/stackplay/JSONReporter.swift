@@ -1,0 +1,40 @@
+import Bindings
+
+/// `--json`: one JSON document on stdout with every test and the counts.
+struct JSONReporter {
+    func report(_ results: [TestResult]) {
+        let tests = results.map { result in
+            "{\"file\":\(jsonString(result.test.file)),\"name\":\(jsonString(result.test.name)),"
+                + "\"position\":\(jsonString(result.test.position)),\"status\":\"\(result.status.rawValue)\","
+                + "\"seconds\":\(result.seconds),\"message\":\(jsonString(result.message)),"
+                + "\"failure_position\":\(jsonString(result.position)),\"dump\":\(jsonString(result.dump)),"
+                + "\"traceback\":\(jsonString(result.traceback))}"
+        }
+        let summary = Summary(results)
+        Output.out(
+            "{\"tests\":[\(tests.joined(separator: ","))],\"passed\":\(summary.passed),"
+                + "\"failed\":\(summary.failed),\"skipped\":\(summary.skipped)}")
+    }
+}
+
+/// A JSON string literal, escaped per RFC 8259.
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if scalar.value < 0x20 {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}

@@ -1,0 +1,65 @@
+import Bindings
+
+/// `--junit FILE`: JUnit XML as CI servers read it: a test suite a script, a test case a test,
+/// with the file and line of each failure.
+struct JUnitReporter {
+    func xml(_ results: [TestResult]) -> String {
+        var files: [String] = []
+        var byFile: [String: [TestResult]] = [:]
+        for result in results {
+            if byFile[result.test.file] == nil { files.append(result.test.file) }
+            byFile[result.test.file, default: []].append(result)
+        }
+        let all = Summary(results)
+        var lines = [
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+            "<testsuites name=\"stackplay\" tests=\"\(results.count)\" failures=\"\(all.failed)\" skipped=\"\(all.skipped)\">",
+        ]
+        for file in files {
+            let suite = byFile[file]!
+            let summary = Summary(suite)
+            let time = suite.reduce(0) { $0 + $1.seconds }
+            lines.append(
+                "  <testsuite name=\"\(escape(file))\" tests=\"\(suite.count)\" failures=\"\(summary.failed)\" "
+                    + "errors=\"0\" skipped=\"\(summary.skipped)\" time=\"\(time)\">")
+            for result in suite {
+                let line = result.position.split(separator: ":").last.flatMap { Int($0) }
+                    ?? result.test.position.split(separator: ":").last.flatMap { Int($0) } ?? 0
+                let open =
+                    "    <testcase classname=\"\(escape(file))\" name=\"\(escape(result.test.name))\" "
+                    + "file=\"\(escape(file))\" line=\"\(line)\" time=\"\(result.seconds)\""
+                switch result.status {
+                case .passed: lines.append(open + "/>")
+                case .skipped: lines.append(open + ">\n      <skipped/>\n    </testcase>")
+                case .failed:
+                    let firstLine = result.message.split(separator: "\n").first.map(String.init) ?? ""
+                    var body = result.message
+                    if !result.dump.isEmpty { body += "\n\nstate when it failed:\n" + result.dump }
+                    if !result.traceback.isEmpty { body += "\n\n" + result.traceback }
+                    lines.append(open + ">")
+                    lines.append("      <failure message=\"\(escape(firstLine))\" type=\"failure\">\(escape(body))</failure>")
+                    lines.append("    </testcase>")
+                }
+            }
+            lines.append("  </testsuite>")
+        }
+        lines.append("</testsuites>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// XML text and attribute escaping; characters XML 1.0 cannot hold become '?'.
+    private func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n", "\t", "\r": out.unicodeScalars.append(scalar)
+            default: if scalar.value < 0x20 { out += "?" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writing to stdout and stderr apart, unbuffered where it matters.
+enum Output {
+    static func out(_ text: String) { write(STDOUT_FILENO, text + "\n") }
+    static func err(_ text: String) { write(STDERR_FILENO, text + "\n") }
+
+    static func write(_ descriptor: Int32, _ text: String) {
+        fflush(nil)  // a script's own print() output first
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
+    static func usageError(_ message: String) {
+        err("stackplay: \(message)\nSee 'stackplay --help'.")
+    }
+
+    /// Whether to colour stdout: only on a terminal, and never with NO_COLOR set (no-color.org).
+    static var colours: Bool {
+        if let value = getenv("NO_COLOR"), value.pointee != 0 { return false }
+        return isatty(STDOUT_FILENO) != 0
+    }
+
+    /// Writes `text` to the file at `path`; false when it cannot.
+    static func writeFile(_ path: String, _ text: String) -> Bool {
+        guard let file = fopen(path, "w") else { return false }
+        defer { fclose(file) }
+        var text = text
+        return text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
+    }
+}

@@ -1,0 +1,28 @@
+import Bindings
+
+/// TAP version 13 on stdout: a plan, `ok`/`not ok` a test, `# SKIP` for skipped ones, and a
+/// YAML block with the message, position and state for each failure.
+struct TapReporter {
+    func report(_ results: [TestResult]) {
+        var lines = ["TAP version 13", "1..\(results.count)"]
+        for (number, result) in results.enumerated() {
+            let name = result.test.fullName.replacing("#", with: "\\#")
+            switch result.status {
+            case .passed: lines.append("ok \(number + 1) - \(name)")
+            case .skipped: lines.append("ok \(number + 1) - \(name) # SKIP")
+            case .failed:
+                lines.append("not ok \(number + 1) - \(name)")
+                lines.append("  ---")
+                lines.append("  message: \(yaml(result.message))")
+                lines.append("  at: \(yaml(result.position.isEmpty ? result.test.position : result.position))")
+                if !result.dump.isEmpty { lines.append("  state: \(yaml(result.dump))") }
+                lines.append("  ...")
+            }
+        }
+        lines.append("# \(Summary(results).line)")
+        Output.out(lines.joined(separator: "\n"))
+    }
+
+    /// A YAML double-quoted scalar.
+    private func yaml(_ text: String) -> String { jsonString(text) }
+}
