@@ -43,20 +43,29 @@ extension StickyStackedCards {
             ])
     }
 
-    /// The front-most card under `point` (S5), else the scroll view itself.
+    /// The front-most card under `point` (S5), else the scroll view itself. Nothing outside the
+    /// scroll view's visible rectangle takes a touch: a `UIScrollView` tests its own bounds before
+    /// its subviews, so the part of a card scrolled out of sight is not hittable.
     public func hitTest(_ point: Point, in settings: ScreenSettings) -> String? {
+        guard viewportFrame().contains(point) else { return nil }
         if let card = topmostCard(at: point, among: cardSnapshots(in: settings)) { return "card:\(card.id)" }
-        return viewportFrame().contains(point) ? "scroll" : nil
+        return "scroll"
     }
 
     public func point(of target: String, in settings: ScreenSettings) throws -> Point {
         if target == "scroll" { return viewportFrame().center }
         let id = cardID(from: target)
         guard cards.contains(where: { $0.id == id }) else { throw unknownCardError(id, in: name, cards: cards) }
-        let snapshots = cardSnapshots(in: settings)
-        guard snapshots.first(where: { $0.id == id })?.isHittable == true else {
+        let viewport = viewportFrame()
+        // Only what shows in the scroll view can be touched: the frames cut to it.
+        let shown = cardSnapshots(in: settings).map { card in
+            var card = card
+            card.frame = card.frame.intersection(viewport) ?? card.frame
+            return card
+        }
+        guard shown.first(where: { $0.id == id })?.isHittable == true else {
             throw StackModelError("card '\(id)' of \(name) is scrolled out of sight")
         }
-        return visibleCenter(of: id, among: snapshots)
+        return visibleCenter(of: id, among: shown)
     }
 }
