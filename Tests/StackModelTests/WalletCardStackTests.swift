@@ -161,6 +161,24 @@ func selectionFollowsSpring() throws {
     #expect(isClose(tops(screen)[3] - origin.y, expected))
 }
 
+@Test("G3 W6 closing mid-spring starts from where the cards show, keeping their speed")
+func interruptedSelection() throws {
+    let (screen, wallet) = try makeWallet()
+    try tapCard("c3", screen, wallet)
+    try screen.advance(by: 0.1)
+    let before = tops(screen)
+    let speed = wallet.travel["c3"]!.velocity(at: screen.now)
+    #expect(try screen.escape())
+    #expect(tops(screen) == before)
+    // c3 now heads back to 192: its travel starts at its on-screen distance from there.
+    let from = before[3] - origin.y
+    let expected = Spring.walletSelection.state(from: from, to: 192, velocity: speed, after: 0.05).value
+    try screen.advance(by: 0.05)
+    #expect(isClose(tops(screen)[3] - origin.y, expected))
+    try screen.settle()
+    #expect(tops(screen) == [0, 64, 128, 192].map { origin.y + $0 })
+}
+
 @Test("G2 W6 with Reduce Motion the cards change places with no frame between")
 func reduceMotionJumps() throws {
     let (screen, wallet) = try makeWallet(settings: ScreenSettings(reduceMotion: true))
