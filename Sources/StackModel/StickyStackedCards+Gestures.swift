@@ -1,0 +1,26 @@
+/// Touches on a `StickyStackedCards`: the scroll view's pan (S6). The cards take no gestures of
+/// their own, so a finger on a card pans the scroll view too.
+extension StickyStackedCards {
+    /// A finger went down on a card or the scroll view: it may become the pan, unless one runs.
+    public func touchBegan(_ touch: Touch, on target: String, in settings: ScreenSettings) {
+        guard pan == nil else { return }
+        pan = Pan(touch: touch.id, startOffset: scrollOffset)
+    }
+
+    /// Once the finger has moved `panMinimumDistance`, the content follows it:
+    /// `offset = offset at touch-down - translation.y`, clamped to `0...maxOffset` (S6).
+    ///
+    /// Simplified: no rubber band past the ends and no deceleration after the finger lifts;
+    /// `scroll(to:)` and a drag are the only ways the offset changes.
+    public func touchMoved(_ touch: Touch, in settings: ScreenSettings) {
+        guard var pan, pan.touch == touch.id else { return }
+        if pan.drag.update(touch) {
+            scrollOffset = clampOffset(pan.startOffset - touch.translation.y)
+        }
+        self.pan = pan
+    }
+
+    public func touchEnded(_ touch: Touch, in settings: ScreenSettings) {
+        if pan?.touch == touch.id { pan = nil }
+    }
+}

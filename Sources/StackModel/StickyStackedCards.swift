@@ -1,0 +1,110 @@
+/// The headless model of `StickyStackedCards` (seed 003): cards in a vertical scroll view that pin
+/// near its top and shrink as the next card scrolls over them.
+///
+/// Model state is the scroll view's offset; everything on screen follows it at once (S7), so
+/// nothing here animates. `origin`, `width` and `viewportHeight` are the scroll view's visible
+/// rectangle on the screen; the cards fill its width (a horizontal padding is a narrower `width`).
+public final class StickyStackedCards: Component {
+    public let kind = ComponentKind.stickyStackedCards
+    public let name: String
+    public let origin: Point
+    public let width: Double
+    /// The scroll view's visible height.
+    public let viewportHeight: Double
+    /// The space between cards in the column (S3 counts it in a card's travel).
+    public let spacing: Double
+    /// The first card's pin line, below the scroll view's top (S1).
+    public let top: Double
+    /// How much lower each of the first `maxPeeking` cards pins (S1).
+    public let peek: Double
+    public let maxPeeking: Int
+    /// The content's padding above the first card and below the last (the demo pads 12 and 40).
+    public let insetTop: Double
+    public let insetBottom: Double
+    /// The cards, each with its own height.
+    public let cards: [CardSpec]
+
+    /// The scroll offset: how far the content has moved up, always in `0...maxOffset` (S6).
+    public internal(set) var scrollOffset: Double
+    /// The finger panning the scroll view, if any.
+    var pan: Pan?
+
+    /// A finger on the scroll view, and the offset when it went down.
+    struct Pan {
+        var touch: Int
+        var startOffset: Double
+        var drag = DragRecognizer(minimumDistance: StickyStackedCards.panMinimumDistance)
+    }
+
+    // MARK: Numbers, named once
+
+    /// S3: how much smaller a card gets per card's worth of travel.
+    public static let shrinkStep = StickyStackedCardsMath.shrinkStep
+    /// S3: the smallest a card gets.
+    public static let minimumScale = StickyStackedCardsMath.minimumScale
+    /// How far a finger moves before the scroll view pans: UIScrollView's pan hysteresis, about
+    /// 10 pt. Inferred: neither the seed nor Apple's documentation gives the number.
+    public static let panMinimumDistance = 10.0
+
+    public init(
+        name: String = "sticky", cards: [CardSpec], spacing: Double = 20, top: Double = 12, peek: Double = 12,
+        maxPeeking: Int = 3, origin: Point = .zero, width: Double = 390, viewportHeight: Double = 844,
+        insetTop: Double = 12, insetBottom: Double = 40, scrollOffset: Double = 0
+    ) throws {
+        try CardSpec.validate(cards)
+        try StackModelError.requireFinite(spacing, "spacing")
+        try StackModelError.requireFinite(top, "top")
+        try StackModelError.requireFinite(peek, "peek")
+        try StackModelError.requireFinite(origin.x, "x")
+        try StackModelError.requireFinite(origin.y, "y")
+        try StackModelError.requireNonNegative(width, "width")
+        try StackModelError.requireNonNegative(viewportHeight, "viewportHeight")
+        try StackModelError.requireNonNegative(insetTop, "insetTop")
+        try StackModelError.requireNonNegative(insetBottom, "insetBottom")
+        try StackModelError.requireFinite(scrollOffset, "scrollOffset")
+        self.name = name
+        self.cards = cards
+        self.spacing = spacing
+        self.top = top
+        self.peek = peek
+        self.maxPeeking = maxPeeking
+        self.origin = origin
+        self.width = width
+        self.viewportHeight = viewportHeight
+        self.insetTop = insetTop
+        self.insetBottom = insetBottom
+        self.scrollOffset = 0
+        self.scrollOffset = clampOffset(scrollOffset)
+    }
+
+    // MARK: Scrolling
+
+    /// Each card's top in the content: the top inset, then the column `spacing` apart.
+    public var contentTops: [Double] {
+        var y = insetTop
+        return cards.map { card in
+            defer { y += card.height + spacing }
+            return y
+        }
+    }
+
+    /// The content's height: the insets, the cards and the gaps between them.
+    public var contentHeight: Double {
+        insetTop + cards.map(\.height).reduce(0, +) + spacing * Double(max(cards.count - 1, 0)) + insetBottom
+    }
+
+    /// The largest offset (S6): `max(contentHeight - viewportHeight, 0)`.
+    public var maxOffset: Double { max(contentHeight - viewportHeight, 0) }
+
+    func clampOffset(_ offset: Double) -> Double { min(max(offset, 0), maxOffset) }
+
+    /// `scrollTo(y:)`: moves the content to `offset`, clamped to `0...maxOffset` (S6). Nothing
+    /// animates (S7).
+    public func scroll(to offset: Double) throws {
+        try StackModelError.requireFinite(offset, "offset")
+        scrollOffset = clampOffset(offset)
+    }
+
+    /// Nothing in the component animates (S7).
+    public var animationEndTime: Double? { nil }
+}

@@ -1,0 +1,42 @@
+/// What VoiceOver hears of a `WalletCardStack` (W10) and the actions it can perform (W9, G6).
+extension WalletCardStack {
+    /// Each card is a button with its label. With none selected its activation point sits in the
+    /// middle of the part of it that shows: `min(step, cardHeight)` for every card but the last.
+    /// The selected card has the Selected trait, its own hint, and sort priority 1; the others are
+    /// hidden while one is selected. Every card offers the stack's `escape` action.
+    public func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {
+        let selected = selectedIndex
+        let step = step(in: settings)
+        let snapshots = cardSnapshots(in: settings)
+        return zip(cards, snapshots).enumerated().map { index, pair in
+            let (card, snapshot) = pair
+            let isSelected = index == selected
+            let shown = selected == nil && index < cards.count - 1 ? min(step, cardHeight) : cardHeight
+            // `accessibilityActivationPoint(UnitPoint(x: 0.5, y: shown / cardHeight / 2))`.
+            let unitY = cardHeight > 0 ? shown / cardHeight / 2 : 0.5
+            let frame = snapshot.frame
+            return AccessibilityElement(
+                id: "card:\(card.id)", label: card.label, hint: isSelected ? Self.selectedHint : Self.stackedHint,
+                traits: isSelected ? [.button, .selected] : [.button],
+                isHidden: selected != nil && !isSelected, actions: [Self.escapeAction], frame: frame,
+                activationPoint: Point(x: frame.midX, y: frame.minY + frame.height * unitY),
+                sortPriority: isSelected ? 1 : 0)
+        }
+    }
+
+    /// `"escape"` on `"stack"` or on any card clears the selection (W9); it returns false when
+    /// nothing was selected. Any other action throws.
+    public func performAccessibilityAction(_ action: String, on element: String, in settings: ScreenSettings)
+        throws -> Bool
+    {
+        if element != "stack" {
+            let id = cardID(from: element)
+            guard cards.contains(where: { $0.id == id }) else { throw unknownCardError(id, in: name, cards: cards) }
+        }
+        guard action == Self.escapeAction else {
+            let actions = element == "stack" ? Self.escapeAction : "activate, \(Self.escapeAction)"
+            throw StackModelError("'\(element)' of \(name) has no action '\(action)' (it has: \(actions))")
+        }
+        return escape(in: settings)
+    }
+}

@@ -1,0 +1,43 @@
+/// Touches on a `WalletCardStack`: each card is a `Button` with the seed's press style (W4, W7).
+extension WalletCardStack {
+    /// A finger went down on a card: the press style scales it to 0.98 with ease-out 0.15 s (W7).
+    /// The press style's animation does not look at Reduce Motion, so it runs either way.
+    public func touchBegan(_ touch: Touch, on target: String, in settings: ScreenSettings) {
+        guard target.hasPrefix("card:") else { return }
+        let id = cardID(from: target)
+        presses[touch.id] = id
+        updatePress(of: id, at: settings.now)
+    }
+
+    /// The card stays pressed until the touch ends (W7), wherever the finger goes.
+    public func touchMoved(_ touch: Touch, in settings: ScreenSettings) {}
+
+    /// The button fires when the finger comes up inside the card's frame on screen (`ButtonTracking`).
+    /// W4: it selects the card when none is selected, and clears the selection when one is, whatever
+    /// card was tapped (the seed's `selection = selection == nil ? item.id : nil`).
+    public func touchEnded(_ touch: Touch, in settings: ScreenSettings) {
+        guard let id = presses.removeValue(forKey: touch.id) else { return }
+        let frame = cardSnapshots(in: settings).first { $0.id == id }?.frame
+        updatePress(of: id, at: settings.now)
+        guard let frame, ButtonTracking.fires(touch, in: frame) else { return }
+        activate(id, in: settings)
+    }
+
+    /// The button's action (W4).
+    func activate(_ id: String, in settings: ScreenSettings) {
+        setSelection(selection == nil ? id : nil, in: settings)
+    }
+
+    /// Scales a card to `pressedScale` while any finger is down on it, and back to 1 (W7).
+    private func updatePress(of id: String, at now: Double) {
+        let isPressed = presses.values.contains(id)
+        pressScale[id]?.set(isPressed ? Self.pressedScale : 1, animation: Self.pressAnimation, at: now)
+    }
+
+    /// W9: Escape clears the selection; false when there was none.
+    public func escape(in settings: ScreenSettings) -> Bool {
+        guard selection != nil else { return false }
+        setSelection(nil, in: settings)
+        return true
+    }
+}

@@ -1,0 +1,173 @@
+/// The headless model of `WalletCardStack` (seed 004): a stack of cards, each showing its top edge
+/// above the next; a tapped card rises to the top with its details below while the others wait in
+/// a pile at the bottom; a tap on any card, or Escape, closes it.
+///
+/// Model state is what the seed keeps in its binding and `@State`: `selection`, the items and the
+/// height the stack is given (W1). Everything on screen is computed from it, from the screen's
+/// Dynamic Type size (W12), and from the values that animate on their own (SEMANTICS.md): each
+/// card's y offset (W6), each card's press scale (W7) and the detail area's fade (W5).
+public final class WalletCardStack: Component {
+    public let kind = ComponentKind.walletCardStack
+    public let name: String
+    /// Where the stack's top-left corner sits on the screen, and how wide it is.
+    public let origin: Point
+    public let width: Double
+    /// Every card's height (W3): the cards' own heights are ignored.
+    public let cardHeight: Double
+    /// How much of a card shows above the next, before Dynamic Type (W1, W12).
+    public let peek: Double
+    /// The room the pile keeps at the bottom while a card is open (W2).
+    public let pileHeight: Double
+
+    /// The cards, as the owner holds them.
+    public private(set) var cards: [CardSpec]
+    /// The `selection` binding: an id, or nil. An id that names no card counts as none (W11), but
+    /// is kept, as the binding keeps it.
+    public private(set) var selection: String?
+    /// The height the stack is given (W1).
+    public private(set) var height: Double
+
+    /// What is left of each card's travel after a change of selection, by card id: the card's y
+    /// offset on screen is its top from the math plus this value, which animates to 0 (W6).
+    ///
+    /// Keeping the travel apart from the top means a re-layout for any other reason (height,
+    /// Dynamic Type, cards) jumps, as in the seed, whose only animation is keyed on `selection`.
+    var travel: [String: AnimatedValue] = [:]
+    /// Each card's `scaleEffect` from the press style (W7), by card id.
+    var pressScale: [String: AnimatedValue] = [:]
+    /// The detail area's opacity (`.transition(.opacity)`, W5).
+    var detailOpacity: AnimatedValue
+    /// The card each finger went down on, by touch id.
+    var presses: [Int: String] = [:]
+
+    // MARK: The seed's numbers, named once
+
+    /// W5: the gap between the open card and its details, and under the details.
+    public static let spacing = WalletCardStackMath.spacing
+    /// W8: the room the mask leaves for shadows above and to the sides.
+    public static let shadowRoom = WalletCardStackMath.shadowRoom
+    /// W7: a pressed card's scale.
+    public static let pressedScale = WalletCardStackMath.pressedScale
+    /// W7: the press style's animation.
+    public static let pressAnimation = Animation.easeOut(duration: 0.15)
+    /// W10: the hints.
+    public static let selectedHint = "Returns to the stack"
+    public static let stackedHint = "Shows its details"
+    /// W9: the action the stack offers VoiceOver.
+    public static let escapeAction = "escape"
+
+    /// - Parameters:
+    ///   - cards: the items; their heights are ignored, every card is `cardHeight` high (W3).
+    ///   - selection: the id of the open card, or nil (W11: an unknown id counts as none).
+    ///   - height: the height the stack is given (W1), as `onGeometryChange` reads it.
+    public init(
+        name: String = "wallet", cards: [CardSpec], selection: String? = nil, cardHeight: Double = 200,
+        peek: Double = 64, pileHeight: Double = 76, origin: Point = .zero, width: Double = 350, height: Double = 600
+    ) throws {
+        try CardSpec.validate(cards)
+        try StackModelError.requireNonNegative(cardHeight, "cardHeight")
+        try StackModelError.requireFinite(peek, "peek")
+        try StackModelError.requireNonNegative(pileHeight, "pileHeight")
+        try StackModelError.requireFinite(origin.x, "x")
+        try StackModelError.requireFinite(origin.y, "y")
+        try StackModelError.requireNonNegative(width, "width")
+        try StackModelError.requireNonNegative(height, "height")
+        self.name = name
+        self.cards = cards
+        self.selection = selection
+        self.cardHeight = cardHeight
+        self.peek = peek
+        self.pileHeight = pileHeight
+        self.origin = origin
+        self.width = width
+        self.height = height
+        detailOpacity = AnimatedValue(0)
+        resetValues()
+        detailOpacity = AnimatedValue(selectedIndex == nil ? 0 : 1)
+    }
+
+    // MARK: Derived model state
+
+    /// The index of the open card: nil when `selection` is nil or names no card (W11).
+    public var selectedIndex: Int? { cards.firstIndex { $0.id == selection } }
+
+    /// `peek` scaled by the headline text style at the screen's Dynamic Type size (W12).
+    public func scaledPeek(in settings: ScreenSettings) -> Double {
+        peek * settings.dynamicTypeSize.headlineScale
+    }
+
+    /// The distance between card tops in the stack (W1).
+    public func step(in settings: ScreenSettings) -> Double {
+        WalletCardStackMath.step(
+            count: cards.count, peek: scaledPeek(in: settings), cardHeight: cardHeight, height: height)
+    }
+
+    /// Every card's top below the stack's top, with the selected card as given (W2).
+    func tops(selected: Int?, in settings: ScreenSettings) -> [Double] {
+        WalletCardStackMath.tops(
+            count: cards.count, selected: selected, step: step(in: settings), height: height,
+            pileHeight: pileHeight, pileStep: WalletCardStackMath.pileStep)
+    }
+
+    // MARK: Changes
+
+    /// Sets the `selection` binding, as the owner or the seed's own tap and Escape do (W4, W9).
+    /// The cards travel with spring(0.5, 0.2), overshooting, and the details fade in or out with it
+    /// (W5, W6); with Reduce Motion everything jumps (G2).
+    public func setSelection(_ newSelection: String?, in settings: ScreenSettings) {
+        guard newSelection != selection else { return }
+        let animation = settings.animation(.walletSelection)
+        let now = settings.now
+        let before = tops(selected: selectedIndex, in: settings)
+        selection = newSelection
+        let after = tops(selected: selectedIndex, in: settings)
+        for (index, card) in cards.enumerated() {
+            if animation == nil {
+                // G2: under Reduce Motion the new place shows at once, whatever was running.
+                travel[card.id] = AnimatedValue(0)
+            } else {
+                // The card stays where it shows and carries on with its velocity (G3).
+                travel[card.id]?.displace(by: before[index] - after[index], animation: animation, at: now)
+            }
+        }
+        detailOpacity.set(selectedIndex == nil ? 0 : 1, animation: animation, at: now)
+    }
+
+    /// Sets the height the stack is given (W1). The stack re-lays at once: the seed animates only
+    /// changes of selection.
+    public func setHeight(_ newHeight: Double) throws {
+        try StackModelError.requireNonNegative(newHeight, "height")
+        height = newHeight
+        resetTravel()
+    }
+
+    /// Replaces the cards, as the owner does. They re-lay at once; a selection whose card left
+    /// counts as none (W11) and its details go without a fade, since `selection` did not change.
+    public func setCards(_ newCards: [CardSpec]) throws {
+        try CardSpec.validate(newCards)
+        cards = newCards
+        resetValues()
+        detailOpacity = AnimatedValue(selectedIndex == nil ? 0 : 1)
+    }
+
+    public func settingsChanged(from old: ScreenSettings, to new: ScreenSettings) {
+        // W12: a new text size changes the step; the seed does not animate it.
+        if old.dynamicTypeSize != new.dynamicTypeSize { resetTravel() }
+    }
+
+    /// Stops every card's travel, so that each shows at its top from the math.
+    private func resetTravel() {
+        for id in travel.keys { travel[id] = AnimatedValue(0) }
+    }
+
+    /// One travel and one press scale per card, keeping those of the cards that stay.
+    private func resetValues() {
+        travel = Dictionary(uniqueKeysWithValues: cards.map { ($0.id, AnimatedValue(0)) })
+        pressScale = Dictionary(uniqueKeysWithValues: cards.map { ($0.id, pressScale[$0.id] ?? AnimatedValue(1)) })
+        presses = presses.filter { pressScale[$0.value] != nil }
+    }
+
+    public var animationEndTime: Double? {
+        latestEnd(Array(travel.values) + Array(pressScale.values) + [detailOpacity])
+    }
+}
