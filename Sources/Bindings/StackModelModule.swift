@@ -25,6 +25,12 @@ public struct StackModelModule: LuaModule {
         try lua.defineClass(
             ComponentHandle<NotificationStack>.self, name: "stackplay.notification_stack",
             methods: NotificationStackMethods.methods())
+        try lua.defineClass(
+            ComponentHandle<WalletCardStack>.self, name: "stackplay.wallet_card_stack",
+            methods: WalletCardStackMethods.methods())
+        try lua.defineClass(
+            ComponentHandle<StickyStackedCards>.self, name: "stackplay.sticky_stacked_cards",
+            methods: StickyStackedCardsMethods.methods())
         try lua.setField("screen", in: "stackplay", .function("screen") { try ScreenMethods.make($0, session: session, defaults: defaults) })
         try lua.setField("_dump", in: "stackplay", .function("_dump") { _ in [.string(session.dump())] })
     }
@@ -33,12 +39,20 @@ public struct StackModelModule: LuaModule {
 /// The component constructors on a screen: `screen:notification_stack { ... }`, ...
 enum ComponentFactories {
     static var all: [(String, LuaFunction)] {
-        [("notification_stack", NotificationStackMethods.make)]
+        [
+            ("notification_stack", NotificationStackMethods.make),
+            ("wallet_card_stack", WalletCardStackMethods.make),
+            ("sticky_stacked_cards", StickyStackedCardsMethods.make),
+        ]
     }
 
     /// Each component kind's method names.
     static var methodNames: [(String, Set<String>)] {
-        [("notification_stack", Set(NotificationStackMethods.methods().keys))]
+        [
+            ("notification_stack", Set(NotificationStackMethods.methods().keys)),
+            ("wallet_card_stack", Set(WalletCardStackMethods.methods().keys)),
+            ("sticky_stacked_cards", Set(StickyStackedCardsMethods.methods().keys)),
+        ]
     }
 }
 
