@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Bindings
 
@@ -36,3 +37,6 @@ func residentBytes() -> Int {
     let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
     return pages * 4096
 }
+
+/// Whether this process runs under AddressSanitizer (`swift test --sanitize=address`).
+let addressSanitizerIsActive = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
