@@ -1,0 +1,47 @@
+-- Dynamic Type (W12): the wallet's peek grows with the headline text style, 17 pt at Large.
+local function wallet(size, height)
+  local screen = stackplay.screen { dynamic_type = size }
+  local stack = screen:wallet_card_stack {
+    items = { "everyday", "savings", "travel", "transit" }, y = 0, height = height or 2000,
+  }
+  return screen, stack
+end
+
+test("W12 W1 at Large the peek is 64", function()
+  local screen, stack = wallet("large")
+  expect(stack:peek()):to_equal(64)
+  expect(stack:step()):to_equal(64)
+end)
+
+test("W12 at AX5 the peek is 64 × 53 / 17 before tightening", function()
+  local screen, stack = wallet("AX5")
+  expect(stack:peek()):to_equal(64 * 53 / 17)
+  expect(stack:step()):to_equal(64 * 53 / 17)
+end)
+
+test("W12 W1 at AX5 in 600 pt the stack tightens to (600 - 200) / 3", function()
+  local screen, stack = wallet("AX5", 600)
+  expect(stack:step()):to_equal(400 / 3)
+end)
+
+test("W12 every size scales the peek by its headline size over 17", function()
+  local sizes = { xSmall = 14, small = 15, medium = 16, large = 17, xLarge = 19, xxLarge = 21,
+    xxxLarge = 23, AX1 = 28, AX2 = 33, AX3 = 40, AX4 = 47, AX5 = 53 }
+  for name, headline in pairs(sizes) do
+    local screen, stack = wallet(name)
+    expect(stack:peek()):to_equal(64 * headline / 17)
+  end
+end)
+
+test("W12 changing the text size mid-scenario re-lays the stack at once", function()
+  local screen, stack = wallet("large")
+  screen:set_dynamic_type("AX3")
+  expect(stack:card("savings").y):to_equal(64 * 40 / 17)
+  expect(screen:settle()):to_equal(0)
+end)
+
+test("W12 an unknown size is an error that names the argument", function()
+  expect(function() stackplay.screen { dynamic_type = "AX6" } end):to_raise("field 'dynamic_type'")
+  local screen = stackplay.screen {}
+  expect(function() screen:set_dynamic_type("larg") end):to_raise("did you mean 'large'?")
+end)
