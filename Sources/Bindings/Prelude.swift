@@ -38,17 +38,20 @@ local function show_number(n)
   return format("%.17g", n)
 end
 
+--- A stable order for table keys of mixed types: by type name, then by value.
+local function key_order(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return ta < tb end
+  if ta == "number" or ta == "string" then return a < b end
+  return tostring(a) < tostring(b)
+end
+
 local function sorted_keys(t)
   local keys, n = {}, #t
   for k in pairs(t) do
     if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
   end
-  sort(keys, function(a, b)
-    local ta, tb = type(a), type(b)
-    if ta ~= tb then return ta < tb end
-    if ta == "number" or ta == "string" then return a < b end
-    return tostring(a) < tostring(b)
-  end)
+  sort(keys, key_order)
   return keys, n
 end
 
@@ -103,12 +106,7 @@ local function diff(expected, actual, path, out)
     local union, seen = {}, {}
     for k in pairs(expected) do if not seen[k] then seen[k] = true; union[#union + 1] = k end end
     for k in pairs(actual) do if not seen[k] then seen[k] = true; union[#union + 1] = k end end
-    sort(union, function(a, b)
-      local ta, tb = type(a), type(b)
-      if ta ~= tb then return ta < tb end
-      if ta == "number" or ta == "string" then return a < b end
-      return tostring(a) < tostring(b)
-    end)
+    sort(union, key_order)
     for _, k in ipairs(union) do
       local sub = type(k) == "string" and k:match("^[%a_][%w_]*$") and (path .. "." .. k)
         or (path .. "[" .. show(k) .. "]")

@@ -29,11 +29,8 @@ struct TimingCurve: Sendable {
         return 3 * u * u * p1 + 6 * u * t * (p2 - p1) + 3 * t * t * (1 - p2)
     }
 
-    /// The curve's progress at the fraction `x` of its duration (0...1), found by bisection on the
-    /// curve's x so that it is exact to 1e-12 for every x.
-    func progress(at x: Double) -> Double {
-        if x <= 0 { return 0 }
-        if x >= 1 { return 1 }
+    /// The Bézier parameter whose x is `x` (0 < x < 1), found by bisection to 1e-12.
+    private func parameter(at x: Double) -> Double {
         var low = 0.0
         var high = 1.0
         var t = x
@@ -43,21 +40,20 @@ struct TimingCurve: Sendable {
             if value < x { low = t } else { high = t }
             t = (low + high) / 2
         }
-        return bezier(t, y1, y2)
+        return t
+    }
+
+    /// The curve's progress at the fraction `x` of its duration (0...1), exact to 1e-12.
+    func progress(at x: Double) -> Double {
+        if x <= 0 { return 0 }
+        if x >= 1 { return 1 }
+        return bezier(parameter(at: x), y1, y2)
     }
 
     /// d(progress)/d(fraction) at the fraction `x`.
     func slope(at x: Double) -> Double {
         if x <= 0 || x >= 1 { return x <= 0 ? (x1 == 0 ? 0 : y1 / x1) : 0 }
-        var low = 0.0
-        var high = 1.0
-        var t = x
-        for _ in 0..<60 {
-            let value = bezier(t, x1, x2)
-            if abs(value - x) < 1e-12 { break }
-            if value < x { low = t } else { high = t }
-            t = (low + high) / 2
-        }
+        let t = parameter(at: x)
         let dx = bezierSlope(t, x1, x2)
         return dx == 0 ? 0 : bezierSlope(t, y1, y2) / dx
     }

@@ -40,7 +40,7 @@ extension NotificationStack {
     public func performAccessibilityAction(_ action: String, on element: String, in settings: ScreenSettings)
         throws -> Bool
     {
-        let id = element.hasPrefix("card:") ? String(element.dropFirst(5)) : element
+        let id = cardID(from: element)
         guard cards.contains(where: { $0.id == id }) else {
             if element == "stack" || element == "show_less" || element == "title" {
                 throw StackModelError("'\(element)' has no action '\(action)' (it has: activate)")

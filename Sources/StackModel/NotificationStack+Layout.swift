@@ -78,12 +78,8 @@ extension NotificationStack {
         if showsHeader, headerFrame().contains(point) {
             return showLessFrame(in: settings).contains(point) ? "show_less" : "header"
         }
-        if isOpen {
-            // The first card is on top (N5): z falls with the index.
-            for card in cardSnapshots(in: settings) where card.isHittable && card.frame.contains(point) {
-                return "card:\(card.id)"
-            }
-        }
+        // The first card is on top (N5): z falls with the index.
+        if isOpen, let card = topmostCard(at: point, among: cardSnapshots(in: settings)) { return "card:\(card.id)" }
         return layoutFrame(at: settings.now).contains(point) ? "stack" : nil
     }
 
@@ -97,15 +93,13 @@ extension NotificationStack {
             guard showsHeader else { throw StackModelError("the header shows only while the stack is expanded") }
             return headerFrame().center
         default:
-            let id = target.hasPrefix("card:") ? String(target.dropFirst(5)) : target
+            let id = cardID(from: target)
             guard cards.contains(where: { $0.id == id }) else { throw unknownCard(id) }
             return visibleCenter(of: id, among: cardSnapshots(in: settings))
         }
     }
 
-    func unknownCard(_ id: String) -> StackModelError {
-        StackModelError("\(name) has no card '\(id)' (cards: \(cards.map(\.id).joined(separator: ", ")))")
-    }
+    func unknownCard(_ id: String) -> StackModelError { unknownCardError(id, in: name, cards: cards) }
 }
 
 /// A value clamped to 0...1, as opacity is drawn.
