@@ -17,7 +17,12 @@ let package = Package(
             providers: [.apt(["liblua5.4-dev"])]
         ),
         // Pure Swift: geometry, springs, clock, touches and the three components. No Lua here.
-        .target(name: "StackModel"),
+        // Release builds skip the run-time exclusivity checks, which cost a sixth of a touch move
+        // (`make bench`); debug builds and the tests keep them.
+        .target(
+            name: "StackModel",
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+        ),
         // The only Swift that touches a lua_State: the Lua API over StackModel.
         .target(name: "Bindings", dependencies: ["CLua", "StackModel"]),
         // The thin executable: arguments, discovery, reporters, exit codes.

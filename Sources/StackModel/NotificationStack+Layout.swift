@@ -16,7 +16,7 @@ extension NotificationStack {
     /// The layout's rectangle: the `contentShape(.rect)` that takes the tap (N6).
     func layoutFrame(at now: Double) -> Rect {
         let height = NotificationStackMath.height(
-            heights: cards.map(\.height), spacing: spacing, peek: peek, progress: progress.value(at: now))
+            heights: heights, spacing: spacing, peek: peek, progress: progress.value(at: now))
         return Rect(x: origin.x, y: origin.y + cardsTop.value(at: now), width: width, height: height)
     }
 
@@ -24,7 +24,7 @@ extension NotificationStack {
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
         let now = settings.now
         let tops = NotificationStackMath.tops(
-            heights: cards.map(\.height), spacing: spacing, peek: peek, progress: progress.value(at: now))
+            heights: heights, spacing: spacing, peek: peek, progress: progress.value(at: now))
         let top = origin.y + cardsTop.value(at: now)
         let open = isOpen
         let mirror = settings.isRightToLeft ? -1.0 : 1.0
@@ -67,7 +67,7 @@ extension NotificationStack {
                 ("open", .bool(isOpen)),
                 ("progress", .number(progress.value(at: now))),
                 ("count", .number(Double(cards.count))),
-                ("ids", .strings(cards.map(\.id))),
+                ("ids", .strings(ids)),
                 ("dismissible", .bool(isDismissible)),
                 ("swipeable", .bool(isSwipeable)),
                 ("dismissed", .strings(dismissed)),

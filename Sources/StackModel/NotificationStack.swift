@@ -20,7 +20,12 @@ public final class NotificationStack: Component {
     public let isDismissible: Bool
 
     /// The cards, newest first, as the owner holds them.
-    public private(set) var cards: [CardSpec]
+    public private(set) var cards: [CardSpec] {
+        didSet { cacheCards() }
+    }
+    /// The cards' heights and ids, kept beside them so that a frame costs no array of its own.
+    private(set) var heights: [Double] = []
+    private(set) var ids: [String] = []
     /// The `isExpanded` binding.
     public private(set) var isExpanded: Bool
     /// The ids `onDismiss` was called with, oldest first.
@@ -33,7 +38,7 @@ public final class NotificationStack: Component {
     var cardsTop: AnimatedValue
     /// Each card's animatable values, in the cards' order.
     var rows: [Row] = []
-    var gestures: [Int: RowGesture] = [:]
+    var gestures = TouchMap<RowGesture>()
 
     /// One row's animatable values.
     struct Row {
@@ -92,6 +97,8 @@ public final class NotificationStack: Component {
         try StackModelError.requireNonNegative(width, "width")
         self.name = name
         self.cards = cards
+        heights = cards.map(\.height)
+        ids = cards.map(\.id)
         self.isExpanded = isExpanded
         self.title = title
         self.spacing = spacing
@@ -112,6 +119,11 @@ public final class NotificationStack: Component {
     }
 
     // MARK: Derived model state
+
+    private func cacheCards() {
+        heights = cards.map(\.height)
+        ids = cards.map(\.id)
+    }
 
     /// N1: open when expanded or holding fewer than 2 cards.
     public var isOpen: Bool { isExpanded || cards.count < 2 }

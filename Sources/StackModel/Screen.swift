@@ -7,8 +7,8 @@ public final class Screen {
     public private(set) var settings: ScreenSettings
     public private(set) var components: [any Component] = []
     /// Fingers that are down, by id.
-    public private(set) var touches: [Int: Touch] = [:]
-    private var touchOwners: [Int: Int] = [:]
+    public private(set) var touches = TouchMap<Touch>()
+    private var touchOwners = TouchMap<Int>()
     private var nextTouchID = 1
     /// Called after each input took effect.
     public var onEvent: ((InputEvent) -> Void)?

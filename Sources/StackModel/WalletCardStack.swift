@@ -38,7 +38,7 @@ public final class WalletCardStack: Component {
     /// The detail area's opacity (`.transition(.opacity)`, W5).
     var detailOpacity: AnimatedValue
     /// The card each finger went down on, by touch id.
-    var presses: [Int: String] = [:]
+    var presses = TouchMap<String>()
 
     // MARK: The seed's numbers, named once
 

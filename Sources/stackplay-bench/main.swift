@@ -4,8 +4,22 @@
 import Bindings
 import StackModel
 
+/// `stackplay-bench --rounds N`: exactly N rounds of each measurement, for instruction counts
+/// under `valgrind --tool=callgrind` (repeatable where wall time on a shared machine is not).
+let fixedRounds: Int? = {
+    let arguments = CommandLine.arguments
+    guard let flag = arguments.firstIndex(of: "--rounds"), flag + 1 < arguments.count else { return nil }
+    return Int(arguments[flag + 1])
+}()
+
 /// Runs `body` for about `seconds` and returns the rate of `events` per second.
 func measure(_ label: String, seconds: Double = 1, _ body: (Int) throws -> Int) rethrows {
+    if let fixedRounds {
+        var events = 0
+        for round in 0..<fixedRounds { events += try body(round) }
+        print("\(label): \(events) events")
+        return
+    }
     let clock = ContinuousClock()
     var events = 0
     var rounds = 0
