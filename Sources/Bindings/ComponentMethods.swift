@@ -52,10 +52,7 @@ enum ComponentMethods {
                 let h = try handle(a)
                 let id = try a.string(at: 2)
                 guard let card = h.snapshot.card(id) else {
-                    let ids = h.snapshot.cards.map(\.id)
-                    var detail = "no card '\(id)' (cards: \(ids.joined(separator: ", ")))"
-                    if let near = nearestName(to: id, in: ids) { detail = "no card '\(id)' (did you mean '\(near)'?)" }
-                    throw a.error(at: 2, detail)
+                    throw a.error(at: 2, unknownCard(id, among: h.snapshot.cards.map(\.id)))
                 }
                 return [LuaSnapshot.card(card)]
             },
@@ -80,13 +77,22 @@ enum ComponentMethods {
             "activate": { a in
                 let h = try handle(a)
                 let element = try elementName(a, h, at: 2)
-                return [.boolean(try a.model { try h.screen.performAction("activate", on: element, of: h.component.name) })]
+                return [
+                    .boolean(
+                        try a.model(argument: 2) { try h.screen.performAction("activate", on: element, of: h.component.name) })
+                ]
             },
             "escape": { a in
                 let h = try handle(a)
                 return [.boolean(try a.model { try h.screen.escape(h.component.name) })]
             },
         ]
+    }
+
+    /// `no card 'calender' (did you mean 'calendar'?)`, or the list of cards when none is near.
+    static func unknownCard(_ id: String, among ids: [String]) -> String {
+        if let near = nearestName(to: id, in: ids) { return "no card '\(id)' (did you mean '\(near)'?)" }
+        return "no card '\(id)' (cards: \(ids.joined(separator: ", ")))"
     }
 
     /// An accessibility element by card id, `"card:<id>"` or name (`"stack"`, `"Show less"`).

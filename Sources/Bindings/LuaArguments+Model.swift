@@ -9,6 +9,13 @@ extension LuaArguments {
         return value
     }
 
+    /// A finite number not below 0: a duration, a time limit, a height.
+    func nonNegative(at position: Int) throws -> Double {
+        let value = try finite(at: position)
+        guard value >= 0 else { throw error(at: position, "number must not be negative, got \(formatNumber(value))") }
+        return value
+    }
+
     /// A point given as two numbers `x, y` or as a table `{ x =, y = }`; returns the point and
     /// the position of the argument after it.
     func point(at position: Int) throws -> (Point, next: Int) {
@@ -43,6 +50,14 @@ extension LuaArguments {
     func model<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as StackModelError {
             throw LuaError("\(function): \(error.message)")
+        }
+    }
+
+    /// Runs a model call whose only refusal is about argument `position` (a finger id that is not
+    /// down, an element that is not there), so the error names that argument.
+    func model<T>(argument position: Int, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as StackModelError {
+            throw self.error(at: position, error.message)
         }
     }
 }

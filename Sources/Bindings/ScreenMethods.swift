@@ -37,12 +37,12 @@ enum ScreenMethods {
         var methods: [String: LuaFunction] = [
             // Time (G1)
             "advance": { a in
-                let seconds = try a.number(at: 2)
+                let seconds = try a.nonNegative(at: 2)
                 try a.model { try screen(a).advance(by: seconds) }
                 return []
             },
             "settle": { a in
-                let limit = try a.optionalNumber(at: 2) ?? Screen.defaultSettleLimit
+                let limit = a.isNil(at: 2) ? Screen.defaultSettleLimit : try a.nonNegative(at: 2)
                 return [.number(try a.model { try screen(a).settle(limit: limit) })]
             },
             "now": { a in [.number(try screen(a).now)] },
@@ -97,12 +97,12 @@ enum ScreenMethods {
             "touch_move": { a in
                 let touch = try a.integer(at: 2)
                 let (point, _) = try a.point(at: 3)
-                try a.model { try screen(a).touchMove(touch, to: point) }
+                try a.model(argument: 2) { try screen(a).touchMove(touch, to: point) }
                 return []
             },
             "touch_up": { a in
                 let touch = try a.integer(at: 2)
-                try a.model { try screen(a).touchUp(touch) }
+                try a.model(argument: 2) { try screen(a).touchUp(touch) }
                 return []
             },
             "drag": { a in

@@ -31,7 +31,11 @@ enum WalletCardStackMethods {
         methods["selection"] = { a in [try handle(a).component.selection.map { .string($0) } ?? .nil] }
         methods["select"] = { a in
             let h = try handle(a)
-            h.component.setSelection(try a.optionalString(at: 2), in: h.settings)
+            let id = try a.optionalString(at: 2)
+            let ids = h.component.cards.map(\.id)
+            // A script names a card it means; a stale selection (W11) is the `selection` option's.
+            if let id, !ids.contains(id) { throw a.error(at: 2, ComponentMethods.unknownCard(id, among: ids)) }
+            h.component.setSelection(id, in: h.settings)
             return []
         }
         methods["step"] = { a in
@@ -43,7 +47,7 @@ enum WalletCardStackMethods {
             return [.number(h.component.scaledPeek(in: h.settings))]
         }
         methods["set_height"] = { a in
-            let height = try a.finite(at: 2)
+            let height = try a.nonNegative(at: 2)
             try a.model { try handle(a).component.setHeight(height) }
             return []
         }

@@ -2,6 +2,7 @@
 // Each event moves a finger that is swiping a card of a 4-card open NotificationStack, then
 // reads the whole frame snapshot (every card's geometry), as a scenario or a trace does.
 import Bindings
+import Foundation
 import StackModel
 
 /// `stackplay-bench --rounds N`: exactly N rounds of each measurement, for instruction counts
@@ -12,13 +13,14 @@ let fixedRounds: Int? = {
     return Int(arguments[flag + 1])
 }()
 
-/// Runs `body` for about `seconds` and returns the rate of `events` per second.
-func measure(_ label: String, seconds: Double = 1, _ body: (Int) throws -> Int) rethrows {
+/// Runs `body` for about `seconds`, prints and returns the rate of `events` per second.
+@discardableResult
+func measure(_ label: String, seconds: Double = 1, _ body: (Int) throws -> Int) rethrows -> Double {
     if let fixedRounds {
         var events = 0
         for round in 0..<fixedRounds { events += try body(round) }
         print("\(label): \(events) events")
-        return
+        return 1
     }
     let clock = ContinuousClock()
     var events = 0
@@ -33,12 +35,8 @@ func measure(_ label: String, seconds: Double = 1, _ body: (Int) throws -> Int) 
     }
     let rate = Double(events) / elapsed
     let perEvent = 1e9 / rate
-    print("\(label): \(Int(rate)) events/s (\(String(format: perEvent, "%.0f")) ns per event)")
-}
-
-func String(format value: Double, _ pattern: String) -> String {
-    // Whole nanoseconds are enough here; avoids Foundation in the benchmark.
-    String(Int(value.rounded()))
+    print("\(label): \(Int(rate)) events/s (\(String(format: "%.0f", perEvent)) ns per event)")
+    return rate
 }
 
 func openStack() throws -> (Screen, NotificationStack) {
@@ -79,4 +77,75 @@ try measure("  snapshot only") { _ in
         sink += screen.snapshot().components[0].cards[1].frame.x
     }
     return 1000
+}
+
+// Issue 5: the same touch moves through the Lua API, against the Swift model reading the one card
+// that the Lua loop reads (`stack:card("calendar").x`). The Lua path should cost at most about
+// twice the direct one.
+let direct = try measure("swift model, touch move + one card's frame") { _ in
+    let (screen, stack) = try openStack()
+    let start = try stack.point(of: "calendar", in: screen.settings)
+    let (touch, _) = try screen.touchDown(at: start)
+    for step in 1...1000 {
+        try screen.touchMove(touch, to: Point(x: start.x - Double(step % 100), y: start.y))
+        sink += stack.snapshot(in: screen.settings).card("calendar")!.frame.x
+    }
+    try screen.touchUp(touch)
+    return 1000
+}
+
+/// The Lua side of the comparison: `round()` makes the same open stack and moves a finger 1000 times.
+let luaRound = """
+    function round()
+      local screen = stackplay.screen { width = 390, height = 844 }
+      local stack = screen:notification_stack {
+        items = { "messages", "calendar", "mail", "fitness" }, card_height = 70,
+        expanded = true, dismissible = true, x = 16, y = 100, width = 358,
+      }
+      local x, y = stack:point("calendar")
+      local finger = screen:touch_down(x, y)
+      local sink = 0
+      for step = 1, 1000 do
+        screen:touch_move(finger, x - step % 100, y)
+        sink = sink + stack:card("calendar").x
+      end
+      screen:touch_up(finger)
+      return sink
+    end
+    """
+let unlimited = LuaBudget(cpuSeconds: 0, memoryMiB: 0)
+let lua = try ScriptRunner(budget: unlimited).makeState(root: nil)
+try lua.run(luaRound, name: "=bench")
+let throughLua = try measure("lua api, screen:touch_move + stack:card(id).x") { _ in
+    try lua.run("return round()", name: "=bench")
+    return 1000
+}
+print("  the lua path costs \(String(format: "%.2f", direct / throughLua))× the direct one (issue 5: at most about 2×)")
+
+// The whole `scripts/` suite in-process, one test after another, as `stackplay --jobs 1 scripts`
+// runs it (a fresh Lua state a test, discovery included).
+let suite = scriptFiles(under: "scripts")
+let runner = TestRunner()
+let clock = ContinuousClock()
+let suiteStart = clock.now
+var testCount = 0
+var failed = 0
+for file in suite {
+    let tests = (try? runner.discover(file: file, root: "scripts").get()) ?? []
+    for test in tests {
+        testCount += 1
+        if runner.run(test).status == .failed { failed += 1 }
+    }
+}
+let suiteTime = clock.now - suiteStart
+let suiteMilliseconds = Double(suiteTime.components.seconds) * 1e3 + Double(suiteTime.components.attoseconds) * 1e-15
+print(
+    "scripts/ suite, one job: \(suite.count) files, \(testCount) tests (\(failed) failed) in "
+        + "\(String(format: "%.1f", suiteMilliseconds)) ms")
+
+/// The scenario files under `folder` as the runner finds them: `*.lua`, not under `helpers/`, sorted.
+func scriptFiles(under folder: String) -> [String] {
+    let names = FileManager.default.subpaths(atPath: folder) ?? []
+    return names.filter { $0.hasSuffix(".lua") && !$0.split(separator: "/").contains("helpers") }
+        .map { "\(folder)/\($0)" }.sorted()
 }

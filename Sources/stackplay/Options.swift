@@ -138,5 +138,6 @@ struct Options {
     private static func nearestOption(_ name: String, _ known: [String]) -> String? {
         known.first { $0.hasPrefix(name) && name.count > 3 }
             ?? known.first { $0.dropFirst(2).hasPrefix(name.drop { $0 == "-" }.prefix(4)) && name.count > 3 }
+            ?? nearestName(to: name, in: known)
     }
 }

@@ -29,23 +29,65 @@ struct Run {
 /// Runs `stackplay arguments` in the package root.
 func stackplay(_ arguments: String...) throws -> Run { try stackplay(arguments: arguments) }
 
-/// Runs `stackplay arguments` in the package root. Outputs here are small, so reading stdout
-/// to its end before stderr cannot fill a pipe and block the child.
-func stackplay(arguments: [String]) throws -> Run {
+/// Runs `stackplay arguments` in `directory` (the package root by default) with `environment`
+/// added to this process's. stdout and stderr are read on their own threads, so a long report on
+/// one stream cannot fill its pipe and block the child.
+func stackplay(arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:]) throws -> Run {
     let process = Process()
     process.executableURL = stackplayBinary()
     process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
+    process.currentDirectoryURL = directory
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    let outText = out.fileHandleForReading.readDataToEndOfFile()
-    let errText = err.fileHandleForReading.readDataToEndOfFile()
+    let (outText, errText) = readBoth(out, err)
     process.waitUntilExit()
     return Run(
         status: process.terminationStatus,
         stdout: String(decoding: outText, as: UTF8.self),
         stderr: String(decoding: errText, as: UTF8.self))
+}
+
+/// Reads both pipes to their ends at once.
+private func readBoth(_ out: Pipe, _ err: Pipe) -> (Data, Data) {
+    final class Box: @unchecked Sendable { var data = Data() }
+    let box = Box()
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) { box.data = err.fileHandleForReading.readDataToEndOfFile() }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    return (outData, box.data)
+}
+
+/// A fresh temporary folder holding `files` (relative path → text); removed by the caller with
+/// `try? FileManager.default.removeItem(at:)`.
+func temporaryFolder(_ files: [String: String]) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stackplay-e2e-\(UUID().uuidString)")
+    for (path, text) in files {
+        let url = folder.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// The 1-based line of `fixture` that contains `marker`, so tests need not hard-code line numbers.
+func line(of marker: String, in fixture: String) throws -> Int {
+    let text = try String(contentsOf: packageRoot.appendingPathComponent(fixture), encoding: .utf8)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    guard let index = lines.firstIndex(where: { $0.contains(marker) }) else {
+        throw FixtureError(message: "\(fixture) has no line with '\(marker)'")
+    }
+    return index + 1
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
 }

@@ -1,0 +1,373 @@
+---@meta stackplay
+-- LuaLS definitions for stackplay scenario scripts: the `stackplay` table, screens, the three
+-- components, and the test prelude (test, skip, only, before_each, after_each, expect).
+-- Point an editor at this folder with `.luarc.json`: { "workspace.library": ["types"] }.
+-- Units are points (pt) and seconds (s); ids are the strings given in `items`.
+
+---@alias stackplay.layout_direction "ltr"|"rtl"
+---@alias stackplay.dynamic_type "xSmall"|"small"|"medium"|"large"|"xLarge"|"xxLarge"|"xxxLarge"|"AX1"|"AX2"|"AX3"|"AX4"|"AX5"
+---@alias stackplay.item string|integer|stackplay.item_table
+
+---@class stackplay.item_table
+---@field id string|integer the card's id
+---@field height? number its height in pt (default: the component's card_height)
+---@field label? string what VoiceOver reads
+
+---@class stackplay.screen_options
+---@field width? number pt, >= 0 (default 390, or .stackplay.lua's screen.width)
+---@field height? number pt, >= 0 (default 844)
+---@field layout_direction? stackplay.layout_direction default "ltr"
+---@field reduce_motion? boolean default false
+---@field dynamic_type? stackplay.dynamic_type default "large"
+
+---@class stackplay.size_options
+---@field width? number pt, >= 0 (default: unchanged)
+---@field height? number pt, >= 0 (default: unchanged)
+
+---@class stackplay.point
+---@field x number
+---@field y number
+
+---@class stackplay.translation
+---@field x? number screen points, not mirrored in rtl (default 0)
+---@field y? number default 0
+
+---@class stackplay.gesture_options
+---@field steps? integer moves the drag is made of, >= 1 (default 10)
+---@field duration? number seconds the moves are spread over, >= 0 (default 0)
+
+---@class stackplay.tap_options
+---@field duration? number seconds between down and up, >= 0 (default 0)
+
+---@class stackplay.component_options
+---@field items stackplay.item[] the cards, in order
+---@field name? string the component's name on the screen
+---@field x? number left edge in pt
+---@field y? number top edge in pt
+---@field width? number pt, >= 0
+---@field card_height? number each card's height unless its item says, >= 0
+
+---@class stackplay.notification_stack_options: stackplay.component_options
+---@field expanded? boolean default false
+---@field title? string default "Notifications"
+---@field spacing? number default 10
+---@field peek? number default 10
+---@field dismissible? boolean cards can be swiped away (default false)
+
+---@class stackplay.wallet_card_stack_options: stackplay.component_options
+---@field selection? string the selected card's id; an id of no card counts as none (W11)
+---@field peek? number default 64
+---@field pile_height? number default 76
+---@field height? number the stack's height in pt, >= 0
+
+---@class stackplay.sticky_stacked_cards_options: stackplay.component_options
+---@field spacing? number default 20
+---@field top? number default 12
+---@field peek? number default 12
+---@field max_peeking? integer default 3
+---@field height? number the scroll view's visible height in pt, >= 0
+---@field inset_top? number >= 0, default 12
+---@field inset_bottom? number >= 0, default 40
+---@field scroll_offset? number default 0
+
+---@class stackplay.set_items_options
+---@field items stackplay.item[]
+---@field card_height? number
+
+---@class stackplay.hit What a touch landed on.
+---@field component string the component's name
+---@field target string "card:<id>", "stack", "show_less", "scroll", ...
+---@field card? string the card's id, when a card was hit
+
+---@class stackplay.rect
+---@field x number
+---@field y number
+---@field width number
+---@field height number
+
+---@class stackplay.card A card's frame snapshot.
+---@field id string
+---@field x number
+---@field y number
+---@field width number
+---@field height number
+---@field scale number
+---@field opacity number
+---@field z number
+---@field visible boolean
+---@field hittable boolean
+
+---@class stackplay.part A header, a button or a detail area.
+---@field name string
+---@field x number
+---@field y number
+---@field width number
+---@field height number
+---@field opacity number
+---@field hittable boolean
+
+---@class stackplay.element An accessibility element, in VoiceOver order.
+---@field component string
+---@field id string
+---@field label string
+---@field value string
+---@field hint string
+---@field traits string[]
+---@field hidden boolean
+---@field actions string[]
+---@field frame stackplay.rect
+---@field activation_point stackplay.point
+---@field sort_priority number
+
+---@class stackplay.settings
+---@field width number
+---@field height number
+---@field layout_direction stackplay.layout_direction
+---@field reduce_motion boolean
+---@field dynamic_type stackplay.dynamic_type
+---@field now number seconds
+
+---@class stackplay.component_snapshot
+---@field kind "notification_stack"|"wallet_card_stack"|"sticky_stacked_cards"
+---@field name string
+---@field frame stackplay.rect
+---@field cards stackplay.card[]
+---@field parts table<string, stackplay.part>
+---@field state table<string, any>
+
+---@class stackplay.snapshot
+---@field time number
+---@field settings stackplay.settings
+---@field components stackplay.component_snapshot[]
+
+---@class stackplaylib
+---@field version string
+stackplay = {}
+
+--- A new screen with its own clock at t = 0.
+---@param options? stackplay.screen_options
+---@return stackplay.screen
+function stackplay.screen(options) end
+
+---@class stackplay.screen
+local screen = {}
+
+--- Moves the clock on by `seconds` (>= 0); animations advance with it.
+---@param seconds number
+function screen:advance(seconds) end
+--- Runs the clock until every animation rests; fails if that takes more than `limit` s (default 10).
+---@param limit? number
+---@return number waited seconds
+function screen:settle(limit) end
+---@return number now seconds since the screen was made
+function screen:now() end
+---@param on boolean
+function screen:set_reduce_motion(on) end
+---@return boolean on the new setting
+function screen:toggle_reduce_motion() end
+---@param direction stackplay.layout_direction
+function screen:set_layout_direction(direction) end
+---@param size stackplay.dynamic_type
+function screen:set_dynamic_type(size) end
+---@param size stackplay.size_options
+function screen:set_size(size) end
+---@return stackplay.settings
+function screen:settings() end
+--- A tap at a point: `screen:tap(x, y [, options])` or `screen:tap({ x =, y = } [, options])`.
+---@param x number|stackplay.point
+---@param y? number|stackplay.tap_options
+---@param options? stackplay.tap_options
+---@return stackplay.hit?
+function screen:tap(x, y, options) end
+--- A finger goes down; returns its id for touch_move and touch_up.
+---@param x number|stackplay.point
+---@param y? number
+---@return integer finger
+---@return stackplay.hit? hit
+function screen:touch_down(x, y) end
+---@param finger integer
+---@param x number|stackplay.point
+---@param y? number
+function screen:touch_move(finger, x, y) end
+---@param finger integer
+function screen:touch_up(finger) end
+--- A drag from a point by a translation: `screen:drag(x, y, { x = -120 } [, options])`.
+---@param x number|stackplay.point
+---@param y number|stackplay.translation
+---@param by? stackplay.translation|stackplay.gesture_options
+---@param options? stackplay.gesture_options
+---@return stackplay.hit?
+function screen:drag(x, y, by, options) end
+---@param x number|stackplay.point
+---@param y? number
+---@return stackplay.hit?
+function screen:hit_test(x, y) end
+--- The Escape gesture, sent to the top-most component with something to dismiss.
+---@return boolean handled
+function screen:escape() end
+---@return stackplay.element[]
+function screen:accessibility() end
+---@return stackplay.snapshot
+function screen:snapshot() end
+--- The screen as the failure report prints it.
+---@return string
+function screen:dump() end
+---@param options stackplay.notification_stack_options
+---@return stackplay.notification_stack
+function screen:notification_stack(options) end
+---@param options stackplay.wallet_card_stack_options
+---@return stackplay.wallet_card_stack
+function screen:wallet_card_stack(options) end
+---@param options stackplay.sticky_stacked_cards_options
+---@return stackplay.sticky_stacked_cards
+function screen:sticky_stacked_cards(options) end
+
+--- What every component has.
+---@class stackplay.component
+local component = {}
+
+---@return string
+function component:name() end
+---@return "notification_stack"|"wallet_card_stack"|"sticky_stacked_cards"
+function component:kind() end
+--- Taps a card by id, a control by title ("Show less"), or (no target) the component itself.
+---@param target? string
+---@param options? stackplay.tap_options
+---@return stackplay.hit?
+function component:tap(target, options) end
+--- Drags card `id` by a translation in screen points.
+---@param id string
+---@param by stackplay.translation
+---@param options? stackplay.gesture_options
+---@return stackplay.hit?
+function component:drag(id, by, options) end
+--- The point a tap on `target` lands at.
+---@param target? string
+---@return number x
+---@return number y
+function component:point(target) end
+---@return string[]
+function component:ids() end
+---@return integer
+function component:count() end
+---@return table<string, any>
+function component:state() end
+---@param id string
+---@return stackplay.card
+function component:card(id) end
+---@return stackplay.card[]
+function component:cards() end
+---@return stackplay.rect
+function component:frame() end
+---@param name string "header", "show_less", "details", ...
+---@return stackplay.part?
+function component:part(name) end
+---@return stackplay.element[]
+function component:accessibility() end
+--- Performs VoiceOver's action `action` ("Clear") on an element: a card id, or "stack" by default.
+---@param action string
+---@param element? string
+---@return boolean
+function component:action(action, element) end
+--- VoiceOver's double tap on an element (a card id, or "stack" by default).
+---@param element? string
+---@return boolean
+function component:activate(element) end
+---@return boolean handled
+function component:escape() end
+
+---@class stackplay.notification_stack: stackplay.component
+local notification_stack = {}
+---@return boolean
+function notification_stack:expanded() end
+---@return boolean
+function notification_stack:open() end
+---@return number? progress 0 closed, 1 open (N1)
+function notification_stack:progress() end
+---@return string[] ids of the cards swiped away, in order
+function notification_stack:dismissed() end
+---@param expanded boolean
+function notification_stack:set_expanded(expanded) end
+---@param options stackplay.set_items_options
+function notification_stack:set_items(options) end
+
+---@class stackplay.wallet_card_stack: stackplay.component
+local wallet_card_stack = {}
+---@return string?
+function wallet_card_stack:selection() end
+--- Selects card `id` (it must exist), or clears the selection with nil.
+---@param id string?
+function wallet_card_stack:select(id) end
+---@return number step between card tops (W1)
+function wallet_card_stack:step() end
+---@return number peek scaled by Dynamic Type (W12)
+function wallet_card_stack:peek() end
+---@param height number >= 0
+function wallet_card_stack:set_height(height) end
+
+---@class stackplay.sticky_stacked_cards: stackplay.component
+local sticky_stacked_cards = {}
+---@return number
+function sticky_stacked_cards:scroll_offset() end
+---@return number
+function sticky_stacked_cards:max_offset() end
+---@return number
+function sticky_stacked_cards:content_height() end
+---@param offset number
+function sticky_stacked_cards:scroll_to(offset) end
+--- A finger drag on the scroll view that scrolls the content down by `dy`.
+---@param dy number
+---@param options? stackplay.gesture_options
+---@return stackplay.hit?
+function sticky_stacked_cards:scroll(dy, options) end
+
+-- The test prelude -------------------------------------------------------------------------
+
+--- A named test; each runs from a fresh start.
+---@param name string
+---@param fn fun()
+function test(name, fn) end
+--- A test that is listed but not run.
+---@param name string
+---@param fn fun()
+function skip(name, fn) end
+--- When any test of a file is `only`, the others are skipped.
+---@param name string
+---@param fn fun()
+function only(name, fn) end
+--- Runs before every test of the file.
+---@param fn fun()
+function before_each(fn) end
+--- Runs after every test of the file, also after a failure.
+---@param fn fun()
+function after_each(fn) end
+
+---@class stackplay.expectation
+local expectation = {}
+--- Deep equality; tables are compared key by key and shown as a diff.
+---@param expected any
+---@return stackplay.expectation
+function expectation:to_equal(expected) end
+--- Numbers (or tables of numbers) within `tolerance` (default 1e-9).
+---@param expected number|table
+---@param tolerance? number
+---@return stackplay.expectation
+function expectation:to_be_near(expected, tolerance) end
+---@return stackplay.expectation
+function expectation:to_be_truthy() end
+---@return stackplay.expectation
+function expectation:to_be_falsy() end
+--- The function given to expect raises an error, containing `text` if given.
+---@param text? string
+---@return stackplay.expectation
+function expectation:to_raise(text) end
+--- Negates the next matcher.
+---@return stackplay.expectation
+function expectation:never() end
+--- The same as never().
+---@return stackplay.expectation
+function expectation:to_not() end
+
+---@param actual any
+---@return stackplay.expectation
+function expect(actual) end
