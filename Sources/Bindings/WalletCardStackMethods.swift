@@ -31,7 +31,8 @@ enum WalletCardStackMethods {
         methods["selection"] = { a in [try handle(a).component.selection.map { .string($0) } ?? .nil] }
         methods["select"] = { a in
             let h = try handle(a)
-            h.component.setSelection(try a.optionalString(at: 2), in: h.settings)
+            let selection = try a.optionalString(at: 2)
+            try a.model { try h.screen.select(selection, of: h.component.name) }
             return []
         }
         methods["step"] = { a in
@@ -43,8 +44,9 @@ enum WalletCardStackMethods {
             return [.number(h.component.scaledPeek(in: h.settings))]
         }
         methods["set_height"] = { a in
+            let h = try handle(a)
             let height = try a.finite(at: 2)
-            try a.model { try handle(a).component.setHeight(height) }
+            try a.model { try h.screen.setHeight(height, of: h.component.name) }
             return []
         }
         return methods
