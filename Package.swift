@@ -27,7 +27,7 @@ let package = Package(
         // `make bench`: events per second, release build.
         .executableTarget(name: "stackplay-bench", dependencies: ["Bindings", "StackModel"]),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
-        .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel"], exclude: ["Fixtures"]),
+        .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "StackModel"]),
         // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).
         .testTarget(name: "StackplayTests", dependencies: ["stackplay"], exclude: ["Fixtures"]),
