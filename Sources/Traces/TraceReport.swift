@@ -42,7 +42,7 @@ public enum TraceReport {
             .status { font-weight: bold; } .failed .status { color: #c33; } .passed .status { color: #393; }
             pre { background: #f3f3f3; padding: 6px; white-space: pre-wrap; font-size: 12px; }
             .filmstrip { display: flex; overflow-x: auto; gap: 6px; padding: 4px 0; }
-            figure { margin: 0; flex: none; border: 2px solid transparent; border-radius: 4px; }
+            figure { margin: 0; flex: none; width: 124px; border: 2px solid transparent; border-radius: 4px; }
             figure.failing { border-color: #c33; }
             figure svg { width: 120px; height: auto; display: block; }
             figcaption { font-size: 10px; text-align: center; }
