@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // stackplay: a scriptable event-replay engine for card-stack interfaces.
-// Dependencies point one way: stackplay -> Bindings -> {CLua, StackModel}.
+// Dependencies point one way: stackplay -> Bindings -> {CLua, Traces -> StackModel}.
 import PackageDescription
 
 let package = Package(
@@ -23,13 +23,16 @@ let package = Package(
             name: "StackModel",
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
+        // Pure Swift: traces of a screen's inputs and frames (JSON Lines), replay, SVG pictures.
+        .target(name: "Traces", dependencies: ["StackModel"]),
         // The only Swift that touches a lua_State: the Lua API over StackModel.
-        .target(name: "Bindings", dependencies: ["CLua", "StackModel"]),
+        .target(name: "Bindings", dependencies: ["CLua", "StackModel", "Traces"]),
         // The thin executable: arguments, discovery, reporters, exit codes.
-        .executableTarget(name: "stackplay", dependencies: ["Bindings"]),
+        .executableTarget(name: "stackplay", dependencies: ["Bindings", "StackModel", "Traces"]),
         // `make bench`: events per second, release build.
         .executableTarget(name: "stackplay-bench", dependencies: ["Bindings", "StackModel"]),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
+        .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "StackModel"]),
         // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).
         .testTarget(name: "StackplayTests", dependencies: ["stackplay"], exclude: ["Fixtures"]),

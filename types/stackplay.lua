@@ -149,6 +149,20 @@ stackplay = {}
 ---@return stackplay.screen
 function stackplay.screen(options) end
 
+---@class stackplay.replay_options
+---@field events? integer     replay only the first N events (default: all of them)
+---@field tolerance? number   how far a recorded number may be from the replayed one (default 1e-9)
+---@field check? boolean      compare every recorded frame (default true)
+
+--- Rebuilds the screen a trace recorded (`stackplay --trace DIR`), feeds it the recorded inputs
+--- and checks each recorded frame; raises at the first difference. Returns the screen and its
+--- components by name, to assert on.
+---@param path string         a `.jsonl` trace, relative to the working folder
+---@param options? stackplay.replay_options
+---@return stackplay.screen screen
+---@return table<string, stackplay.notification_stack|stackplay.wallet_card_stack|stackplay.sticky_stacked_cards> components
+function stackplay.replay(path, options) end
+
 ---@class stackplay.screen
 local screen = {}
 

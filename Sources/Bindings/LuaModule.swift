@@ -23,7 +23,8 @@ public enum StackplayModules {
     public static var standard: [any LuaModule] { standard(screen: ScreenDefaults()) }
 
     /// The modules with the project's default screen size (`.stackplay.lua`'s `screen`).
-    public static func standard(screen: ScreenDefaults) -> [any LuaModule] {
-        [CoreModule(), StackModelModule(defaults: screen), PreludeModule()]
+    /// With `recordsTraces`, every screen is recorded and the runner collects the traces.
+    public static func standard(screen: ScreenDefaults, recordsTraces: Bool = false) -> [any LuaModule] {
+        [CoreModule(), StackModelModule(defaults: screen, recordsTraces: recordsTraces), PreludeModule()]
     }
 }

@@ -41,14 +41,15 @@ enum NotificationStackMethods {
         methods["dismissed"] = { a in [.array(try handle(a).component.dismissed.map { .string($0) })] }
         methods["set_expanded"] = { a in
             let h = try handle(a)
-            h.component.setExpanded(try a.boolean(at: 2), in: h.settings)
+            let expanded = try a.boolean(at: 2)
+            try a.model { try h.screen.setExpanded(expanded, of: h.component.name) }
             return []
         }
         methods["set_items"] = { a in
             let h = try handle(a)
             let o = try LuaOptions(a, at: 2, known: ["items", "card_height"])
             let cards = try readCards(o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
-            try a.model { try h.component.setCards(cards, in: h.settings) }
+            try a.model { try h.screen.setItems(cards, of: h.component.name) }
             return []
         }
         return methods

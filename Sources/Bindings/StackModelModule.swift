@@ -3,9 +3,12 @@ import StackModel
 /// Lua: `stackplay.screen { ... }` and the classes of screens and components.
 public struct StackModelModule: LuaModule {
     public let defaults: ScreenDefaults
+    /// Whether every screen a script makes is recorded as a trace (`stackplay._traces()`).
+    public let recordsTraces: Bool
 
-    public init(defaults: ScreenDefaults = ScreenDefaults()) {
+    public init(defaults: ScreenDefaults = ScreenDefaults(), recordsTraces: Bool = false) {
         self.defaults = defaults
+        self.recordsTraces = recordsTraces
     }
 
     /// Every name a script can call on the API: `stackplay.screen`, the methods of screens and
@@ -14,11 +17,11 @@ public struct StackModelModule: LuaModule {
         var methods = Set(ScreenMethods.methods(session: ScriptSession(), defaults: ScreenDefaults()).keys)
         for (_, names) in ComponentFactories.methodNames { methods.formUnion(names) }
         methods.formUnion(["to_equal", "to_be_near", "to_be_truthy", "to_be_falsy", "to_raise", "never", "to_not"])
-        return (["screen", "version"], methods)
+        return (["screen", "version", "replay"], methods)
     }
 
     public func install(in lua: LuaState) throws {
-        let session = ScriptSession()
+        let session = ScriptSession(recordsTraces: recordsTraces)
         let defaults = defaults
         try lua.defineClass(
             Screen.self, name: "stackplay.screen", methods: ScreenMethods.methods(session: session, defaults: defaults))
@@ -33,6 +36,8 @@ public struct StackModelModule: LuaModule {
             methods: StickyStackedCardsMethods.methods())
         try lua.setField("screen", in: "stackplay", .function("screen") { try ScreenMethods.make($0, session: session, defaults: defaults) })
         try lua.setField("_dump", in: "stackplay", .function("_dump") { _ in [.string(session.dump())] })
+        try lua.setField("replay", in: "stackplay", .function("replay") { try TraceMethods.replay($0, session: session) })
+        try lua.setField("_traces", in: "stackplay", .function("_traces") { _ in TraceMethods.traces(session: session) })
     }
 }
 

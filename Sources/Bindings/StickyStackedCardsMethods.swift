@@ -40,8 +40,9 @@ enum StickyStackedCardsMethods {
         methods["max_offset"] = { a in [.number(try handle(a).component.maxOffset)] }
         methods["content_height"] = { a in [.number(try handle(a).component.contentHeight)] }
         methods["scroll_to"] = { a in
+            let h = try handle(a)
             let offset = try a.finite(at: 2)
-            try a.model { try handle(a).component.scroll(to: offset) }
+            try a.model { try h.screen.scroll(to: offset, of: h.component.name) }
             return []
         }
         methods["scroll"] = { a in

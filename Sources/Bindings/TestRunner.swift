@@ -36,6 +36,8 @@ public struct TestResult: Error, Sendable, Equatable {
     public var position: String = ""
     /// Wall time in seconds.
     public var seconds: Double = 0
+    /// The trace of each screen the test made (JSON Lines), when traces are recorded.
+    public var traces: [String] = []
 }
 
 /// Finds and runs the tests of scripts: each test in a fresh Lua state, from a fresh start.
@@ -88,19 +90,28 @@ public struct TestRunner: Sendable {
         do {
             let lua = try scripts.makeState(root: test.root)
             try lua.run(file: test.file)
-            if test.index == 0 { return TestResult(test: test, status: .passed) }
+            if test.index == 0 { return TestResult(test: test, status: .passed, traces: Self.traces(of: lua)) }
             let outcome = try lua.run("return stackplay._run(\(test.index))", name: "=stackplay.runner")
             guard case .table(let fields)? = outcome.first else {
                 return TestResult(test: test, status: .failed, message: "stackplay: the test runner returned nothing")
             }
-            guard fields["status"]?.string == "failed" else { return TestResult(test: test, status: .passed) }
+            let traces = Self.traces(of: lua)
+            guard fields["status"]?.string == "failed" else { return TestResult(test: test, status: .passed, traces: traces) }
             return TestResult(
                 test: test, status: .failed, message: fields["message"]?.string ?? "",
                 traceback: fields["traceback"]?.string ?? "", dump: fields["dump"]?.string ?? "",
-                position: fields["position"]?.string ?? "")
+                position: fields["position"]?.string ?? "", traces: traces)
         } catch {
             return Self.failed(test, error)
         }
+    }
+
+    /// The traces the test's screens recorded (none when traces are off).
+    private static func traces(of lua: LuaState) -> [String] {
+        guard case .array(let texts)? = try? lua.run("return stackplay._traces()", name: "=stackplay.runner").first else {
+            return []
+        }
+        return texts.compactMap(\.string)
     }
 
     static func failed(_ test: TestCase, _ error: LuaFailure) -> TestResult {

@@ -35,7 +35,7 @@ enum WalletCardStackMethods {
             let ids = h.component.cards.map(\.id)
             // A script names a card it means; a stale selection (W11) is the `selection` option's.
             if let id, !ids.contains(id) { throw a.error(at: 2, ComponentMethods.unknownCard(id, among: ids)) }
-            h.component.setSelection(id, in: h.settings)
+            try a.model { try h.screen.select(id, of: h.component.name) }
             return []
         }
         methods["step"] = { a in
@@ -47,8 +47,9 @@ enum WalletCardStackMethods {
             return [.number(h.component.scaledPeek(in: h.settings))]
         }
         methods["set_height"] = { a in
+            let h = try handle(a)
             let height = try a.nonNegative(at: 2)
-            try a.model { try handle(a).component.setHeight(height) }
+            try a.model { try h.screen.setHeight(height, of: h.component.name) }
             return []
         }
         return methods

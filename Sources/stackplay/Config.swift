@@ -1,4 +1,5 @@
 import Bindings
+import StackModel
 
 /// The project's `.stackplay.lua`: a Lua file that returns a table of defaults, read in the same
 /// sandbox as scripts. Flags on the command line win over it.

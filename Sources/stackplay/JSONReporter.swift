@@ -1,4 +1,5 @@
 import Bindings
+import Traces
 
 /// `--json`: one JSON document on stdout with every test and the counts.
 struct JSONReporter {
@@ -17,24 +18,5 @@ struct JSONReporter {
     }
 }
 
-/// A JSON string literal, escaped per RFC 8259.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 {
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
-}
+/// A JSON string literal, escaped per RFC 8259 (the traces' writer does it).
+func jsonString(_ text: String) -> String { JSONValue.string(text).text }

@@ -1,4 +1,5 @@
 import Bindings
+import StackModel
 
 /// A light reading of Lua source for `stackplay check`: it skips comments and strings and finds
 /// `stackplay.NAME` and method calls `x:NAME(...)`, so that a misspelt API name is caught before

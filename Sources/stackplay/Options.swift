@@ -1,8 +1,9 @@
 import Bindings
+import StackModel
 
 /// The command line, parsed. Flags win over the project's `.stackplay.lua`.
 struct Options {
-    enum Action { case run, check, help, version }
+    enum Action { case run, check, replay, render, help, version }
     enum Format: String { case human, tap, json }
 
     var action = Action.run
@@ -16,6 +17,22 @@ struct Options {
     var shard: (index: Int, count: Int)?
     var format: Format?
     var junit: String?
+    /// `--trace DIR`: write each test's trace there.
+    var traceDirectory: String?
+    /// `--golden DIR`: compare each test's trace with the one stored there.
+    var goldenDirectory: String?
+    /// `--update`: (re)record the golden traces instead of comparing.
+    var update = false
+    /// `--artifacts DIR`: an SVG of each failure and an HTML report of the run.
+    var artifactsDirectory: String?
+    /// `replay --tolerance X`.
+    var tolerance: Double?
+    /// `render --at N`, `render -o FILE`.
+    var at: Int?
+    var outputFile: String?
+
+    /// Whether the run records traces.
+    var recordsTraces: Bool { traceDirectory != nil || goldenDirectory != nil || artifactsDirectory != nil }
     /// Which settings the command line gave, so the config fills only the others.
     var given: Set<String> = []
 
@@ -24,6 +41,8 @@ struct Options {
     static let help = """
         USAGE: stackplay [options] FILE|DIR ...
                stackplay check FILE|DIR ...
+               stackplay replay [--tolerance X] TRACE ...
+               stackplay render TRACE [--at EVENT] [-o FILE]
 
         Runs Lua scenario scripts against headless models of the card-stack components. Each
         test(name, fn) of a script runs from a fresh start in its own sandbox; a script without
@@ -33,6 +52,11 @@ struct Options {
         COMMANDS:
           check                  parse the scripts and report syntax errors and calls to API
                                  names that do not exist, without running any gesture
+          replay                 build the screen of each trace, feed it the recorded events and
+                                 check every recorded frame (--tolerance X, default 1e-9); the
+                                 first difference names the event, the card and the field
+          render                 write an SVG of a trace's frame after event EVENT (default: the
+                                 last) to FILE (default: stdout)
 
         OPTIONS:
           --filter PATTERN       run only tests whose 'file: name' contains PATTERN
@@ -44,6 +68,11 @@ struct Options {
           --tap                  report as TAP version 13 on stdout
           --json                 report as JSON on stdout
           --junit FILE           also write a JUnit XML report to FILE
+          --trace DIR            write each test's trace (JSON Lines, docs/traces.md) to DIR
+          --golden DIR           compare each test's trace with the one in DIR; a missing one is
+                                 recorded; with --update, all are recorded again
+          --artifacts DIR        write an SVG of each failed test's last frame and report.html,
+                                 a filmstrip of every test's frames, to DIR
           --cpu-budget SECONDS   CPU time each test may use (default: 10)
           --memory-budget MIB    memory each test may use, in MiB (default: 256)
           --root DIR             where require() looks for modules of scripts given as files
@@ -63,10 +92,13 @@ struct Options {
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
         var rest = arguments[...]
-        if rest.first == "check" {
-            options.action = .check
-            rest = rest.dropFirst()
+        switch rest.first {
+        case "check": options.action = .check
+        case "replay": options.action = .replay
+        case "render": options.action = .render
+        default: break
         }
+        if options.action != .run { rest = rest.dropFirst() }
         var onlyPaths = false
         while let argument = rest.popFirst() {
             if onlyPaths || !argument.hasPrefix("-") || argument == "-" {
@@ -107,15 +139,36 @@ struct Options {
             case "--tap": options.format = .tap
             case "--json": options.format = .json
             case "--junit": options.junit = try value()
+            case "--trace": options.traceDirectory = try value()
+            case "--golden": options.goldenDirectory = try value()
+            case "--update": options.update = true
+            case "--artifacts": options.artifactsDirectory = try value()
+            case "--tolerance":
+                let text = try value()
+                guard let number = Double(text), number >= 0, number.isFinite else {
+                    throw UsageError(message: "--tolerance needs a number >= 0, not '\(text)'")
+                }
+                options.tolerance = number
+            case "--at":
+                let text = try value()
+                guard let index = Int(text), index >= 0 else {
+                    throw UsageError(message: "--at needs an event index >= 0, not '\(text)'")
+                }
+                options.at = index
+            case "-o", "--output": options.outputFile = try value()
             default:
                 var message = "unknown option '\(argument)'"
                 let known = [
                     "--filter", "--list", "--jobs", "--shard", "--tap", "--json", "--junit", "--cpu-budget",
-                    "--memory-budget", "--root", "--version", "--help",
+                    "--memory-budget", "--root", "--version", "--help", "--trace", "--golden", "--update", "--artifacts",
+                    "--tolerance", "--at", "--output",
                 ]
                 if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }
                 throw UsageError(message: message)
             }
+        }
+        if options.update && options.goldenDirectory == nil {
+            throw UsageError(message: "--update needs --golden DIR")
         }
         return options
     }

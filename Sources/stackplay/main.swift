@@ -1,4 +1,5 @@
 import Bindings
+import Traces
 
 #if canImport(Glibc)
 import Glibc
@@ -20,6 +21,18 @@ case .help:
 case .version:
     Output.out("stackplay \(StackplayVersion.string) (\(StackplayVersion.lua))")
     exit(ExitCode.success)
+case .replay:
+    guard !options.paths.isEmpty else {
+        Output.usageError("replay needs at least one trace")
+        exit(ExitCode.usage)
+    }
+    exit(TraceCommands.replay(options.paths, tolerance: options.tolerance ?? 1e-9))
+case .render:
+    guard options.paths.count == 1 else {
+        Output.usageError("render needs exactly one trace, got \(options.paths.count)")
+        exit(ExitCode.usage)
+    }
+    exit(TraceCommands.render(options.paths[0], at: options.at, to: options.outputFile))
 case .run, .check:
     break
 }
@@ -50,7 +63,7 @@ if options.action == .check {
 }
 
 let defaults = ScreenDefaults(width: config.screen.width, height: config.screen.height)
-let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: StackplayModules.standard(screen: defaults)))
+let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: StackplayModules.standard(screen: defaults, recordsTraces: options.recordsTraces)))
 let jobs = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
 
 // Find every test (a file that does not load is one failed test), then choose and run.
@@ -75,7 +88,9 @@ if let filter = options.filter, chosen.isEmpty, chosenBroken.isEmpty {
     exit(ExitCode.failure)
 }
 
-let results = broken.filter { chosenBroken.contains($0.test) } + parallelMap(chosen, jobs: jobs) { runner.run($0) }
+var results = broken.filter { chosenBroken.contains($0.test) } + parallelMap(chosen, jobs: jobs) { runner.run($0) }
+let (tracedResults, tracesWritten) = TraceOutputs(options: options).apply(to: results)
+results = tracedResults
 
 switch options.format ?? .human {
 case .human: HumanReporter(colours: Output.colours).report(results)
@@ -88,4 +103,4 @@ if let junit = options.junit {
         exit(ExitCode.failure)
     }
 }
-exit(Summary(results).failed == 0 ? ExitCode.success : ExitCode.failure)
+exit(Summary(results).failed == 0 && tracesWritten ? ExitCode.success : ExitCode.failure)

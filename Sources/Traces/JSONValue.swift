@@ -1,0 +1,316 @@
+/// A JSON value with its object keys in order, so that what is written is byte-identical run to
+/// run and what is read can be written back as it was. No Foundation: traces stay in pure Swift.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a.bitPattern == b.bitPattern
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.elementsEqual(b) { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    /// The value of `key` in an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let fields) = self else { return nil }
+        return fields.first { $0.0 == key }?.1
+    }
+
+    /// The JSON type's name, for messages: "number", "string", "object", ...
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    // MARK: Writing
+
+    /// The value as compact JSON on one line, keys in their order.
+    public var text: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    public func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .number(let number): out += Self.format(number)
+        case .string(let string): Self.quote(string, to: &out)
+        case .array(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                value.write(to: &out)
+            }
+            out += "]"
+        case .object(let fields):
+            out += "{"
+            for (index, (key, value)) in fields.enumerated() {
+                if index > 0 { out += "," }
+                Self.quote(key, to: &out)
+                out += ":"
+                value.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// A number that reads back as the same bits: whole numbers without a fraction (`110`), others
+    /// in Swift's shortest round-trip form (`0.1`, `1e-05`). JSON has no NaN or infinity: they are
+    /// written as `null`, which a reader refuses where a number belongs.
+    public static func format(_ number: Double) -> String {
+        guard number.isFinite else { return "null" }
+        if number == number.rounded(), abs(number) < 1e15, !(number == 0 && number.sign == .minus) {
+            return String(Int64(number))
+        }
+        return number.description
+    }
+
+    static func quote(_ string: String, to out: inout String) {
+        out += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
+
+/// Why a line is not JSON: what was wrong and at which column (1-based).
+public struct JSONSyntaxError: Error, Equatable, Sendable {
+    public var message: String
+    public var column: Int
+}
+
+/// A small strict JSON parser (RFC 8259) for one line of a trace.
+public struct JSONParser {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    /// Parses `text`, which must hold exactly one value.
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(text.utf8))
+        parser.skipSpace()
+        let value = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the value") }
+        return value
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private func error(_ message: String) -> JSONSyntaxError { JSONSyntaxError(message: message, column: index + 1) }
+
+    private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipSpace() {
+        while let byte = peek, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
+    }
+
+    private mutating func expect(_ literal: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+        for byte in literal.utf8 {
+            guard peek == byte else {
+                throw peek == nil ? error("the line ends in the middle of a value (truncated?)") : error("unexpected character")
+            }
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard depth < 64 else { throw error("values nested too deep") }
+        guard let byte = peek else { throw error("the line ends where a value should be (truncated?)") }
+        switch byte {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try expect("true", .bool(true))
+        case UInt8(ascii: "f"): return try expect("false", .bool(false))
+        case UInt8(ascii: "n"): return try expect("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        case UInt8(ascii: "N"), UInt8(ascii: "I"):
+            throw error("NaN and Infinity are not JSON numbers: a trace holds finite numbers only")
+        default: throw error("unexpected character '\(Character(UnicodeScalar(byte)))'")
+        }
+    }
+
+    private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        index += 1
+        var fields: [(String, JSONValue)] = []
+        skipSpace()
+        if peek == UInt8(ascii: "}") {
+            index += 1
+            return .object(fields)
+        }
+        while true {
+            skipSpace()
+            guard peek == UInt8(ascii: "\"") else {
+                throw peek == nil ? error("the line ends inside an object (truncated?)") : error("a key (a string) expected")
+            }
+            let key = try string()
+            skipSpace()
+            guard peek == UInt8(ascii: ":") else { throw peek == nil ? error("the line ends inside an object (truncated?)") : error("':' expected after key '\(key)'") }
+            index += 1
+            skipSpace()
+            let value = try value(depth: depth + 1)
+            if fields.contains(where: { $0.0 == key }) { throw error("key '\(key)' is given twice") }
+            fields.append((key, value))
+            skipSpace()
+            switch peek {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                return .object(fields)
+            case nil: throw error("the line ends inside an object (truncated?)")
+            default: throw error("',' or '}' expected")
+            }
+        }
+    }
+
+    private mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        index += 1
+        var values: [JSONValue] = []
+        skipSpace()
+        if peek == UInt8(ascii: "]") {
+            index += 1
+            return .array(values)
+        }
+        while true {
+            skipSpace()
+            values.append(try value(depth: depth + 1))
+            skipSpace()
+            switch peek {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                return .array(values)
+            case nil: throw error("the line ends inside an array (truncated?)")
+            default: throw error("',' or ']' expected")
+            }
+        }
+    }
+
+    private mutating func string() throws(JSONSyntaxError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var run: [UInt8] = []
+        func flush() {
+            if !run.isEmpty { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars) }
+            run.removeAll(keepingCapacity: true)
+        }
+        while true {
+            guard let byte = peek else { throw error("the line ends inside a string (truncated?)") }
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                flush()
+                return String(scalars)
+            case UInt8(ascii: "\\"):
+                flush()
+                guard let escape = peek else { throw error("the line ends inside a string (truncated?)") }
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{8}")
+                case UInt8(ascii: "f"): scalars.append("\u{C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800..<0xDC00).contains(code), peek == UInt8(ascii: "\\") {
+                        index += 1
+                        guard peek == UInt8(ascii: "u") else { throw error("a low surrogate expected") }
+                        index += 1
+                        let low = try hex4()
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = UnicodeScalar(code) else { throw error("invalid \\u escape") }
+                    scalars.append(scalar)
+                default: throw error("invalid escape in a string")
+                }
+            case 0..<0x20: throw error("a control character inside a string")
+            default: run.append(byte)
+            }
+        }
+    }
+
+    private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+        var code: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = peek, let digit = Self.hexDigit(byte) else { throw error("invalid \\u escape") }
+            code = code * 16 + digit
+            index += 1
+        }
+        return code
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    private mutating func number() throws(JSONSyntaxError) -> JSONValue {
+        let start = index
+        func digits() -> Int {
+            let from = index
+            while let byte = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
+            return index - from
+        }
+        if peek == UInt8(ascii: "-") { index += 1 }
+        if peek == UInt8(ascii: "I") { throw error("NaN and Infinity are not JSON numbers: a trace holds finite numbers only") }
+        let whole = digits()
+        guard whole > 0 else { throw error("a digit expected") }
+        if whole > 1, bytes[index - whole] == UInt8(ascii: "0") { throw error("a number must not start with 0") }
+        if peek == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { throw error("a digit expected after '.'") }
+        }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            index += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw error("a digit expected in the exponent") }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard let number = Double(text), number.isFinite else {
+            throw JSONSyntaxError(message: "number \(text) is out of range", column: start + 1)
+        }
+        return .number(number)
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+}

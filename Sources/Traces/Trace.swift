@@ -1,0 +1,123 @@
+import StackModel
+
+/// What a trace line after the header feeds the screen: an input, or a component put on the
+/// screen after the first input (its parameters, as in the header).
+public enum TraceInput: Equatable, Sendable {
+    case event(InputEvent)
+    case add(JSONValue)
+}
+
+/// One event line of a trace.
+public struct TraceStep: Sendable {
+    /// The 1-based line in the file.
+    public var line: Int
+    /// The event's index, 0 for the first event.
+    public var index: Int
+    /// The screen's clock after the event.
+    public var time: Double
+    public var input: TraceInput
+    /// The frame after the event; a trace from another tool may leave it out.
+    public var frame: JSONValue?
+    /// The line's `type`, for messages.
+    public var type: String
+}
+
+/// A trace read from a file: its header and its events, checked field by field.
+public struct Trace: Sendable {
+    /// The file it came from, as given (messages name it).
+    public var file: String
+    public var stackplay: String
+    public var settings: ScreenSettings
+    /// The components on the screen before the first event, as the header lists them.
+    public var components: [JSONValue]
+    public var steps: [TraceStep]
+
+    /// Reads the text of a trace; `file` is the name messages use.
+    public init(text: String, file: String) throws(TraceError) {
+        self.file = file
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        guard let first = lines.first else { throw TraceError(file: file, line: 1, message: "the file is empty: a trace starts with a header line") }
+        let header = try TraceFields(Self.parse(first, file: file, line: 1), file: file, line: 1)
+        let format = try header.string("format")
+        guard format == TraceFormat.name else {
+            throw header.error("format", "'\(TraceFormat.name)' expected, got '\(format)'")
+        }
+        let version = try header.integer("version")
+        guard version == TraceFormat.version else {
+            throw header.error("version", "unknown trace version \(version) (this stackplay reads version \(TraceFormat.version))")
+        }
+        stackplay = try header.string("stackplay")
+        settings = try TraceFormat.decodeSettings(try header.object("screen"))
+        components = []
+        for spec in try header.objects("components") {
+            _ = try TraceFormat.makeComponent(spec)
+            components.append(.object(spec.fields))
+        }
+        steps = []
+        var time = settings.now
+        for (offset, text) in lines.dropFirst().enumerated() {
+            let line = offset + 2
+            guard !text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) else {
+                throw TraceError(file: file, line: line, message: "an empty line: each line after the header is one event")
+            }
+            let o = try TraceFields(Self.parse(text, file: file, line: line), file: file, line: line)
+            let index = steps.count
+            if o.has("i") {
+                let given = try o.integer("i")
+                guard given == index else { throw o.error("i", "event \(index) expected here, got \(given)") }
+            }
+            let t = try o.nonNegative("t")
+            guard t >= time else {
+                throw o.error("t", "time goes back, from \(JSONValue.format(time)) to \(JSONValue.format(t))")
+            }
+            time = t
+            let input = try TraceFormat.decodeInput(o)
+            var frame: JSONValue?
+            if o.has("frame") {
+                let fields = try o.object("frame")
+                _ = try TraceFormat.decodeFrame(fields, settings: settings)
+                frame = try o.value("frame")
+            }
+            steps.append(TraceStep(line: line, index: index, time: t, input: input, frame: frame, type: try o.string("type")))
+        }
+    }
+
+    /// Reads the trace at `path`.
+    public init(contentsOf path: String) throws(TraceError) {
+        let text: String
+        do { text = try TraceFile.read(path) } catch { throw TraceError(file: path, line: 0, message: error.message) }
+        try self.init(text: text, file: path)
+    }
+
+    static func parse(_ text: String, file: String, line: Int) throws(TraceError) -> JSONValue {
+        do { return try JSONParser.parse(text) } catch {
+            throw TraceError(file: file, line: line, message: "malformed JSON at column \(error.column): \(error.message)")
+        }
+    }
+
+    /// The screen's settings after the events before `index` (its size and direction for a
+    /// picture), at that event's time.
+    public func settings(at index: Int) -> ScreenSettings {
+        var settings = self.settings
+        for step in steps.prefix(index + 1) {
+            settings.now = step.time
+            guard case .event(let event) = step.input else { continue }
+            switch event {
+            case .setSize(let size): settings.size = size
+            case .setLayoutDirection(let direction): settings.layoutDirection = direction
+            case .setReduceMotion(let on): settings.reduceMotion = on
+            case .setDynamicTypeSize(let size): settings.dynamicTypeSize = size
+            default: break
+            }
+        }
+        return settings
+    }
+
+    /// The recorded frame after event `index`, read back as snapshots.
+    public func frame(at index: Int) throws(TraceError) -> FrameSnapshot? {
+        let step = steps[index]
+        guard let frame = step.frame else { return nil }
+        return try TraceFormat.decodeFrame(TraceFields(frame, file: file, line: step.line, path: "frame."), settings: settings(at: index))
+    }
+}

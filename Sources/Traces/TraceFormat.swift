@@ -1,0 +1,295 @@
+import StackModel
+
+/// The trace format, version 1 (docs/traces.md): JSON Lines, a header line, then one line per
+/// input event with the frame after it. Keys are written in a fixed order and numbers in their
+/// shortest round-trip form, so the same run gives the same bytes (R2).
+public enum TraceFormat {
+    /// The `format` field of every header.
+    public static let name = "stackplay-trace"
+    /// The version this build writes and reads.
+    public static let version = 1
+
+    static let directions: [(String, LayoutDirection)] = [("ltr", .leftToRight), ("rtl", .rightToLeft)]
+
+    // MARK: Header
+
+    /// The header line's value.
+    public static func header(stackplay: String, settings: ScreenSettings, components: [JSONValue]) -> JSONValue {
+        .object([
+            ("format", .string(name)), ("version", .number(Double(version))), ("stackplay", .string(stackplay)),
+            ("screen", encode(settings)), ("components", .array(components)),
+        ])
+    }
+
+    public static func encode(_ settings: ScreenSettings) -> JSONValue {
+        .object([
+            ("width", .number(settings.size.width)), ("height", .number(settings.size.height)),
+            ("layout_direction", .string(settings.layoutDirection.rawValue)),
+            ("reduce_motion", .bool(settings.reduceMotion)),
+            ("dynamic_type", .string(settings.dynamicTypeSize.shortName)), ("now", .number(settings.now)),
+        ])
+    }
+
+    static func decodeSettings(_ o: TraceFields) throws(TraceError) -> ScreenSettings {
+        let sizeName = try o.string("dynamic_type")
+        guard let size = DynamicTypeSize(name: sizeName) else {
+            throw o.error("dynamic_type", "unknown Dynamic Type size '\(sizeName)'")
+        }
+        return ScreenSettings(
+            size: Size(width: try o.nonNegative("width"), height: try o.nonNegative("height")),
+            layoutDirection: try o.choice("layout_direction", directions), reduceMotion: try o.bool("reduce_motion"),
+            dynamicTypeSize: size, now: try o.nonNegative("now"))
+    }
+
+    // MARK: Components
+
+    static func encode(_ cards: [CardSpec]) -> JSONValue {
+        .array(
+            cards.map {
+                .object([("id", .string($0.id)), ("height", .number($0.height)), ("label", .string($0.label))])
+            })
+    }
+
+    static func decodeCards(_ o: TraceFields, _ key: String) throws(TraceError) -> [CardSpec] {
+        var cards: [CardSpec] = []
+        for card in try o.objects(key) {
+            cards.append(
+                CardSpec(id: try card.string("id"), height: try card.nonNegative("height"), label: try card.optionalString("label")))
+        }
+        return cards
+    }
+
+    /// A component with every parameter it was built with, named as the Lua options are, so a
+    /// replay builds it again exactly (the current model state stands for the initial one).
+    public static func encode(_ component: any Component) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("kind", .string(component.kind.rawValue)), ("name", .string(component.name))]
+        func origin(_ point: Point) { fields += [("x", .number(point.x)), ("y", .number(point.y))] }
+        switch component {
+        case let stack as NotificationStack:
+            fields.append(("items", encode(stack.cards)))
+            fields += [
+                ("expanded", .bool(stack.isExpanded)), ("title", .string(stack.title)), ("spacing", .number(stack.spacing)),
+                ("peek", .number(stack.peek)), ("dismissible", .bool(stack.isDismissible)),
+            ]
+            origin(stack.origin)
+            fields.append(("width", .number(stack.width)))
+        case let wallet as WalletCardStack:
+            fields += [
+                ("items", encode(wallet.cards)), ("selection", wallet.selection.map { .string($0) } ?? .null),
+                ("card_height", .number(wallet.cardHeight)), ("peek", .number(wallet.peek)),
+                ("pile_height", .number(wallet.pileHeight)),
+            ]
+            origin(wallet.origin)
+            fields += [("width", .number(wallet.width)), ("height", .number(wallet.height))]
+        case let sticky as StickyStackedCards:
+            fields += [
+                ("items", encode(sticky.cards)), ("spacing", .number(sticky.spacing)), ("top", .number(sticky.top)),
+                ("peek", .number(sticky.peek)), ("max_peeking", .number(Double(sticky.maxPeeking))),
+            ]
+            origin(sticky.origin)
+            fields += [
+                ("width", .number(sticky.width)), ("height", .number(sticky.viewportHeight)),
+                ("inset_top", .number(sticky.insetTop)), ("inset_bottom", .number(sticky.insetBottom)),
+                ("scroll_offset", .number(sticky.scrollOffset)),
+            ]
+        default: break
+        }
+        return .object(fields)
+    }
+
+    /// Builds the component a header or an `add` event describes.
+    static func makeComponent(_ o: TraceFields) throws(TraceError) -> any Component {
+        let kind = try o.choice("kind", ComponentKind.allCases.map { ($0.rawValue, $0) })
+        let name = try o.string("name")
+        let origin = Point(x: try o.number("x"), y: try o.number("y"))
+        let cards = try decodeCards(o, "items")
+        do {
+            switch kind {
+            case .notificationStack:
+                return try NotificationStack(
+                    name: name, cards: cards, isExpanded: try o.bool("expanded"), title: try o.string("title"),
+                    spacing: try o.number("spacing"), peek: try o.number("peek"), isDismissible: try o.bool("dismissible"),
+                    origin: origin, width: try o.nonNegative("width"))
+            case .walletCardStack:
+                return try WalletCardStack(
+                    name: name, cards: cards, selection: try o.optionalString("selection"),
+                    cardHeight: try o.nonNegative("card_height"), peek: try o.number("peek"),
+                    pileHeight: try o.nonNegative("pile_height"), origin: origin, width: try o.nonNegative("width"),
+                    height: try o.nonNegative("height"))
+            case .stickyStackedCards:
+                return try StickyStackedCards(
+                    name: name, cards: cards, spacing: try o.number("spacing"), top: try o.number("top"),
+                    peek: try o.number("peek"), maxPeeking: try o.integer("max_peeking"), origin: origin,
+                    width: try o.nonNegative("width"), viewportHeight: try o.nonNegative("height"),
+                    insetTop: try o.nonNegative("inset_top"), insetBottom: try o.nonNegative("inset_bottom"),
+                    scrollOffset: try o.number("scroll_offset"))
+            }
+        } catch let error as TraceError {
+            throw error
+        } catch {
+            throw TraceError(file: o.file, line: o.line, field: o.path.isEmpty ? nil : String(o.path.dropLast()), message: "\(error)")
+        }
+    }
+
+    // MARK: Events
+
+    /// An input event's fields after `i` and `t`: its `type`, then what it carries.
+    static func encode(_ event: InputEvent, on screen: Screen) -> [(String, JSONValue)] {
+        func point(_ p: Point) -> [(String, JSONValue)] { [("x", .number(p.x)), ("y", .number(p.y))] }
+        switch event {
+        case .touchDown(let touch, let at): return [("type", "touch_down"), ("touch", .number(Double(touch)))] + point(at)
+        case .touchMove(let touch, let to): return [("type", "touch_move"), ("touch", .number(Double(touch)))] + point(to)
+        case .touchUp(let touch): return [("type", "touch_up"), ("touch", .number(Double(touch)))]
+        case .advance(let seconds): return [("type", "advance"), ("seconds", .number(seconds))]
+        case .setReduceMotion(let on): return [("type", "set_reduce_motion"), ("on", .bool(on))]
+        case .setLayoutDirection(let direction):
+            return [("type", "set_layout_direction"), ("direction", .string(direction.rawValue))]
+        case .setDynamicTypeSize(let size): return [("type", "set_dynamic_type"), ("size", .string(size.shortName))]
+        case .setSize(let size):
+            return [("type", "set_size"), ("width", .number(size.width)), ("height", .number(size.height))]
+        case .action(let component, let element, let name):
+            return [("type", "action"), ("component", .string(component)), ("element", .string(element)), ("action", .string(name))]
+        case .escape(let component): return [("type", "escape"), ("component", .string(component))]
+        case .add(let name):
+            let spec = screen.component(named: name).map(encode) ?? .object([("name", .string(name))])
+            return [("type", "add"), ("component", spec)]
+        case .setExpanded(let component, let expanded):
+            return [("type", "set_expanded"), ("component", .string(component)), ("expanded", .bool(expanded))]
+        case .setItems(let component, let cards):
+            return [("type", "set_items"), ("component", .string(component)), ("items", encode(cards))]
+        case .select(let component, let selection):
+            return [("type", "select"), ("component", .string(component)), ("selection", selection.map { .string($0) } ?? .null)]
+        case .setHeight(let component, let height):
+            return [("type", "set_height"), ("component", .string(component)), ("height", .number(height))]
+        case .scrollTo(let component, let offset):
+            return [("type", "scroll_to"), ("component", .string(component)), ("offset", .number(offset))]
+        }
+    }
+
+    /// Every event type, for messages.
+    public static let eventTypes = [
+        "touch_down", "touch_move", "touch_up", "advance", "set_reduce_motion", "set_layout_direction",
+        "set_dynamic_type", "set_size", "action", "escape", "add", "set_expanded", "set_items", "select", "set_height",
+        "scroll_to",
+    ]
+
+    static func decodeInput(_ o: TraceFields) throws(TraceError) -> TraceInput {
+        let type = try o.string("type")
+        func point() throws(TraceError) -> Point { Point(x: try o.number("x"), y: try o.number("y")) }
+        switch type {
+        case "touch_down": return .event(.touchDown(touch: try o.integer("touch"), at: try point()))
+        case "touch_move": return .event(.touchMove(touch: try o.integer("touch"), to: try point()))
+        case "touch_up": return .event(.touchUp(touch: try o.integer("touch")))
+        case "advance": return .event(.advance(seconds: try o.nonNegative("seconds")))
+        case "set_reduce_motion": return .event(.setReduceMotion(try o.bool("on")))
+        case "set_layout_direction": return .event(.setLayoutDirection(try o.choice("direction", directions)))
+        case "set_dynamic_type":
+            let name = try o.string("size")
+            guard let size = DynamicTypeSize(name: name) else { throw o.error("size", "unknown Dynamic Type size '\(name)'") }
+            return .event(.setDynamicTypeSize(size))
+        case "set_size":
+            return .event(.setSize(Size(width: try o.nonNegative("width"), height: try o.nonNegative("height"))))
+        case "action":
+            return .event(.action(component: try o.string("component"), element: try o.string("element"), name: try o.string("action")))
+        case "escape": return .event(.escape(component: try o.string("component")))
+        case "add":
+            let spec = try o.object("component")
+            _ = try makeComponent(spec)
+            return .add(try o.value("component"))
+        case "set_expanded":
+            return .event(.setExpanded(component: try o.string("component"), expanded: try o.bool("expanded")))
+        case "set_items": return .event(.setItems(component: try o.string("component"), cards: try decodeCards(o, "items")))
+        case "select": return .event(.select(component: try o.string("component"), selection: try o.optionalString("selection")))
+        case "set_height": return .event(.setHeight(component: try o.string("component"), height: try o.nonNegative("height")))
+        case "scroll_to": return .event(.scrollTo(component: try o.string("component"), offset: try o.number("offset")))
+        default:
+            var message = "unknown event type '\(type)'"
+            if let near = nearestName(to: type, in: TraceFormat.eventTypes) { message += " (did you mean '\(near)'?)" }
+            throw o.error("type", message)
+        }
+    }
+
+    // MARK: Frames
+
+    /// What a frame line holds after an event: every component, its cards, its parts, its state.
+    public static func encode(_ frame: FrameSnapshot) -> JSONValue {
+        .object([("components", .array(frame.components.map(encode)))])
+    }
+
+    static func rect(_ r: Rect) -> [(String, JSONValue)] {
+        [("x", .number(r.x)), ("y", .number(r.y)), ("width", .number(r.width)), ("height", .number(r.height))]
+    }
+
+    static func encode(_ component: ComponentSnapshot) -> JSONValue {
+        let cards: [JSONValue] = component.cards.map { card in
+            .object(
+                [("id", .string(card.id))] + rect(card.frame) + [
+                    ("scale", .number(card.scale)), ("opacity", .number(card.opacity)), ("z", .number(card.z)),
+                    ("visible", .bool(card.isVisible)), ("hittable", .bool(card.isHittable)),
+                ])
+        }
+        let parts: [JSONValue] = component.parts.map { part in
+            .object(
+                [("name", .string(part.name))] + rect(part.frame) + [
+                    ("opacity", .number(part.opacity)), ("hittable", .bool(part.isHittable)),
+                ])
+        }
+        let state: [(String, JSONValue)] = component.state.map { entry in
+            let value: JSONValue
+            switch entry.value {
+            case .none: value = .null
+            case .bool(let flag): value = .bool(flag)
+            case .number(let number): value = .number(number)
+            case .string(let text): value = .string(text)
+            case .strings(let texts): value = .array(texts.map { .string($0) })
+            }
+            return (entry.name, value)
+        }
+        return .object(
+            [("kind", .string(component.kind.rawValue)), ("name", .string(component.name))] + rect(component.frame) + [
+                ("cards", .array(cards)), ("parts", .array(parts)), ("state", .object(state)),
+            ])
+    }
+
+    static func decodeRect(_ o: TraceFields) throws(TraceError) -> Rect {
+        Rect(x: try o.number("x"), y: try o.number("y"), width: try o.number("width"), height: try o.number("height"))
+    }
+
+    /// A recorded frame read back, for pictures.
+    static func decodeFrame(_ o: TraceFields, settings: ScreenSettings) throws(TraceError) -> FrameSnapshot {
+        var components: [ComponentSnapshot] = []
+        for c in try o.objects("components") {
+            var cards: [CardSnapshot] = []
+            for card in try c.objects("cards") {
+                cards.append(
+                    CardSnapshot(
+                        id: try card.string("id"), frame: try decodeRect(card), scale: try card.number("scale"),
+                        opacity: try card.number("opacity"), z: try card.number("z"), isVisible: try card.bool("visible"),
+                        isHittable: try card.bool("hittable")))
+            }
+            var parts: [PartSnapshot] = []
+            for part in try c.objects("parts") {
+                parts.append(
+                    PartSnapshot(
+                        name: try part.string("name"), frame: try decodeRect(part), opacity: try part.number("opacity"),
+                        isHittable: try part.bool("hittable")))
+            }
+            var state: [(name: String, value: StateValue)] = []
+            for (key, value) in try c.object("state").fields {
+                switch value {
+                case .null: state.append((key, .none))
+                case .bool(let flag): state.append((key, .bool(flag)))
+                case .number(let number): state.append((key, .number(number)))
+                case .string(let text): state.append((key, .string(text)))
+                case .array(let values): state.append((key, .strings(values.map { if case .string(let s) = $0 { s } else { $0.text } })))
+                case .object: throw c.error("state.\(key)", "a value expected, got object")
+                }
+            }
+            components.append(
+                ComponentSnapshot(
+                    kind: try c.choice("kind", ComponentKind.allCases.map { ($0.rawValue, $0) }), name: try c.string("name"),
+                    frame: try decodeRect(c), cards: cards, parts: parts, state: state))
+        }
+        return FrameSnapshot(settings: settings, components: components)
+    }
+}

@@ -1,0 +1,237 @@
+import StackModel
+
+/// The first place where a replay and a trace part: the event, the component, the card, the
+/// field, and both values.
+public struct TraceMismatch: Error, Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var index: Int
+    public var time: Double
+    public var type: String
+    /// Where in the frame: `component 'wallet', card 'amex', field 'y'`.
+    public var place: String
+    /// The field's own name (`y`, `opacity`, `state.expanded`, `cards`).
+    public var field: String
+    public var expected: String
+    public var actual: String
+
+    public var description: String {
+        "\(file):\(line): event \(index) (\(type) at t = \(JSONValue.format(time)) s): \(place) differs\n"
+            + "  expected: \(expected)\n    actual: \(actual)"
+    }
+}
+
+/// Where two frames part, as a path of keys with the cards and components named by id.
+struct FrameDifference {
+    var path: [String]
+    var expected: String
+    var actual: String
+}
+
+/// Builds a screen from a trace's header and feeds it the trace's events, checking every
+/// recorded frame.
+public final class TraceReplayer {
+    public let trace: Trace
+    public let screen: Screen
+    /// Recorded touch ids to the replayed screen's (a trace from another tool may number its
+    /// fingers as it likes).
+    private var touches: [Int: Int] = [:]
+    /// How many events have been fed.
+    public private(set) var position = 0
+
+    /// A screen as the header describes it; `prepare` runs before its components are added (to
+    /// attach a recorder, say).
+    public init(_ trace: Trace, prepare: (Screen) -> Void = { _ in }) throws(TraceError) {
+        self.trace = trace
+        do { screen = try Screen(settings: trace.settings) } catch {
+            throw TraceError(file: trace.file, line: 1, field: "screen", message: "\(error)")
+        }
+        prepare(screen)
+        for (index, spec) in trace.components.enumerated() {
+            let fields = try TraceFields(spec, file: trace.file, line: 1, path: "components[\(index)].")
+            let component = try TraceFormat.makeComponent(fields)
+            do { try screen.add(component) } catch {
+                throw TraceError(file: trace.file, line: 1, field: "components[\(index)].name", message: "\(error)")
+            }
+        }
+    }
+
+    /// Feeds the next event; throws when the screen refuses it (a finger that is not down, a
+    /// component that is not there).
+    public func step() throws(TraceError) {
+        let step = trace.steps[position]
+        position += 1
+        do {
+            try apply(step)
+        } catch let error as TraceError {
+            throw error
+        } catch {
+            throw TraceError(file: trace.file, line: step.line, message: "event \(step.index) (\(step.type)) cannot be replayed: \(error)")
+        }
+    }
+
+    private func touch(_ recorded: Int, _ step: TraceStep) throws -> Int {
+        guard let id = touches[recorded] else {
+            throw TraceError(file: trace.file, line: step.line, field: "touch", message: "no finger \(recorded) is down")
+        }
+        return id
+    }
+
+    private func apply(_ step: TraceStep) throws {
+        guard case .event(let event) = step.input else {
+            if case .add(let spec) = step.input {
+                try screen.add(TraceFormat.makeComponent(TraceFields(spec, file: trace.file, line: step.line, path: "component.")))
+            }
+            return
+        }
+        // A trace from another tool may leave the clock's moves out: its events' times say them.
+        if case .advance = event {} else if step.time > screen.now { try screen.advance(by: step.time - screen.now) }
+        switch event {
+        case .touchDown(let recorded, let point): touches[recorded] = try screen.touchDown(at: point).touch
+        case .touchMove(let recorded, let point): try screen.touchMove(try touch(recorded, step), to: point)
+        case .touchUp(let recorded):
+            try screen.touchUp(try touch(recorded, step))
+            touches[recorded] = nil
+        case .advance(let seconds): try screen.advance(by: seconds)
+        case .setReduceMotion(let on): screen.setReduceMotion(on)
+        case .setLayoutDirection(let direction): screen.setLayoutDirection(direction)
+        case .setDynamicTypeSize(let size): screen.setDynamicTypeSize(size)
+        case .setSize(let size): try screen.setSize(size)
+        case .action(let component, let element, let name): try screen.performAction(name, on: element, of: component)
+        case .escape(let component): try screen.escape(component)
+        case .add(let name): throw StackModelError("an add event must carry the component's parameters, not only '\(name)'")
+        case .setExpanded(let component, let expanded): try screen.setExpanded(expanded, of: component)
+        case .setItems(let component, let cards): try screen.setItems(cards, of: component)
+        case .select(let component, let selection): try screen.select(selection, of: component)
+        case .setHeight(let component, let height): try screen.setHeight(height, of: component)
+        case .scrollTo(let component, let offset): try screen.scroll(to: offset, of: component)
+        }
+    }
+
+    /// The first difference between the recorded frame of the event just fed and the screen.
+    public func check(tolerance: Double) -> TraceMismatch? {
+        let step = trace.steps[position - 1]
+        guard let expected = step.frame else { return nil }
+        if abs(step.time - screen.now) > tolerance {
+            return mismatch(
+                step, FrameDifference(path: ["t"], expected: JSONValue.format(step.time), actual: JSONValue.format(screen.now)))
+        }
+        let actual = TraceFormat.encode(screen.snapshot())
+        return Self.difference(expected, actual, tolerance: tolerance).map { mismatch(step, $0) }
+    }
+
+    func mismatch(_ step: TraceStep, _ difference: FrameDifference) -> TraceMismatch {
+        TraceMismatch(
+            file: trace.file, line: step.line, index: step.index, time: step.time, type: step.type,
+            place: Self.place(difference.path), field: difference.path.last ?? "frame",
+            expected: difference.expected, actual: difference.actual)
+    }
+
+    /// Replays the whole trace (or its first `until` events), checking each frame: the first
+    /// mismatch, or nil when every frame matched.
+    public func run(until: Int? = nil, tolerance: Double) throws(TraceError) -> TraceMismatch? {
+        let end = min(until ?? trace.steps.count, trace.steps.count)
+        while position < end {
+            try step()
+            if let mismatch = check(tolerance: tolerance) { return mismatch }
+        }
+        return nil
+    }
+
+    // MARK: Comparing frames
+
+    /// `components[notifications].cards[calendar].y` → `component 'notifications', card
+    /// 'calendar', field 'y'`.
+    static func place(_ path: [String]) -> String {
+        var words: [String] = []
+        var index = 0
+        while index < path.count {
+            let key = path[index]
+            if (key == "components" || key == "cards" || key == "parts"), index + 1 < path.count, path[index + 1].hasPrefix("#") {
+                words.append("\(key.dropLast()) '\(path[index + 1].dropFirst())'")
+                index += 2
+                continue
+            }
+            words.append("field '\(path[index...].joined(separator: "."))'")
+            break
+        }
+        return words.joined(separator: ", ")
+    }
+
+    /// The first difference between two frames, numbers within `tolerance` counting as equal.
+    /// Cards, parts and components are matched by id or name, so a path names them.
+    static func difference(_ expected: JSONValue, _ actual: JSONValue, tolerance: Double, path: [String] = [])
+        -> FrameDifference?
+    {
+        switch (expected, actual) {
+        case (.number(let a), .number(let b)):
+            return abs(a - b) <= tolerance || a == b ? nil : FrameDifference(path: path, expected: JSONValue.format(a), actual: JSONValue.format(b))
+        case (.object(let a), .object(let b)):
+            for (key, value) in a {
+                guard let other = b.first(where: { $0.0 == key })?.1 else {
+                    return FrameDifference(path: path + [key], expected: value.text, actual: "(missing)")
+                }
+                if let found = difference(value, other, tolerance: tolerance, path: path + [key]) { return found }
+            }
+            for (key, value) in b where !a.contains(where: { $0.0 == key }) {
+                return FrameDifference(path: path + [key], expected: "(missing)", actual: value.text)
+            }
+            return nil
+        case (.array(let a), .array(let b)):
+            let labels = (a.map(label), b.map(label))
+            if a.count != b.count || (labels.0.allSatisfy { $0 != nil } && labels.0 != labels.1) {
+                if labels.0.allSatisfy({ $0 != nil }) {
+                    let show = { (l: [String?]) in "[" + l.map { $0 ?? "?" }.joined(separator: ", ") + "]" }
+                    return FrameDifference(path: path, expected: show(labels.0), actual: show(labels.1))
+                }
+                return FrameDifference(path: path, expected: expected.text, actual: actual.text)
+            }
+            for (index, (x, y)) in zip(a, b).enumerated() {
+                let key = labels.0[index].map { "#" + $0 } ?? "[\(index)]"
+                if let found = difference(x, y, tolerance: tolerance, path: path + [key]) { return found }
+            }
+            return nil
+        default:
+            return expected == actual ? nil : FrameDifference(path: path, expected: expected.text, actual: actual.text)
+        }
+    }
+
+    /// An object's `id` or `name`, which names it in a path.
+    private static func label(_ value: JSONValue) -> String? {
+        if case .string(let id)? = value["id"] { return id }
+        if case .string(let name)? = value["name"] { return name }
+        return nil
+    }
+}
+
+/// Comparing two recorded runs event by event (golden traces).
+public enum TraceComparison {
+    /// The first event where `actual` parts from `expected`: a different input, a different
+    /// frame, or a missing or extra event.
+    public static func firstDifference(expected: Trace, actual: Trace, tolerance: Double) -> TraceMismatch? {
+        func mismatch(_ step: TraceStep, _ place: String, _ e: String, _ a: String) -> TraceMismatch {
+            TraceMismatch(
+                file: expected.file, line: step.line, index: step.index, time: step.time, type: step.type, place: place,
+                field: place, expected: e, actual: a)
+        }
+        if expected.components != actual.components || expected.settings != actual.settings,
+            let first = expected.steps.first
+        {
+            return mismatch(first, "the screen or its components (header)", "as recorded", "different set-up")
+        }
+        for (e, a) in zip(expected.steps, actual.steps) {
+            if e.input != a.input { return mismatch(e, "the input", e.type, a.type) }
+            if let frame = e.frame, let other = a.frame,
+                let difference = TraceReplayer.difference(frame, other, tolerance: tolerance)
+            {
+                var found = mismatch(e, TraceReplayer.place(difference.path), difference.expected, difference.actual)
+                found.field = difference.path.last ?? "frame"
+                return found
+            }
+        }
+        if expected.steps.count != actual.steps.count, let last = (expected.steps.last ?? actual.steps.last) {
+            return mismatch(last, "the number of events", "\(expected.steps.count)", "\(actual.steps.count)")
+        }
+        return nil
+    }
+}
