@@ -13,6 +13,7 @@ final class ComponentHandle<C: Component> {
 
     var settings: ScreenSettings { screen.settings }
     var snapshot: ComponentSnapshot { component.snapshot(in: screen.settings) }
+    var cards: [CardSnapshot] { component.cardSnapshots(in: screen.settings) }
 
     /// The model's name for what a script calls `target`: a card id becomes `"card:<id>"`, a
     /// control's title becomes its name (`"Show less"` → `"show_less"`).

@@ -45,18 +45,19 @@ enum ComponentMethods {
                 let at = try point(a, h, defaultTarget: defaultTapTarget(h.component.kind))
                 return [.number(at.x), .number(at.y)]
             },
-            "ids": { a in [.array(try handle(a).snapshot.cards.map { .string($0.id) })] },
-            "count": { a in [.integer(try handle(a).snapshot.cards.count)] },
+            "ids": { a in [.array(try handle(a).cards.map { .string($0.id) })] },
+            "count": { a in [.integer(try handle(a).cards.count)] },
             "state": { a in [LuaSnapshot.state(of: try handle(a).snapshot)] },
             "card": { a in
                 let h = try handle(a)
                 let id = try a.string(at: 2)
-                guard let card = h.snapshot.card(id) else {
-                    throw a.error(at: 2, unknownCard(id, among: h.snapshot.cards.map(\.id)))
+                let cards = h.cards
+                guard let card = cards.first(where: { $0.id == id }) else {
+                    throw a.error(at: 2, unknownCard(id, among: cards.map(\.id)))
                 }
                 return [LuaSnapshot.card(card)]
             },
-            "cards": { a in [.array(try handle(a).snapshot.cards.map(LuaSnapshot.card))] },
+            "cards": { a in [.array(try handle(a).cards.map(LuaSnapshot.card))] },
             "frame": { a in [LuaSnapshot.rect(try handle(a).snapshot.frame)] },
             "part": { a in
                 let h = try handle(a)

@@ -99,7 +99,7 @@ extension LuaValue {
         case .boolean: "boolean"
         case .integer, .number: "number"
         case .string: "string"
-        case .array, .table: "table"
+        case .array, .table, .record, .fields: "table"
         case .object: "userdata"
         case .function: "function"
         case .opaque(let name): name

@@ -4,22 +4,28 @@ import StackModel
 enum LuaSnapshot {
     /// `{ x =, y =, width =, height = }`.
     static func rect(_ rect: Rect) -> LuaValue {
-        .table(["x": .number(rect.x), "y": .number(rect.y), "width": .number(rect.width), "height": .number(rect.height)])
+        .record([("x", .number(rect.x)), ("y", .number(rect.y)), ("width", .number(rect.width)), ("height", .number(rect.height))])
     }
 
     /// `{ x =, y = }`.
     static func point(_ point: Point) -> LuaValue {
-        .table(["x": .number(point.x), "y": .number(point.y)])
+        .record([("x", .number(point.x)), ("y", .number(point.y))])
     }
 
     /// A card: `{ id, x, y, width, height, scale, opacity, z, visible, hittable }`.
     static func card(_ card: CardSnapshot) -> LuaValue {
-        .table([
-            "id": .string(card.id), "x": .number(card.frame.x), "y": .number(card.frame.y),
-            "width": .number(card.frame.width), "height": .number(card.frame.height), "scale": .number(card.scale),
-            "opacity": .number(card.opacity), "z": .number(card.z), "visible": .boolean(card.isVisible),
-            "hittable": .boolean(card.isHittable),
-        ])
+        .fields(count: 10) { t in
+            t.string("id", card.id)
+            t.number("x", card.frame.x)
+            t.number("y", card.frame.y)
+            t.number("width", card.frame.width)
+            t.number("height", card.frame.height)
+            t.number("scale", card.scale)
+            t.number("opacity", card.opacity)
+            t.number("z", card.z)
+            t.boolean("visible", card.isVisible)
+            t.boolean("hittable", card.isHittable)
+        }
     }
 
     /// A part (header, detail area): its frame, opacity and whether it takes touches.

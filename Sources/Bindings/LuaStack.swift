@@ -95,6 +95,28 @@ struct LuaStack {
         lua_rawset(L, table)
     }
 
+    /// `t[key] = value` for the table on top, raw, with a key that is a string literal.
+    private func setLiteralField(_ key: StaticString) {
+        lua_pushlstring(L, UnsafeRawPointer(key.utf8Start).assumingMemoryBound(to: CChar.self), key.utf8CodeUnitCount)
+        lua_rotate(L, -2, 1)
+        lua_rawset(L, -3)
+    }
+
+    func pushNumberField(_ key: StaticString, _ value: Double) {
+        lua_pushnumber(L, value)
+        setLiteralField(key)
+    }
+
+    func pushBooleanField(_ key: StaticString, _ value: Bool) {
+        lua_pushboolean(L, value ? 1 : 0)
+        setLiteralField(key)
+    }
+
+    func pushStringField(_ key: StaticString, _ value: String) {
+        pushString(value)
+        setLiteralField(key)
+    }
+
     /// The value at `index` as Swift sees it; tables are converted deeply (up to 64 levels).
     func value(at index: Int32, depth: Int = 0) -> LuaValue {
         switch lua_type(L, index) {
@@ -165,6 +187,17 @@ struct LuaStack {
                 do { try push(element) } catch { pop(1); throw error }
                 setField(key, in: -2)
             }
+        case .record(let fields):
+            try ensure(3)
+            lua_createtable(L, 0, Int32(clamping: fields.count))
+            for (key, element) in fields {
+                do { try push(element) } catch { pop(1); throw error }
+                setField(key, in: -2)
+            }
+        case .fields(let count, let write):
+            try ensure(4)
+            lua_createtable(L, 0, Int32(clamping: count))
+            write(LuaFieldWriter(stack: self))
         case .object(let object):
             let retained = Unmanaged.passRetained(object)
             if stackplay_push_object(L, retained.toOpaque(), Self.classKey(type(of: object))) == 0 {

@@ -137,6 +137,37 @@ public final class LuaState {
         stack.pop(1)
     }
 
+    /// Compiles Lua source text to bytecode without running it, for ``run(bytecode:name:)`` in
+    /// other states of this process (the prelude is parsed once, not once per test).
+    public func compile(_ code: String, name: String) throws(LuaFailure) -> [UInt8] {
+        var code = code
+        let status = code.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) {
+                stackplay_loadstring(stack.L, $0.baseAddress, $0.count, name)
+            }
+        }
+        if status != LUA_OK { throw LuaFailure(kind: .load, message: stack.popErrorMessage()) }
+        var buffer = stackplay_buffer(data: nil, size: 0, capacity: 0)
+        defer { free(buffer.data) }
+        let dumped = stackplay_dump(stack.L, &buffer)
+        stack.pop(1)
+        guard dumped == 0, let data = buffer.data else {
+            throw LuaFailure(kind: .load, message: "\(name): cannot dump the compiled chunk")
+        }
+        return Array(UnsafeRawBufferPointer(start: data, count: buffer.size))
+    }
+
+    /// Runs bytecode that ``compile(_:name:)`` made in this process.
+    @discardableResult
+    public func run(bytecode: [UInt8], name: String) throws(LuaFailure) -> [LuaValue] {
+        let status = bytecode.withUnsafeBytes { bytes in
+            stackplay_loadbytecode(
+                stack.L, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, name)
+        }
+        if status != LUA_OK { throw LuaFailure(kind: .load, message: stack.popErrorMessage()) }
+        return try call(arguments: [], results: stackplay_lua_multret())
+    }
+
     /// Runs Lua source text as a chunk named `name` (`"@path"` or `"=label"`); returns its results.
     @discardableResult
     public func run(_ code: String, name: String = "=(string)", arguments: [LuaValue] = [])

@@ -13,6 +13,12 @@ public enum LuaValue {
     case array([LuaValue])
     /// A table with string keys. Read from Lua, any table that is not a sequence.
     case table([String: LuaValue])
+    /// A table with string keys given in order: what observations return, pushed without hashing
+    /// the keys in Swift first. Never produced when reading from Lua.
+    case record([(String, LuaValue)])
+    /// A table of `count` fields written straight onto the Lua stack by `write`: the cheapest way
+    /// to return a value type's fields (a card's frame) on a hot path. Never read from Lua.
+    case fields(count: Int, write: (LuaFieldWriter) -> Void)
     /// A Swift object, pushed as userdata of the class defined for its exact type.
     case object(AnyObject)
     /// A Swift function callable from Lua.
@@ -75,5 +81,22 @@ extension LuaValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expres
     public init(arrayLiteral elements: LuaValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, LuaValue)...) {
         self = .table(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+/// Writes the fields of a table that is being pushed: each call sets one raw field.
+public struct LuaFieldWriter {
+    let stack: LuaStack
+
+    public func number(_ key: StaticString, _ value: Double) {
+        stack.pushNumberField(key, value)
+    }
+
+    public func boolean(_ key: StaticString, _ value: Bool) {
+        stack.pushBooleanField(key, value)
+    }
+
+    public func string(_ key: StaticString, _ value: String) {
+        stack.pushStringField(key, value)
     }
 }

@@ -14,8 +14,18 @@ public struct PreludeModule: LuaModule {
         try lua.setField("_traceback", in: "stackplay", .function("_traceback") { a in
             [.string(a.stack.traceback(level: Int32(try a.optionalInteger(at: 1) ?? 1)))]
         })
-        try lua.run(Self.source, name: Self.chunkName)
+        if let bytecode = Self.bytecode {
+            try lua.run(bytecode: bytecode, name: Self.chunkName)
+        } else {
+            try lua.run(Self.source, name: Self.chunkName)
+        }
     }
+
+    /// The prelude compiled once per process: a test's fresh state loads it without parsing.
+    static let bytecode: [UInt8]? = {
+        guard let lua = try? LuaState(budget: LuaBudget(cpuSeconds: 0, memoryMiB: 0)) else { return nil }
+        return try? lua.compile(source, name: chunkName)
+    }()
 
     static let source = #"""
 -- The stackplay prelude: tests, expectations and the failure report. It runs in the script's own

@@ -316,6 +316,36 @@ static inline int stackplay_loadstring(lua_State *L, const char *code, size_t si
     return luaL_loadbufferx(L, code, size, name, "t");
 }
 
+/// Bytecode that stackplay itself compiled in this process (the prelude), loaded without parsing.
+/// Scripts can never load binary chunks: their `load` is text only.
+static inline int stackplay_loadbytecode(lua_State *L, const char *code, size_t size, const char *name) {
+    return luaL_loadbufferx(L, code, size, name, "b");
+}
+
+/// A growable byte buffer for lua_dump.
+typedef struct stackplay_buffer { char *data; size_t size; size_t capacity; } stackplay_buffer;
+
+static int stackplay_buffer_writer(lua_State *L, const void *p, size_t size, void *ud) {
+    (void)L;
+    stackplay_buffer *b = (stackplay_buffer *)ud;
+    if (b->size + size > b->capacity) {
+        size_t capacity = b->capacity ? b->capacity * 2 : 4096;
+        while (capacity < b->size + size) capacity *= 2;
+        char *data = (char *)realloc(b->data, capacity);
+        if (data == NULL) return 1;
+        b->data = data;
+        b->capacity = capacity;
+    }
+    memcpy(b->data + b->size, p, size);
+    b->size += size;
+    return 0;
+}
+
+/// Dumps the function on top of the stack into `b` (the caller frees `b->data`); 0 on success.
+static inline int stackplay_dump(lua_State *L, stackplay_buffer *b) {
+    return lua_dump(L, stackplay_buffer_writer, b, 0);
+}
+
 /// Opens the sandbox's standard libraries: base, string, table, math, utf8, coroutine and os (the
 /// caller trims os). Runs while the guard is exempt, so these `m` calls cannot raise.
 static inline void stackplay_open_libraries(lua_State *L) {

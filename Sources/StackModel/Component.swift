@@ -18,6 +18,9 @@ public protocol Component: AnyObject {
     /// Where everything is at `settings.now`.
     func snapshot(in settings: ScreenSettings) -> ComponentSnapshot
 
+    /// Only the cards of `snapshot(in:)`: what a script reads most often, without the state.
+    func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot]
+
     /// The part under `point` that takes touches, or nil when a touch there passes through (G4).
     func hitTest(_ point: Point, in settings: ScreenSettings) -> String?
 

@@ -21,7 +21,7 @@ extension NotificationStack {
     }
 
     /// Every card's snapshot, in the cards' order (N2 to N5, N10 to N12).
-    func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
+    public func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
         let now = settings.now
         let tops = NotificationStackMath.tops(
             heights: heights, spacing: spacing, peek: peek, progress: progress.value(at: now))

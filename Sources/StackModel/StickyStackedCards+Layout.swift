@@ -11,7 +11,7 @@ extension StickyStackedCards {
     /// down to its pin line (S1, S2) and `scale` shrinks it, anchored at its top, with step 0.05,
     /// or 0 under Reduce Motion (S3, S4). Later cards are over earlier ones: z is the index (S5).
     /// A card shows, and takes touches, while its frame meets the scroll view's visible rectangle.
-    func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
+    public func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
         let step = settings.reduceMotion ? 0 : Self.shrinkStep
         let viewport = viewportFrame()
         return zip(cards, contentTops).enumerated().map { index, pair in

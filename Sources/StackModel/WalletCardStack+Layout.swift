@@ -26,7 +26,7 @@ extension WalletCardStack {
     /// `isVisible` is false for a card whose frame lies wholly outside the mask (W8): the part that
     /// shows of any card is `frame.intersection(maskFrame())`. As in SwiftUI, `.mask` does not
     /// change hit testing (SEMANTICS.md), so a masked card in the pile stays hittable.
-    func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
+    public func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
         let now = settings.now
         let tops = tops(selected: selectedIndex, in: settings)
         let mask = maskFrame()

@@ -88,7 +88,7 @@ let direct = try measure("swift model, touch move + one card's frame") { _ in
     let (touch, _) = try screen.touchDown(at: start)
     for step in 1...1000 {
         try screen.touchMove(touch, to: Point(x: start.x - Double(step % 100), y: start.y))
-        sink += stack.snapshot(in: screen.settings).card("calendar")!.frame.x
+        sink += stack.cardSnapshots(in: screen.settings).first { $0.id == "calendar" }!.frame.x
     }
     try screen.touchUp(touch)
     return 1000
@@ -120,7 +120,37 @@ let throughLua = try measure("lua api, screen:touch_move + stack:card(id).x") { 
     try lua.run("return round()", name: "=bench")
     return 1000
 }
-print("  the lua path costs \(String(format: "%.2f", direct / throughLua))× the direct one (issue 5: at most about 2×)")
+
+// The touch moves alone, both ways: what a drag in a scenario costs before anything is read.
+let directMoves = try measure("swift model, touch move only") { _ in
+    let (screen, stack) = try openStack()
+    let start = try stack.point(of: "calendar", in: screen.settings)
+    let (touch, _) = try screen.touchDown(at: start)
+    for step in 1...1000 {
+        try screen.touchMove(touch, to: Point(x: start.x - Double(step % 100), y: start.y))
+    }
+    try screen.touchUp(touch)
+    return 1000
+}
+try lua.run("""
+    function moves()
+      local screen = stackplay.screen { width = 390, height = 844 }
+      local stack = screen:notification_stack {
+        items = { "messages", "calendar", "mail", "fitness" }, card_height = 70,
+        expanded = true, dismissible = true, x = 16, y = 100, width = 358,
+      }
+      local x, y = stack:point("calendar")
+      local finger = screen:touch_down(x, y)
+      for step = 1, 1000 do screen:touch_move(finger, x - step % 100, y) end
+      screen:touch_up(finger)
+    end
+    """, name: "=bench")
+let luaMoves = try measure("lua api, screen:touch_move only") { _ in
+    try lua.run("return moves()", name: "=bench")
+    return 1000
+}
+print("  touch move + card: the lua path costs \(String(format: "%.2f", direct / throughLua))× the direct one")
+print("  touch move alone: the lua path costs \(String(format: "%.2f", directMoves / luaMoves))× the direct one")
 
 // The whole `scripts/` suite in-process, one test after another, as `stackplay --jobs 1 scripts`
 // runs it (a fresh Lua state a test, discovery included).

@@ -105,7 +105,7 @@ struct Config {
         case .integer(let number): String(number)
         case .number(let number): String(number)
         case .string(let text): "'\(text)'"
-        case .array, .table: "a table"
+        case .array, .table, .record, .fields: "a table"
         case .object: "userdata"
         case .function: "a function"
         case .opaque(let name): name

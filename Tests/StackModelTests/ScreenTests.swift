@@ -12,6 +12,7 @@ private final class Pendulum: Component {
     func snapshot(in settings: ScreenSettings) -> ComponentSnapshot {
         ComponentSnapshot(kind: kind, name: name, frame: .zero, cards: [], state: [("value", .number(value.value(at: settings.now)))])
     }
+    func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] { [] }
     func hitTest(_ point: Point, in settings: ScreenSettings) -> String? { nil }
     func point(of target: String, in settings: ScreenSettings) throws -> Point { .zero }
     func touchBegan(_ touch: Touch, on target: String, in settings: ScreenSettings) {}
