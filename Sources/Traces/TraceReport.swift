@@ -65,7 +65,10 @@ public enum TraceReport {
                     out += TraceSVG.render(frame)
                     out += "<figcaption>\(failing ? "✗ " : "")\(TraceSVG.escape(TraceSVG.caption(trace.steps[index])))</figcaption></figure>\n"
                 }
-                if trace.steps.isEmpty { out += "<p>no events</p>\n" }
+                if trace.steps.isEmpty, let frame = try? TraceSVG.initialFrame(of: trace) {
+                    out += "<figure class=\"frame\" data-event=\"initial\">" + TraceSVG.render(frame)
+                    out += "<figcaption>before any event</figcaption></figure>\n"
+                }
                 out += "</div>\n"
             }
             out += "</section>\n"

@@ -71,10 +71,14 @@ public enum TraceSVG {
         return out + "</svg>\n"
     }
 
-    /// The picture of event `index` of `trace` (the last when nil), from its recorded frame.
+    /// The picture of event `index` of `trace` (the last when nil), from its recorded frame. A
+    /// trace without events shows the screen its header builds.
     public static func render(_ trace: Trace, at index: Int?) throws(TraceError) -> String {
         guard !trace.steps.isEmpty else {
-            throw TraceError(file: trace.file, line: 1, message: "the trace has no events, so no frame to draw")
+            guard index == nil || index == 0 else {
+                throw TraceError(file: trace.file, line: 1, message: "no event \(index!): the trace has no events")
+            }
+            return render(try initialFrame(of: trace), caption: "before any event, t = 0 s")
         }
         let index = index ?? trace.steps.count - 1
         guard index >= 0, index < trace.steps.count else {
@@ -84,6 +88,11 @@ public enum TraceSVG {
             throw TraceError(file: trace.file, line: trace.steps[index].line, field: "frame", message: "missing: this event has no frame to draw")
         }
         return render(frame, caption: caption(trace.steps[index]))
+    }
+
+    /// The screen as the header builds it, before any event.
+    public static func initialFrame(of trace: Trace) throws(TraceError) -> FrameSnapshot {
+        try TraceReplayer(trace).screen.snapshot()
     }
 
     /// `event 12 touch_move, t = 0.25 s`.
