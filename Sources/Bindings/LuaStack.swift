@@ -165,6 +165,16 @@ struct LuaStack {
         }
     }
 
+    /// Pushes a new table with string keys; on a failure nothing stays pushed.
+    private func pushTable(_ fields: [(String, LuaValue)]) throws {
+        try ensure(3)
+        lua_createtable(L, 0, Int32(clamping: fields.count))
+        for (key, element) in fields {
+            do { try push(element) } catch { pop(1); throw error }
+            setField(key, in: -2)
+        }
+    }
+
     /// Pushes `value`; throws (pushing nothing) for an object whose class is not defined.
     func push(_ value: LuaValue) throws {
         switch value {
@@ -180,20 +190,8 @@ struct LuaStack {
                 do { try push(element) } catch { pop(1); throw error }
                 lua_rawseti(L, -2, lua_Integer(offset + 1))
             }
-        case .table(let entries):
-            try ensure(3)
-            lua_createtable(L, 0, Int32(clamping: entries.count))
-            for (key, element) in entries {
-                do { try push(element) } catch { pop(1); throw error }
-                setField(key, in: -2)
-            }
-        case .record(let fields):
-            try ensure(3)
-            lua_createtable(L, 0, Int32(clamping: fields.count))
-            for (key, element) in fields {
-                do { try push(element) } catch { pop(1); throw error }
-                setField(key, in: -2)
-            }
+        case .table(let entries): try pushTable(entries.map { ($0.key, $0.value) })
+        case .record(let fields): try pushTable(fields)
         case .fields(let count, let write):
             try ensure(4)
             lua_createtable(L, 0, Int32(clamping: count))

@@ -61,7 +61,7 @@ try measure("swift model, touch move + frame snapshot, 4-card open NotificationS
     return 1000
 }
 if sink == .infinity { print(sink) }
-try measure("  touch move only") { _ in
+let directMoves = try measure("  touch move only") { _ in
     let (screen, stack) = try openStack()
     let start = try stack.point(of: "calendar", in: screen.settings)
     let (touch, _) = try screen.touchDown(at: start)
@@ -96,14 +96,18 @@ let direct = try measure("swift model, touch move + one card's frame") { _ in
 
 /// The Lua side of the comparison: `round()` makes the same open stack and moves a finger 1000 times.
 let luaRound = """
-    function round()
+    local function open_stack()
       local screen = stackplay.screen { width = 390, height = 844 }
       local stack = screen:notification_stack {
         items = { "messages", "calendar", "mail", "fitness" }, card_height = 70,
         expanded = true, dismissible = true, x = 16, y = 100, width = 358,
       }
       local x, y = stack:point("calendar")
-      local finger = screen:touch_down(x, y)
+      return screen, stack, screen:touch_down(x, y), x, y
+    end
+
+    function round()
+      local screen, stack, finger, x, y = open_stack()
       local sink = 0
       for step = 1, 1000 do
         screen:touch_move(finger, x - step % 100, y)
@@ -111,6 +115,12 @@ let luaRound = """
       end
       screen:touch_up(finger)
       return sink
+    end
+
+    function moves()
+      local screen, stack, finger, x, y = open_stack()
+      for step = 1, 1000 do screen:touch_move(finger, x - step % 100, y) end
+      screen:touch_up(finger)
     end
     """
 let unlimited = LuaBudget(cpuSeconds: 0, memoryMiB: 0)
@@ -122,29 +132,6 @@ let throughLua = try measure("lua api, screen:touch_move + stack:card(id).x") { 
 }
 
 // The touch moves alone, both ways: what a drag in a scenario costs before anything is read.
-let directMoves = try measure("swift model, touch move only") { _ in
-    let (screen, stack) = try openStack()
-    let start = try stack.point(of: "calendar", in: screen.settings)
-    let (touch, _) = try screen.touchDown(at: start)
-    for step in 1...1000 {
-        try screen.touchMove(touch, to: Point(x: start.x - Double(step % 100), y: start.y))
-    }
-    try screen.touchUp(touch)
-    return 1000
-}
-try lua.run("""
-    function moves()
-      local screen = stackplay.screen { width = 390, height = 844 }
-      local stack = screen:notification_stack {
-        items = { "messages", "calendar", "mail", "fitness" }, card_height = 70,
-        expanded = true, dismissible = true, x = 16, y = 100, width = 358,
-      }
-      local x, y = stack:point("calendar")
-      local finger = screen:touch_down(x, y)
-      for step = 1, 1000 do screen:touch_move(finger, x - step % 100, y) end
-      screen:touch_up(finger)
-    end
-    """, name: "=bench")
 let luaMoves = try measure("lua api, screen:touch_move only") { _ in
     try lua.run("return moves()", name: "=bench")
     return 1000
