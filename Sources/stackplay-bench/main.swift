@@ -117,6 +117,12 @@ let luaRound = """
       return sink
     end
 
+    function drags()
+      local screen, stack, finger = open_stack()
+      screen:touch_up(finger)
+      stack:drag("calendar", { x = -100 }, { steps = 1000 })
+    end
+
     function moves()
       local screen, stack, finger, x, y = open_stack()
       for step = 1, 1000 do screen:touch_move(finger, x - step % 100, y) end
@@ -136,8 +142,13 @@ let luaMoves = try measure("lua api, screen:touch_move only") { _ in
     try lua.run("return moves()", name: "=bench")
     return 1000
 }
+let luaDrags = try measure("lua api, stack:drag with 1000 steps (one call, 1000 touch moves)") { _ in
+    try lua.run("return drags()", name: "=bench")
+    return 1000
+}
 print("  touch move + card: the lua path costs \(String(format: "%.2f", direct / throughLua))× the direct one")
 print("  touch move alone: the lua path costs \(String(format: "%.2f", directMoves / luaMoves))× the direct one")
+print("  touch moves of a drag gesture: the lua path costs \(String(format: "%.2f", directMoves / luaDrags))× the direct one")
 
 // The whole `scripts/` suite in-process, one test after another, as `stackplay --jobs 1 scripts`
 // runs it (a fresh Lua state a test, discovery included).
