@@ -63,7 +63,8 @@ if options.action == .check {
 }
 
 let defaults = ScreenDefaults(width: config.screen.width, height: config.screen.height)
-let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: StackplayModules.standard(screen: defaults, recordsTraces: options.recordsTraces)))
+let modules = StackplayModules.standard(screen: defaults, recordsTraces: options.recordsTraces)
+let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: modules))
 let jobs = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
 
 // Find every test (a file that does not load is one failed test), then choose and run.
