@@ -30,12 +30,16 @@ extension String {
 
 /// Reads the cards of an `items` option: ids (`"mail"`) or tables (`{ id =, height =, label = }`).
 func readCards(_ options: LuaOptions, defaultHeight: Double) throws -> [CardSpec] {
-    guard let value = options.entries["items"] else { throw options.error("items", "table expected, got nil") }
+    guard let value = options.entries["items"] else {
+        throw options.error("items", "table expected, got nil")
+    }
     let elements: [LuaValue]
     switch value {
     case .array(let list): elements = list
     case .table(let table) where table.isEmpty: elements = []
-    default: throw options.error("items", "list of ids or { id =, height = } tables expected, got \(value.typeName)")
+    default:
+        throw options.error(
+            "items", "list of ids or { id =, height = } tables expected, got \(value.typeName)")
     }
     var seen = Set<String>()
     return try elements.enumerated().map { index, element in
@@ -46,7 +50,9 @@ func readCards(_ options: LuaOptions, defaultHeight: Double) throws -> [CardSpec
         case .table(let fields):
             for key in fields.keys where !["id", "height", "label"].contains(key) {
                 var detail = "unknown field '\(key)' in item \(index + 1)"
-                if let near = nearestName(to: key, in: ["id", "height", "label"]) { detail += " (did you mean '\(near)'?)" }
+                if let near = nearestName(to: key, in: ["id", "height", "label"]) {
+                    detail += " (did you mean '\(near)'?)"
+                }
                 throw options.error("items", detail)
             }
             let id: String
@@ -63,15 +69,20 @@ func readCards(_ options: LuaOptions, defaultHeight: Double) throws -> [CardSpec
                 height = number
             }
             let label: String? = try fields["label"].map {
-                guard let text = $0.string else { throw options.error("items", "item '\(id)': label must be a string") }
+                guard let text = $0.string else {
+                    throw options.error("items", "item '\(id)': label must be a string")
+                }
                 return text
             }
             card = CardSpec(id: id, height: height, label: label)
         default:
-            throw options.error("items", "item \(index + 1) must be an id or a table, got \(element.typeName)")
+            throw options.error(
+                "items", "item \(index + 1) must be an id or a table, got \(element.typeName)")
         }
         guard !card.id.isEmpty else { throw options.error("items", "item \(index + 1) has an empty id") }
-        guard seen.insert(card.id).inserted else { throw options.error("items", "id '\(card.id)' is given twice") }
+        guard seen.insert(card.id).inserted else {
+            throw options.error("items", "id '\(card.id)' is given twice")
+        }
         return card
     }
 }

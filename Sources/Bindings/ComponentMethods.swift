@@ -17,7 +17,8 @@ enum ComponentMethods {
             } else {
                 throw a.error(at: 2, "a card id expected, got nil")
             }
-            do { return try h.component.point(of: target, in: h.settings) } catch let error as StackModelError {
+            do { return try h.component.point(of: target, in: h.settings) } catch let error as StackModelError
+            {
                 throw a.error(at: 2, error.message)
             }
         }
@@ -37,7 +38,9 @@ enum ComponentMethods {
                 let (steps, duration) = try a.gestureOptions(at: 4)
                 return [
                     LuaSnapshot.hit(
-                        try a.model { try h.screen.drag(from: at, by: translation, steps: steps, duration: duration) })
+                        try a.model {
+                            try h.screen.drag(from: at, by: translation, steps: steps, duration: duration)
+                        })
                 ]
             },
             "point": { a in
@@ -73,14 +76,19 @@ enum ComponentMethods {
                 let h = try handle(a)
                 let action = try a.string(at: 2)
                 let element = try elementName(a, h, at: 3)
-                return [.boolean(try a.model { try h.screen.performAction(action, on: element, of: h.component.name) })]
+                return [
+                    .boolean(
+                        try a.model { try h.screen.performAction(action, on: element, of: h.component.name) })
+                ]
             },
             "activate": { a in
                 let h = try handle(a)
                 let element = try elementName(a, h, at: 2)
                 return [
                     .boolean(
-                        try a.model(argument: 2) { try h.screen.performAction("activate", on: element, of: h.component.name) })
+                        try a.model(argument: 2) {
+                            try h.screen.performAction("activate", on: element, of: h.component.name)
+                        })
                 ]
             },
             "escape": { a in
@@ -97,7 +105,8 @@ enum ComponentMethods {
     }
 
     /// An accessibility element by card id, `"card:<id>"` or name (`"stack"`, `"Show less"`).
-    static func elementName<C>(_ a: LuaArguments, _ h: ComponentHandle<C>, at position: Int) throws -> String {
+    static func elementName<C>(_ a: LuaArguments, _ h: ComponentHandle<C>, at position: Int) throws -> String
+    {
         guard let given = try a.optionalString(at: position) else { return "stack" }
         return h.resolve(given)
     }

@@ -5,14 +5,18 @@ extension LuaArguments {
     /// A finite number: NaN and infinities are refused with the argument's number.
     func finite(at position: Int) throws -> Double {
         let value = try number(at: position)
-        guard value.isFinite else { throw error(at: position, "number must be finite, got \(formatNumber(value))") }
+        guard value.isFinite else {
+            throw error(at: position, "number must be finite, got \(formatNumber(value))")
+        }
         return value
     }
 
     /// A finite number not below 0: a duration, a time limit, a height.
     func nonNegative(at position: Int) throws -> Double {
         let value = try finite(at: position)
-        guard value >= 0 else { throw error(at: position, "number must not be negative, got \(formatNumber(value))") }
+        guard value >= 0 else {
+            throw error(at: position, "number must not be negative, got \(formatNumber(value))")
+        }
         return value
     }
 
@@ -43,7 +47,8 @@ extension LuaArguments {
 
     /// A tap's `{ duration = }`.
     func tapDuration(at position: Int) throws -> Double {
-        try LuaOptions(self, at: position, known: ["duration"]).number("duration", default: 0, allowNegative: false)
+        try LuaOptions(self, at: position, known: ["duration"]).number(
+            "duration", default: 0, allowNegative: false)
     }
 
     /// Runs a model call, turning its refusal into a Lua error that names this function.

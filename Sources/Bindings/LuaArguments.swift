@@ -67,7 +67,9 @@ public struct LuaArguments {
     }
 
     /// A boolean; strictly `true` or `false`.
-    public func boolean(at position: Int) throws -> Bool { try check(position, "boolean", stack.strictBoolean) }
+    public func boolean(at position: Int) throws -> Bool {
+        try check(position, "boolean", stack.strictBoolean)
+    }
 
     /// A boolean, or nil when absent or nil.
     public func optionalBoolean(at position: Int) throws -> Bool? {

@@ -11,7 +11,9 @@ public struct LuaError: Error, CustomStringConvertible, Equatable, Sendable {
 
     /// lauxlib's `luaL_argerror` wording: `bad argument #2 to 'drag' (number expected, got nil)`,
     /// or `calling 'settle' on bad self (...)` for a method's receiver.
-    public static func badArgument(_ position: Int, to function: String, isMethod: Bool = false, _ detail: String)
+    public static func badArgument(
+        _ position: Int, to function: String, isMethod: Bool = false, _ detail: String
+    )
         -> LuaError
     {
         if isMethod {
@@ -54,6 +56,9 @@ public struct LuaFailure: Error, CustomStringConvertible, Equatable, Sendable {
     /// Splits what the message handler returned into the message and the `stack traceback:` part.
     static func split(_ reported: String) -> (message: String, traceback: String) {
         guard let range = reported.firstRange(of: "\nstack traceback:") else { return (reported, "") }
-        return (String(reported[..<range.lowerBound]), String(reported[reported.index(after: range.lowerBound)...]))
+        return (
+            String(reported[..<range.lowerBound]),
+            String(reported[reported.index(after: range.lowerBound)...])
+        )
     }
 }

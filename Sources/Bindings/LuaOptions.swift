@@ -41,14 +41,18 @@ struct LuaOptions {
     func has(_ key: String) -> Bool { entries[key] != nil }
 
     /// A finite number (`allowNegative: false` also refuses numbers below 0).
-    func number(_ key: String, default defaultValue: Double? = nil, allowNegative: Bool = true) throws -> Double {
+    func number(_ key: String, default defaultValue: Double? = nil, allowNegative: Bool = true) throws
+        -> Double
+    {
         guard let value = entries[key] else {
             if let defaultValue { return defaultValue }
             throw error(key, "number expected, got nil")
         }
         guard let number = value.number else { throw error(key, "number expected, got \(value.typeName)") }
         guard number.isFinite else { throw error(key, "number must be finite, got \(formatNumber(number))") }
-        if !allowNegative, number < 0 { throw error(key, "number must not be negative, got \(formatNumber(number))") }
+        if !allowNegative, number < 0 {
+            throw error(key, "number must not be negative, got \(formatNumber(number))")
+        }
         return number
     }
 
@@ -60,7 +64,10 @@ struct LuaOptions {
         guard let value = entries[key] else { return defaultValue }
         if case .integer(let integer) = value { return integer }
         if let number = value.number, number == number.rounded(), abs(number) < 1e15 { return Int(number) }
-        throw error(key, value.number != nil ? "number has no integer representation" : "integer expected, got \(value.typeName)")
+        throw error(
+            key,
+            value.number != nil
+                ? "number has no integer representation" : "integer expected, got \(value.typeName)")
     }
 
     func string(_ key: String, default defaultValue: String? = nil) throws -> String {
@@ -76,7 +83,9 @@ struct LuaOptions {
 
     func boolean(_ key: String, default defaultValue: Bool) throws -> Bool {
         guard let value = entries[key] else { return defaultValue }
-        guard case .boolean(let flag) = value else { throw error(key, "boolean expected, got \(value.typeName)") }
+        guard case .boolean(let flag) = value else {
+            throw error(key, "boolean expected, got \(value.typeName)")
+        }
         return flag
     }
 

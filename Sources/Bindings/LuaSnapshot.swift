@@ -4,7 +4,10 @@ import StackModel
 enum LuaSnapshot {
     /// `{ x =, y =, width =, height = }`.
     static func rect(_ rect: Rect) -> LuaValue {
-        .record([("x", .number(rect.x)), ("y", .number(rect.y)), ("width", .number(rect.width)), ("height", .number(rect.height))])
+        .record([
+            ("x", .number(rect.x)), ("y", .number(rect.y)), ("width", .number(rect.width)),
+            ("height", .number(rect.height)),
+        ])
     }
 
     /// `{ x =, y = }`.
@@ -59,7 +62,8 @@ enum LuaSnapshot {
         var parts: [String: LuaValue] = [:]
         for part in snapshot.parts { parts[part.name] = self.part(part) }
         return .table([
-            "kind": .string(snapshot.kind.rawValue), "name": .string(snapshot.name), "frame": rect(snapshot.frame),
+            "kind": .string(snapshot.kind.rawValue), "name": .string(snapshot.name),
+            "frame": rect(snapshot.frame),
             "cards": .array(snapshot.cards.map(card)), "parts": .table(parts), "state": state(of: snapshot),
         ])
     }
@@ -67,7 +71,9 @@ enum LuaSnapshot {
     /// What a touch landed on: `{ component =, target =, card = }` (`card` for a card only).
     static func hit(_ hit: Hit?) -> LuaValue {
         guard let hit else { return .nil }
-        var table: [String: LuaValue] = ["component": .string(hit.componentName), "target": .string(hit.target)]
+        var table: [String: LuaValue] = [
+            "component": .string(hit.componentName), "target": .string(hit.target),
+        ]
         if hit.target.hasPrefix("card:") { table["card"] = .string(String(hit.target.dropFirst(5))) }
         return .table(table)
     }
@@ -77,9 +83,11 @@ enum LuaSnapshot {
         .table([
             "component": .string(component), "id": .string(element.id), "label": .string(element.label),
             "value": .string(element.value), "hint": .string(element.hint),
-            "traits": .array(element.traits.map { .string($0.rawValue) }), "hidden": .boolean(element.isHidden),
+            "traits": .array(element.traits.map { .string($0.rawValue) }),
+            "hidden": .boolean(element.isHidden),
             "actions": .array(element.actions.map { .string($0) }), "frame": rect(element.frame),
-            "activation_point": point(element.activationPoint), "sort_priority": .number(element.sortPriority),
+            "activation_point": point(element.activationPoint),
+            "sort_priority": .number(element.sortPriority),
         ])
     }
 
@@ -103,7 +111,8 @@ enum LuaSnapshot {
         ]
         for component in frame.components {
             lines.append("  \(component.kind.rawValue) '\(component.name)' frame \(text(component.frame))")
-            lines.append("    state: " + component.state.map { "\($0.name) = \($0.value)" }.joined(separator: ", "))
+            lines.append(
+                "    state: " + component.state.map { "\($0.name) = \($0.value)" }.joined(separator: ", "))
             for card in component.cards {
                 lines.append(
                     "    card \(card.id): \(text(card.frame)) scale \(formatNumber(card.scale)) "

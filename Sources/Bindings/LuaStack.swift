@@ -97,7 +97,8 @@ struct LuaStack {
 
     /// `t[key] = value` for the table on top, raw, with a key that is a string literal.
     private func setLiteralField(_ key: StaticString) {
-        lua_pushlstring(L, UnsafeRawPointer(key.utf8Start).assumingMemoryBound(to: CChar.self), key.utf8CodeUnitCount)
+        lua_pushlstring(
+            L, UnsafeRawPointer(key.utf8Start).assumingMemoryBound(to: CChar.self), key.utf8CodeUnitCount)
         lua_rotate(L, -2, 1)
         lua_rawset(L, -3)
     }
@@ -147,11 +148,12 @@ struct LuaStack {
             pop(1)
         }
         if length > 0 && count == length {
-            return .array((1...length).map { n in
-                pushElement(n, of: index)
-                defer { pop(1) }
-                return value(at: -1, depth: depth + 1)
-            })
+            return .array(
+                (1...length).map { n in
+                    pushElement(n, of: index)
+                    defer { pop(1) }
+                    return value(at: -1, depth: depth + 1)
+                })
         }
         return .table(entries)
     }
@@ -170,7 +172,10 @@ struct LuaStack {
         try ensure(3)
         lua_createtable(L, 0, Int32(clamping: fields.count))
         for (key, element) in fields {
-            do { try push(element) } catch { pop(1); throw error }
+            do { try push(element) } catch {
+                pop(1)
+                throw error
+            }
             setField(key, in: -2)
         }
     }
@@ -187,7 +192,10 @@ struct LuaStack {
             try ensure(3)
             lua_createtable(L, Int32(clamping: elements.count), 0)
             for (offset, element) in elements.enumerated() {
-                do { try push(element) } catch { pop(1); throw error }
+                do { try push(element) } catch {
+                    pop(1)
+                    throw error
+                }
                 lua_rawseti(L, -2, lua_Integer(offset + 1))
             }
         case .table(let entries): try pushTable(entries.map { ($0.key, $0.value) })
@@ -259,7 +267,9 @@ struct LuaStack {
         var level: Int32 = 1
         while lua_getstack(L, level, &record) != 0 {
             lua_getinfo(L, "Sl", &record)
-            let source = withUnsafeBytes(of: record.short_src) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let source = withUnsafeBytes(of: record.short_src) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             let name = record.source.map { String(cString: $0) } ?? ""
             if record.currentline > 0, name != chunk { return "\(source):\(record.currentline)" }
             level += 1

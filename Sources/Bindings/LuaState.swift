@@ -202,9 +202,11 @@ public final class LuaState {
         let (message, traceback) = LuaFailure.split(reported)
         switch stackplay_stopped(stack.L) {
         case Int32(STACKPLAY_STOP_CPU):
-            throw LuaFailure(kind: .cpuBudget, message: String(cString: stackplay_stop(stack.L)), traceback: traceback)
+            throw LuaFailure(
+                kind: .cpuBudget, message: String(cString: stackplay_stop(stack.L)), traceback: traceback)
         case Int32(STACKPLAY_STOP_MEMORY):
-            throw LuaFailure(kind: .memoryBudget, message: String(cString: stackplay_stop(stack.L)), traceback: traceback)
+            throw LuaFailure(
+                kind: .memoryBudget, message: String(cString: stackplay_stop(stack.L)), traceback: traceback)
         default:
             throw LuaFailure(kind: .error, message: message, traceback: traceback)
         }
@@ -234,7 +236,9 @@ final class FunctionBox {
         } catch {
             var message = "\(error)"
             message.withUTF8 { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { stackplay_push_error(stack.L, $0.baseAddress, $0.count) }
+                bytes.withMemoryRebound(to: CChar.self) {
+                    stackplay_push_error(stack.L, $0.baseAddress, $0.count)
+                }
             }
             return STACKPLAY_RAISE
         }

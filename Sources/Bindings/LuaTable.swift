@@ -46,7 +46,9 @@ public struct LuaTable {
     public func has(_ key: String) throws -> Bool { try field(key) { !stack.isNoneOrNil($0) } }
 
     /// `t[key]` read by `read`; `defaultValue` when nil; else an error naming `expected`.
-    private func typed<T>(_ key: String, _ defaultValue: T?, _ expected: String, _ read: (Int32) -> T?) throws -> T {
+    private func typed<T>(_ key: String, _ defaultValue: T?, _ expected: String, _ read: (Int32) -> T?) throws
+        -> T
+    {
         try field(key) { slot in
             if stack.isNoneOrNil(slot), let defaultValue { return defaultValue }
             guard let value = read(slot) else { throw mismatch(key, expected: expected, at: slot) }
@@ -106,7 +108,9 @@ public struct LuaTable {
     /// The number at `t[n]` (1-based), e.g. for `{x, y}` points.
     public func number(at n: Int) throws -> Double {
         try element(n) { slot in
-            guard let value = stack.number(slot) else { throw mismatch("[\(n)]", expected: "number", at: slot) }
+            guard let value = stack.number(slot) else {
+                throw mismatch("[\(n)]", expected: "number", at: slot)
+            }
             return value
         }
     }

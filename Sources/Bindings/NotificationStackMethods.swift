@@ -5,7 +5,8 @@ enum NotificationStackMethods {
     typealias Handle = ComponentHandle<NotificationStack>
 
     static let options = [
-        "items", "expanded", "title", "spacing", "peek", "dismissible", "card_height", "x", "y", "width", "name",
+        "items", "expanded", "title", "spacing", "peek", "dismissible", "card_height", "x", "y", "width",
+        "name",
     ]
 
     /// The demo's card height: a 42-pt icon and 14 pt of padding above and below.
@@ -15,15 +16,18 @@ enum NotificationStackMethods {
         let screen = try ScreenMethods.screen(a)
         let o = try LuaOptions(a, at: 2, known: options)
         let x = try o.number("x", default: 16)
-        let cards = try readCards(o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
+        let cards = try readCards(
+            o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
         let stack = try a.model {
             try NotificationStack(
                 name: try o.string("name", default: "notifications"), cards: cards,
-                isExpanded: try o.boolean("expanded", default: false), title: try o.string("title", default: "Notifications"),
+                isExpanded: try o.boolean("expanded", default: false),
+                title: try o.string("title", default: "Notifications"),
                 spacing: try o.number("spacing", default: 10), peek: try o.number("peek", default: 10),
                 isDismissible: try o.boolean("dismissible", default: false),
                 origin: Point(x: x, y: try o.number("y", default: 0)),
-                width: try o.number("width", default: max(screen.settings.size.width - 2 * x, 0), allowNegative: false))
+                width: try o.number(
+                    "width", default: max(screen.settings.size.width - 2 * x, 0), allowNegative: false))
         }
         try a.model { try screen.add(stack) }
         return [.object(Handle(screen: screen, component: stack))]
@@ -48,7 +52,8 @@ enum NotificationStackMethods {
         methods["set_items"] = { a in
             let h = try handle(a)
             let o = try LuaOptions(a, at: 2, known: ["items", "card_height"])
-            let cards = try readCards(o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
+            let cards = try readCards(
+                o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
             try a.model { try h.screen.setItems(cards, of: h.component.name) }
             return []
         }

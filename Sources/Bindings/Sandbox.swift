@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a script may reach: base, string, table, math, utf8, coroutine, and `os.clock`,
@@ -22,7 +22,8 @@ public struct Sandbox: Sendable {
             let name = try arguments.string(at: 1)
             switch ModulePath.resolve(name, root: root) {
             case .success(let path): return [.string(path)]
-            case .failure(let problem): return [.nil, .string("module '\(name)' not found: \(problem.message)")]
+            case .failure(let problem):
+                return [.nil, .string("module '\(name)' not found: \(problem.message)")]
             }
         }
         try lua.run(Self.prelude, name: "=stackplay.sandbox", arguments: [locate])

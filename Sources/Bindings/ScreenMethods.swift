@@ -6,7 +6,9 @@ enum ScreenMethods {
     static let directions: [(String, LayoutDirection)] = [("ltr", .leftToRight), ("rtl", .rightToLeft)]
 
     /// Lua: `stackplay.screen { width = 390, height = 844, layout_direction = "ltr", reduce_motion = false, dynamic_type = "large" }`.
-    static func make(_ arguments: LuaArguments, session: ScriptSession, defaults: ScreenDefaults) throws -> [LuaValue] {
+    static func make(_ arguments: LuaArguments, session: ScriptSession, defaults: ScreenDefaults) throws
+        -> [LuaValue]
+    {
         let options = try LuaOptions(arguments, at: 1, known: screenOptions)
         let settings = ScreenSettings(
             size: Size(
@@ -25,13 +27,17 @@ enum ScreenMethods {
         guard let size = DynamicTypeSize(name: name) else {
             let names = DynamicTypeSize.allCases.map(\.shortName)
             var detail = "unknown size '\(name)' (sizes: \(names.joined(separator: ", ")))"
-            if let near = nearestName(to: name, in: names) { detail = "unknown size '\(name)' (did you mean '\(near)'?)" }
+            if let near = nearestName(to: name, in: names) {
+                detail = "unknown size '\(name)' (did you mean '\(near)'?)"
+            }
             throw options.error("dynamic_type", detail)
         }
         return size
     }
 
-    static func screen(_ arguments: LuaArguments) throws -> Screen { try arguments.object(at: 1, as: Screen.self) }
+    static func screen(_ arguments: LuaArguments) throws -> Screen {
+        try arguments.object(at: 1, as: Screen.self)
+    }
 
     static func methods(session: ScriptSession, defaults: ScreenDefaults) -> [String: LuaFunction] {
         var methods: [String: LuaFunction] = [
@@ -68,7 +74,8 @@ enum ScreenMethods {
                 let name = try a.string(at: 2)
                 guard let size = DynamicTypeSize(name: name) else {
                     let near = nearestName(to: name, in: DynamicTypeSize.allCases.map(\.shortName))
-                    throw a.error(at: 2, "unknown size '\(name)'" + (near.map { " (did you mean '\($0)'?)" } ?? ""))
+                    throw a.error(
+                        at: 2, "unknown size '\(name)'" + (near.map { " (did you mean '\($0)'?)" } ?? ""))
                 }
                 try screen(a).setDynamicTypeSize(size)
                 return []
@@ -78,7 +85,8 @@ enum ScreenMethods {
                 let s = try screen(a)
                 let size = Size(
                     width: try options.number("width", default: s.settings.size.width, allowNegative: false),
-                    height: try options.number("height", default: s.settings.size.height, allowNegative: false))
+                    height: try options.number(
+                        "height", default: s.settings.size.height, allowNegative: false))
                 try a.model { try s.setSize(size) }
                 return []
             },
@@ -123,7 +131,12 @@ enum ScreenMethods {
             // VoiceOver (G6)
             "escape": { a in [.boolean(try a.model { try screen(a).escape() })] },
             "accessibility": { a in
-                [.array(try screen(a).accessibilityElements().map { LuaSnapshot.element($0.element, component: $0.component) })]
+                [
+                    .array(
+                        try screen(a).accessibilityElements().map {
+                            LuaSnapshot.element($0.element, component: $0.component)
+                        })
+                ]
             },
             // Observations
             "snapshot": { a in

@@ -17,7 +17,8 @@ public struct ScriptRunner: Sendable {
         try Sandbox(root: root).install(in: lua)
         for module in modules {
             do { try module.install(in: lua) } catch {
-                throw LuaFailure(kind: .error, message: "stackplay: cannot install \(type(of: module)): \(error)")
+                throw LuaFailure(
+                    kind: .error, message: "stackplay: cannot install \(type(of: module)): \(error)")
             }
         }
         return lua

@@ -19,7 +19,9 @@ final class ScriptSession {
     /// before anything happens on the screen.
     func track(_ screen: Screen) {
         screens.append(screen)
-        if recordsTraces { recorders.append(TraceRecorder(screen: screen, stackplay: StackplayVersion.string)) }
+        if recordsTraces {
+            recorders.append(TraceRecorder(screen: screen, stackplay: StackplayVersion.string))
+        }
     }
 
     /// Every screen made since the last reset, as text.

@@ -16,7 +16,9 @@ public struct StackModelModule: LuaModule {
     public static var apiNames: (fields: Set<String>, methods: Set<String>) {
         var methods = Set(ScreenMethods.methods(session: ScriptSession(), defaults: ScreenDefaults()).keys)
         for (_, names) in ComponentFactories.methodNames { methods.formUnion(names) }
-        methods.formUnion(["to_equal", "to_be_near", "to_be_truthy", "to_be_falsy", "to_raise", "never", "to_not"])
+        methods.formUnion([
+            "to_equal", "to_be_near", "to_be_truthy", "to_be_falsy", "to_raise", "never", "to_not",
+        ])
         return (["screen", "version", "replay"], methods)
     }
 
@@ -24,7 +26,8 @@ public struct StackModelModule: LuaModule {
         let session = ScriptSession(recordsTraces: recordsTraces)
         let defaults = defaults
         try lua.defineClass(
-            Screen.self, name: "stackplay.screen", methods: ScreenMethods.methods(session: session, defaults: defaults))
+            Screen.self, name: "stackplay.screen",
+            methods: ScreenMethods.methods(session: session, defaults: defaults))
         try lua.defineClass(
             ComponentHandle<NotificationStack>.self, name: "stackplay.notification_stack",
             methods: NotificationStackMethods.methods())
@@ -34,10 +37,14 @@ public struct StackModelModule: LuaModule {
         try lua.defineClass(
             ComponentHandle<StickyStackedCards>.self, name: "stackplay.sticky_stacked_cards",
             methods: StickyStackedCardsMethods.methods())
-        try lua.setField("screen", in: "stackplay", .function("screen") { try ScreenMethods.make($0, session: session, defaults: defaults) })
+        try lua.setField(
+            "screen", in: "stackplay",
+            .function("screen") { try ScreenMethods.make($0, session: session, defaults: defaults) })
         try lua.setField("_dump", in: "stackplay", .function("_dump") { _ in [.string(session.dump())] })
-        try lua.setField("replay", in: "stackplay", .function("replay") { try TraceMethods.replay($0, session: session) })
-        try lua.setField("_traces", in: "stackplay", .function("_traces") { _ in TraceMethods.traces(session: session) })
+        try lua.setField(
+            "replay", in: "stackplay", .function("replay") { try TraceMethods.replay($0, session: session) })
+        try lua.setField(
+            "_traces", in: "stackplay", .function("_traces") { _ in TraceMethods.traces(session: session) })
     }
 }
 

@@ -5,7 +5,8 @@ enum StickyStackedCardsMethods {
     typealias Handle = ComponentHandle<StickyStackedCards>
 
     static let options = [
-        "items", "spacing", "top", "peek", "max_peeking", "card_height", "x", "y", "width", "height", "inset_top",
+        "items", "spacing", "top", "peek", "max_peeking", "card_height", "x", "y", "width", "height",
+        "inset_top",
         "inset_bottom", "scroll_offset", "name",
     ]
 
@@ -17,14 +18,18 @@ enum StickyStackedCardsMethods {
         let o = try LuaOptions(a, at: 2, known: options)
         let x = try o.number("x", default: 0)
         let y = try o.number("y", default: 0)
-        let cards = try readCards(o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
+        let cards = try readCards(
+            o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
         let sticky = try a.model {
             try StickyStackedCards(
-                name: try o.string("name", default: "sticky"), cards: cards, spacing: try o.number("spacing", default: 20),
+                name: try o.string("name", default: "sticky"), cards: cards,
+                spacing: try o.number("spacing", default: 20),
                 top: try o.number("top", default: 12), peek: try o.number("peek", default: 12),
                 maxPeeking: try o.integer("max_peeking", default: 3), origin: Point(x: x, y: y),
-                width: try o.number("width", default: max(screen.settings.size.width - x, 0), allowNegative: false),
-                viewportHeight: try o.number("height", default: max(screen.settings.size.height - y, 0), allowNegative: false),
+                width: try o.number(
+                    "width", default: max(screen.settings.size.width - x, 0), allowNegative: false),
+                viewportHeight: try o.number(
+                    "height", default: max(screen.settings.size.height - y, 0), allowNegative: false),
                 insetTop: try o.number("inset_top", default: 12, allowNegative: false),
                 insetBottom: try o.number("inset_bottom", default: 40, allowNegative: false),
                 scrollOffset: try o.number("scroll_offset", default: 0))
@@ -54,7 +59,10 @@ enum StickyStackedCardsMethods {
             let start = try a.model { try h.component.point(of: "scroll", in: h.settings) }
             return [
                 LuaSnapshot.hit(
-                    try a.model { try h.screen.drag(from: start, by: Point(x: 0, y: -dy), steps: steps, duration: duration) })
+                    try a.model {
+                        try h.screen.drag(
+                            from: start, by: Point(x: 0, y: -dy), steps: steps, duration: duration)
+                    })
             ]
         }
         return methods

@@ -90,13 +90,18 @@ public struct TestRunner: Sendable {
         do {
             let lua = try scripts.makeState(root: test.root)
             try lua.run(file: test.file)
-            if test.index == 0 { return TestResult(test: test, status: .passed, traces: Self.traces(of: lua)) }
+            if test.index == 0 {
+                return TestResult(test: test, status: .passed, traces: Self.traces(of: lua))
+            }
             let outcome = try lua.run("return stackplay._run(\(test.index))", name: "=stackplay.runner")
             guard case .table(let fields)? = outcome.first else {
-                return TestResult(test: test, status: .failed, message: "stackplay: the test runner returned nothing")
+                return TestResult(
+                    test: test, status: .failed, message: "stackplay: the test runner returned nothing")
             }
             let traces = Self.traces(of: lua)
-            guard fields["status"]?.string == "failed" else { return TestResult(test: test, status: .passed, traces: traces) }
+            guard fields["status"]?.string == "failed" else {
+                return TestResult(test: test, status: .passed, traces: traces)
+            }
             return TestResult(
                 test: test, status: .failed, message: fields["message"]?.string ?? "",
                 traceback: fields["traceback"]?.string ?? "", dump: fields["dump"]?.string ?? "",
@@ -108,7 +113,10 @@ public struct TestRunner: Sendable {
 
     /// The traces the test's screens recorded (none when traces are off).
     private static func traces(of lua: LuaState) -> [String] {
-        guard case .array(let texts)? = try? lua.run("return stackplay._traces()", name: "=stackplay.runner").first else {
+        guard
+            case .array(let texts)? = try? lua.run("return stackplay._traces()", name: "=stackplay.runner")
+                .first
+        else {
             return []
         }
         return texts.compactMap(\.string)
@@ -116,6 +124,8 @@ public struct TestRunner: Sendable {
 
     static func failed(_ test: TestCase, _ error: LuaFailure) -> TestResult {
         let position = error.message.firstMatch(of: /^([^\n]*?:\d+):/).map { String($0.1) } ?? ""
-        return TestResult(test: test, status: .failed, message: error.message, traceback: error.traceback, position: position)
+        return TestResult(
+            test: test, status: .failed, message: error.message, traceback: error.traceback,
+            position: position)
     }
 }

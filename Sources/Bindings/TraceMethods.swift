@@ -21,11 +21,14 @@ enum TraceMethods {
         do {
             let trace = try Trace(contentsOf: path)
             if let until, until > trace.steps.count {
-                throw a.error(at: 2, "field 'events': the trace has \(trace.steps.count) events, got \(until)")
+                throw a.error(
+                    at: 2, "field 'events': the trace has \(trace.steps.count) events, got \(until)")
             }
             let replayer = try TraceReplayer(trace) { session.track($0) }
             if check {
-                if let mismatch = try replayer.run(until: until, tolerance: tolerance) { throw LuaError("replay: \(mismatch)") }
+                if let mismatch = try replayer.run(until: until, tolerance: tolerance) {
+                    throw LuaError("replay: \(mismatch)")
+                }
             } else {
                 while replayer.position < (until ?? trace.steps.count) { try replayer.step() }
             }
@@ -40,8 +43,10 @@ enum TraceMethods {
         var table: [String: LuaValue] = [:]
         for component in screen.components {
             switch component {
-            case let stack as NotificationStack: table[component.name] = .object(ComponentHandle(screen: screen, component: stack))
-            case let wallet as WalletCardStack: table[component.name] = .object(ComponentHandle(screen: screen, component: wallet))
+            case let stack as NotificationStack:
+                table[component.name] = .object(ComponentHandle(screen: screen, component: stack))
+            case let wallet as WalletCardStack:
+                table[component.name] = .object(ComponentHandle(screen: screen, component: wallet))
             case let sticky as StickyStackedCards:
                 table[component.name] = .object(ComponentHandle(screen: screen, component: sticky))
             default: break

@@ -4,7 +4,9 @@ import StackModel
 enum WalletCardStackMethods {
     typealias Handle = ComponentHandle<WalletCardStack>
 
-    static let options = ["items", "selection", "card_height", "peek", "pile_height", "x", "y", "width", "height", "name"]
+    static let options = [
+        "items", "selection", "card_height", "peek", "pile_height", "x", "y", "width", "height", "name",
+    ]
 
     static func make(_ a: LuaArguments) throws -> [LuaValue] {
         let screen = try ScreenMethods.screen(a)
@@ -15,11 +17,14 @@ enum WalletCardStackMethods {
         let cards = try readCards(o, defaultHeight: cardHeight)
         let wallet = try a.model {
             try WalletCardStack(
-                name: try o.string("name", default: "wallet"), cards: cards, selection: try o.optionalString("selection"),
+                name: try o.string("name", default: "wallet"), cards: cards,
+                selection: try o.optionalString("selection"),
                 cardHeight: cardHeight, peek: try o.number("peek", default: 64),
                 pileHeight: try o.number("pile_height", default: 76), origin: Point(x: x, y: y),
-                width: try o.number("width", default: max(screen.settings.size.width - 2 * x, 0), allowNegative: false),
-                height: try o.number("height", default: max(screen.settings.size.height - y, 0), allowNegative: false))
+                width: try o.number(
+                    "width", default: max(screen.settings.size.width - 2 * x, 0), allowNegative: false),
+                height: try o.number(
+                    "height", default: max(screen.settings.size.height - y, 0), allowNegative: false))
         }
         try a.model { try screen.add(wallet) }
         return [.object(Handle(screen: screen, component: wallet))]
@@ -34,7 +39,9 @@ enum WalletCardStackMethods {
             let id = try a.optionalString(at: 2)
             let ids = h.component.cards.map(\.id)
             // A script names a card it means; a stale selection (W11) is the `selection` option's.
-            if let id, !ids.contains(id) { throw a.error(at: 2, ComponentMethods.unknownCard(id, among: ids)) }
+            if let id, !ids.contains(id) {
+                throw a.error(at: 2, ComponentMethods.unknownCard(id, among: ids))
+            }
             try a.model { try h.screen.select(id, of: h.component.name) }
             return []
         }

@@ -71,14 +71,18 @@ public struct AnimatedValue: Sendable, Equatable {
     /// changes nothing, as in SwiftUI, where an unchanged value starts no animation.
     public mutating func set(_ newTarget: Double, animation: Animation?, at time: Double) {
         guard newTarget != target else { return }
-        startMotion(from: value(at: time), velocity: velocity(at: time), to: newTarget, animation: animation, at: time)
+        startMotion(
+            from: value(at: time), velocity: velocity(at: time), to: newTarget, animation: animation, at: time
+        )
     }
 
     /// Moves what is on screen by `delta` at once and animates it back to the model value: how a
     /// layout change appears when something else moved (N14 uses it for the cards that stay).
     public mutating func displace(by delta: Double, animation: Animation?, at time: Double) {
         guard delta != 0, animation != nil else { return }
-        startMotion(from: value(at: time) + delta, velocity: velocity(at: time), to: target, animation: animation, at: time)
+        startMotion(
+            from: value(at: time) + delta, velocity: velocity(at: time), to: target, animation: animation,
+            at: time)
     }
 
     private mutating func startMotion(

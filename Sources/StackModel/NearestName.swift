@@ -19,7 +19,8 @@ public func editDistance(_ a: String, _ b: String) -> Int {
     for i in 1...a.count {
         current[0] = i
         for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            current[j] = min(
+                previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
         }
         swap(&previous, &current)
     }

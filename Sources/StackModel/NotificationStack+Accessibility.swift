@@ -15,8 +15,10 @@ extension NotificationStack {
             elements.append(
                 AccessibilityElement(
                     id: "title", label: title, traits: [.staticText],
-                    frame: Rect(x: titleX, y: header.y, width: header.width - button.width, height: header.height)))
-            elements.append(AccessibilityElement(id: "show_less", label: "Show less", traits: [.button], frame: button))
+                    frame: Rect(
+                        x: titleX, y: header.y, width: header.width - button.width, height: header.height)))
+            elements.append(
+                AccessibilityElement(id: "show_less", label: "Show less", traits: [.button], frame: button))
         }
         if !isOpen {
             // `.accessibilityElement(children: .combine)`: one button, labelled by the cards that
@@ -48,7 +50,8 @@ extension NotificationStack {
             throw unknownCard(id)
         }
         guard action == Self.clearAction else {
-            throw StackModelError("card '\(id)' has no action '\(action)' (it has: activate, \(Self.clearAction))")
+            throw StackModelError(
+                "card '\(id)' has no action '\(action)' (it has: activate, \(Self.clearAction))")
         }
         // N15: "Clear" dismisses only when the card could be swiped (N9).
         guard isSwipeable, isOpen else { return false }

@@ -38,7 +38,9 @@ extension NotificationStack {
         }
         switch gesture.target {
         case "show_less":
-            if ButtonTracking.fires(touch, in: showLessFrame(in: settings)) { setExpanded(false, in: settings) }
+            if ButtonTracking.fires(touch, in: showLessFrame(in: settings)) {
+                setExpanded(false, in: settings)
+            }
         case "header":
             break
         default:

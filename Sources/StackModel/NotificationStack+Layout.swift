@@ -34,8 +34,11 @@ extension NotificationStack {
             let row = rows[index]
             let scale = row.scale.value(at: now)
             // The row's offset is inside the scale effect, which is anchored at the bottom (N3).
-            var frame = Rect(x: origin.x, y: top + tops[index] + row.shift.value(at: now), width: width, height: card.height)
-                .scaled(by: scale, anchorX: 0.5, anchorY: 1)
+            var frame = Rect(
+                x: origin.x, y: top + tops[index] + row.shift.value(at: now), width: width,
+                height: card.height
+            )
+            .scaled(by: scale, anchorX: 0.5, anchorY: 1)
             frame.x += mirror * row.offset.value(at: now) * scale
             let opacity = clampUnit(row.opacity.value(at: now)) * clampUnit(row.fade.value(at: now))
             let hasArea = frame.width > 0 && frame.height > 0
@@ -53,10 +56,13 @@ extension NotificationStack {
         var parts: [PartSnapshot] = []
         let headerShown = clampUnit(headerOpacity.value(at: now))
         if showsHeader || headerShown > 0 {
-            parts.append(PartSnapshot(name: "header", frame: headerFrame(), opacity: headerShown, isHittable: showsHeader))
             parts.append(
                 PartSnapshot(
-                    name: "show_less", frame: showLessFrame(in: settings), opacity: headerShown, isHittable: showsHeader))
+                    name: "header", frame: headerFrame(), opacity: headerShown, isHittable: showsHeader))
+            parts.append(
+                PartSnapshot(
+                    name: "show_less", frame: showLessFrame(in: settings), opacity: headerShown,
+                    isHittable: showsHeader))
         }
         return ComponentSnapshot(
             kind: kind, name: name,
@@ -79,7 +85,9 @@ extension NotificationStack {
             return showLessFrame(in: settings).contains(point) ? "show_less" : "header"
         }
         // The first card is on top (N5): z falls with the index.
-        if isOpen, let card = topmostCard(at: point, among: cardSnapshots(in: settings)) { return "card:\(card.id)" }
+        if isOpen, let card = topmostCard(at: point, among: cardSnapshots(in: settings)) {
+            return "card:\(card.id)"
+        }
         return layoutFrame(at: settings.now).contains(point) ? "stack" : nil
     }
 
@@ -87,10 +95,14 @@ extension NotificationStack {
         switch target {
         case "stack": return layoutFrame(at: settings.now).center
         case "show_less":
-            guard showsHeader else { throw StackModelError("'Show less' shows only while the stack is expanded") }
+            guard showsHeader else {
+                throw StackModelError("'Show less' shows only while the stack is expanded")
+            }
             return showLessFrame(in: settings).center
         case "header":
-            guard showsHeader else { throw StackModelError("the header shows only while the stack is expanded") }
+            guard showsHeader else {
+                throw StackModelError("the header shows only while the stack is expanded")
+            }
             return headerFrame().center
         default:
             let id = cardID(from: target)

@@ -86,8 +86,10 @@ public final class NotificationStack: Component {
     public static let clearAction = "Clear"
 
     public init(
-        name: String = "notifications", cards: [CardSpec], isExpanded: Bool = false, title: String = "Notifications",
-        spacing: Double = 10, peek: Double = 10, isDismissible: Bool = false, origin: Point = .zero, width: Double = 390
+        name: String = "notifications", cards: [CardSpec], isExpanded: Bool = false,
+        title: String = "Notifications",
+        spacing: Double = 10, peek: Double = 10, isDismissible: Bool = false, origin: Point = .zero,
+        width: Double = 390
     ) throws {
         try CardSpec.validate(cards)
         try StackModelError.requireFinite(spacing, "spacing")
@@ -197,7 +199,8 @@ public final class NotificationStack: Component {
         cardsTop.set(showsHeader ? Self.headerHeight + spacing : 0, animation: animation, at: now)
         for index in rows.indices {
             rows[index].scale.set(
-                NotificationStackMath.scale(depth: index, progress: open ? 1 : 0), animation: animation, at: now)
+                NotificationStackMath.scale(depth: index, progress: open ? 1 : 0), animation: animation,
+                at: now)
             rows[index].opacity.set(Self.opacity(index: index, open: open), animation: animation, at: now)
         }
     }

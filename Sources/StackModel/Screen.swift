@@ -114,7 +114,8 @@ public final class Screen {
         guard wait <= limit else {
             let names = components.filter { ($0.animationEndTime ?? 0) > settings.now + limit }.map(\.name)
             throw StackModelError(
-                "an animation of \(names.joined(separator: ", ")) did not settle within \(formatNumber(limit)) s")
+                "an animation of \(names.joined(separator: ", ")) did not settle within \(formatNumber(limit)) s"
+            )
         }
         try advance(by: wait)
         return wait
@@ -210,7 +211,9 @@ public final class Screen {
             throw StackModelError("no finger with id \(id) is down")
         }
         touch.time = settings.now
-        if let owner = touchOwners.removeValue(forKey: id) { components[owner].touchEnded(touch, in: settings) }
+        if let owner = touchOwners.removeValue(forKey: id) {
+            components[owner].touchEnded(touch, in: settings)
+        }
         onEvent?(.touchUp(touch: id))
     }
 
@@ -259,7 +262,8 @@ public final class Screen {
             throw StackModelError("no component called '\(name)' is on the screen")
         }
         if action == "activate" {
-            guard let target = component.accessibilityElements(in: settings).first(where: { $0.id == element })
+            guard
+                let target = component.accessibilityElements(in: settings).first(where: { $0.id == element })
             else { throw StackModelError("\(name) has no accessibility element '\(element)'") }
             guard !target.isHidden else { throw StackModelError("'\(element)' is hidden from VoiceOver") }
             return try tap(at: target.activationPoint) != nil

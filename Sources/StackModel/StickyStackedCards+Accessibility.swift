@@ -12,7 +12,9 @@ extension StickyStackedCards {
         throws -> Bool
     {
         let id = cardID(from: element)
-        guard cards.contains(where: { $0.id == id }) else { throw unknownCardError(id, in: name, cards: cards) }
+        guard cards.contains(where: { $0.id == id }) else {
+            throw unknownCardError(id, in: name, cards: cards)
+        }
         throw StackModelError("card '\(id)' of \(name) has no action '\(action)' (it has: activate)")
     }
 }

@@ -55,7 +55,9 @@ extension StickyStackedCards {
     public func point(of target: String, in settings: ScreenSettings) throws -> Point {
         if target == "scroll" { return viewportFrame().center }
         let id = cardID(from: target)
-        guard cards.contains(where: { $0.id == id }) else { throw unknownCardError(id, in: name, cards: cards) }
+        guard cards.contains(where: { $0.id == id }) else {
+            throw unknownCardError(id, in: name, cards: cards)
+        }
         let viewport = viewportFrame()
         // Only what shows in the scroll view can be touched: the frames cut to it.
         let shown = cardSnapshots(in: settings).map { card in

@@ -16,7 +16,8 @@ extension WalletCardStack {
             let unitY = cardHeight > 0 ? shown / cardHeight / 2 : 0.5
             let frame = snapshot.frame
             return AccessibilityElement(
-                id: "card:\(card.id)", label: card.label, hint: isSelected ? Self.selectedHint : Self.stackedHint,
+                id: "card:\(card.id)", label: card.label,
+                hint: isSelected ? Self.selectedHint : Self.stackedHint,
                 traits: isSelected ? [.button, .selected] : [.button],
                 isHidden: selected != nil && !isSelected, actions: [Self.escapeAction], frame: frame,
                 activationPoint: Point(x: frame.midX, y: frame.minY + frame.height * unitY),
@@ -31,7 +32,9 @@ extension WalletCardStack {
     {
         if element != "stack" {
             let id = cardID(from: element)
-            guard cards.contains(where: { $0.id == id }) else { throw unknownCardError(id, in: name, cards: cards) }
+            guard cards.contains(where: { $0.id == id }) else {
+                throw unknownCardError(id, in: name, cards: cards)
+            }
         }
         guard action == Self.escapeAction else {
             let actions = element == "stack" ? Self.escapeAction : "activate, \(Self.escapeAction)"

@@ -85,7 +85,9 @@ extension WalletCardStack {
             return detail.frame.center
         }
         let id = cardID(from: target)
-        guard cards.contains(where: { $0.id == id }) else { throw unknownCardError(id, in: name, cards: cards) }
+        guard cards.contains(where: { $0.id == id }) else {
+            throw unknownCardError(id, in: name, cards: cards)
+        }
         return visibleCenter(of: id, among: cardSnapshots(in: settings))
     }
 }

@@ -62,7 +62,8 @@ public final class WalletCardStack: Component {
     ///   - height: the height the stack is given (W1), as `onGeometryChange` reads it.
     public init(
         name: String = "wallet", cards: [CardSpec], selection: String? = nil, cardHeight: Double = 200,
-        peek: Double = 64, pileHeight: Double = 76, origin: Point = .zero, width: Double = 350, height: Double = 600
+        peek: Double = 64, pileHeight: Double = 76, origin: Point = .zero, width: Double = 350,
+        height: Double = 600
     ) throws {
         try CardSpec.validate(cards)
         try StackModelError.requireNonNegative(cardHeight, "cardHeight")
@@ -163,7 +164,8 @@ public final class WalletCardStack: Component {
     /// One travel and one press scale per card, keeping those of the cards that stay.
     private func resetValues() {
         travel = Dictionary(uniqueKeysWithValues: cards.map { ($0.id, AnimatedValue(0)) })
-        pressScale = Dictionary(uniqueKeysWithValues: cards.map { ($0.id, pressScale[$0.id] ?? AnimatedValue(1)) })
+        pressScale = Dictionary(
+            uniqueKeysWithValues: cards.map { ($0.id, pressScale[$0.id] ?? AnimatedValue(1)) })
         presses = presses.filter { pressScale[$0.value] != nil }
     }
 

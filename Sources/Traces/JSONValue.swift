@@ -119,13 +119,17 @@ public struct JSONParser {
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
-        guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the value") }
+        guard parser.index == parser.bytes.count else {
+            throw parser.error("unexpected text after the value")
+        }
         return value
     }
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
-    private func error(_ message: String) -> JSONSyntaxError { JSONSyntaxError(message: message, column: index + 1) }
+    private func error(_ message: String) -> JSONSyntaxError {
+        JSONSyntaxError(message: message, column: index + 1)
+    }
 
     private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
@@ -136,7 +140,9 @@ public struct JSONParser {
     private mutating func expect(_ literal: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
         for byte in literal.utf8 {
             guard peek == byte else {
-                throw peek == nil ? error("the line ends in the middle of a value (truncated?)") : error("unexpected character")
+                throw peek == nil
+                    ? error("the line ends in the middle of a value (truncated?)")
+                    : error("unexpected character")
             }
             index += 1
         }
@@ -171,11 +177,17 @@ public struct JSONParser {
         while true {
             skipSpace()
             guard peek == UInt8(ascii: "\"") else {
-                throw peek == nil ? error("the line ends inside an object (truncated?)") : error("a key (a string) expected")
+                throw peek == nil
+                    ? error("the line ends inside an object (truncated?)")
+                    : error("a key (a string) expected")
             }
             let key = try string()
             skipSpace()
-            guard peek == UInt8(ascii: ":") else { throw peek == nil ? error("the line ends inside an object (truncated?)") : error("':' expected after key '\(key)'") }
+            guard peek == UInt8(ascii: ":") else {
+                throw peek == nil
+                    ? error("the line ends inside an object (truncated?)")
+                    : error("':' expected after key '\(key)'")
+            }
             index += 1
             skipSpace()
             let value = try value(depth: depth + 1)
@@ -221,7 +233,9 @@ public struct JSONParser {
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []
         func flush() {
-            if !run.isEmpty { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars) }
+            if !run.isEmpty {
+                scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
+            }
             run.removeAll(keepingCapacity: true)
         }
         while true {
@@ -290,10 +304,14 @@ public struct JSONParser {
             return index - from
         }
         if peek == UInt8(ascii: "-") { index += 1 }
-        if peek == UInt8(ascii: "I") { throw error("NaN and Infinity are not JSON numbers: a trace holds finite numbers only") }
+        if peek == UInt8(ascii: "I") {
+            throw error("NaN and Infinity are not JSON numbers: a trace holds finite numbers only")
+        }
         let whole = digits()
         guard whole > 0 else { throw error("a digit expected") }
-        if whole > 1, bytes[index - whole] == UInt8(ascii: "0") { throw error("a number must not start with 0") }
+        if whole > 1, bytes[index - whole] == UInt8(ascii: "0") {
+            throw error("a number must not start with 0")
+        }
         if peek == UInt8(ascii: ".") {
             index += 1
             guard digits() > 0 else { throw error("a digit expected after '.'") }

@@ -37,7 +37,10 @@ public struct Trace: Sendable {
         self.file = file
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
-        guard let first = lines.first else { throw TraceError(file: file, line: 1, message: "the file is empty: a trace starts with a header line") }
+        guard let first = lines.first else {
+            throw TraceError(
+                file: file, line: 1, message: "the file is empty: a trace starts with a header line")
+        }
         let header = try TraceFields(Self.parse(first, file: file, line: 1), file: file, line: 1)
         let format = try header.string("format")
         guard format == TraceFormat.name else {
@@ -45,7 +48,9 @@ public struct Trace: Sendable {
         }
         let version = try header.integer("version")
         guard version == TraceFormat.version else {
-            throw header.error("version", "unknown trace version \(version) (this stackplay reads version \(TraceFormat.version))")
+            throw header.error(
+                "version",
+                "unknown trace version \(version) (this stackplay reads version \(TraceFormat.version))")
         }
         stackplay = try header.string("stackplay")
         settings = try TraceFormat.decodeSettings(try header.object("screen"))
@@ -59,7 +64,8 @@ public struct Trace: Sendable {
         for (offset, text) in lines.dropFirst().enumerated() {
             let line = offset + 2
             guard !text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) else {
-                throw TraceError(file: file, line: line, message: "an empty line: each line after the header is one event")
+                throw TraceError(
+                    file: file, line: line, message: "an empty line: each line after the header is one event")
             }
             let o = try TraceFields(Self.parse(text, file: file, line: line), file: file, line: line)
             let index = steps.count
@@ -79,20 +85,26 @@ public struct Trace: Sendable {
                 _ = try TraceFormat.decodeFrame(fields, settings: settings)
                 frame = try o.value("frame")
             }
-            steps.append(TraceStep(line: line, index: index, time: t, input: input, frame: frame, type: try o.string("type")))
+            steps.append(
+                TraceStep(
+                    line: line, index: index, time: t, input: input, frame: frame, type: try o.string("type"))
+            )
         }
     }
 
     /// Reads the trace at `path`.
     public init(contentsOf path: String) throws(TraceError) {
         let text: String
-        do { text = try TraceFile.read(path) } catch { throw TraceError(file: path, line: 0, message: error.message) }
+        do { text = try TraceFile.read(path) } catch {
+            throw TraceError(file: path, line: 0, message: error.message)
+        }
         try self.init(text: text, file: path)
     }
 
     static func parse(_ text: String, file: String, line: Int) throws(TraceError) -> JSONValue {
         do { return try JSONParser.parse(text) } catch {
-            throw TraceError(file: file, line: line, message: "malformed JSON at column \(error.column): \(error.message)")
+            throw TraceError(
+                file: file, line: line, message: "malformed JSON at column \(error.column): \(error.message)")
         }
     }
 
@@ -118,6 +130,7 @@ public struct Trace: Sendable {
     public func frame(at index: Int) throws(TraceError) -> FrameSnapshot? {
         let step = steps[index]
         guard let frame = step.frame else { return nil }
-        return try TraceFormat.decodeFrame(TraceFields(frame, file: file, line: step.line, path: "frame."), settings: settings(at: index))
+        return try TraceFormat.decodeFrame(
+            TraceFields(frame, file: file, line: step.line, path: "frame."), settings: settings(at: index))
     }
 }

@@ -53,7 +53,9 @@ struct TraceFields {
 
     func number(_ key: String) throws(TraceError) -> Double {
         let value = try value(key)
-        guard case .number(let number) = value else { throw error(key, "number expected, got \(value.typeName)") }
+        guard case .number(let number) = value else {
+            throw error(key, "number expected, got \(value.typeName)")
+        }
         return number
     }
 
@@ -73,7 +75,9 @@ struct TraceFields {
 
     func string(_ key: String) throws(TraceError) -> String {
         let value = try value(key)
-        guard case .string(let string) = value else { throw error(key, "string expected, got \(value.typeName)") }
+        guard case .string(let string) = value else {
+            throw error(key, "string expected, got \(value.typeName)")
+        }
         return string
     }
 
@@ -82,19 +86,25 @@ struct TraceFields {
         guard has(key) else { return nil }
         let value = try value(key)
         if case .null = value { return nil }
-        guard case .string(let string) = value else { throw error(key, "string or null expected, got \(value.typeName)") }
+        guard case .string(let string) = value else {
+            throw error(key, "string or null expected, got \(value.typeName)")
+        }
         return string
     }
 
     func bool(_ key: String) throws(TraceError) -> Bool {
         let value = try value(key)
-        guard case .bool(let flag) = value else { throw error(key, "boolean expected, got \(value.typeName)") }
+        guard case .bool(let flag) = value else {
+            throw error(key, "boolean expected, got \(value.typeName)")
+        }
         return flag
     }
 
     func array(_ key: String) throws(TraceError) -> [JSONValue] {
         let value = try value(key)
-        guard case .array(let values) = value else { throw error(key, "array expected, got \(value.typeName)") }
+        guard case .array(let values) = value else {
+            throw error(key, "array expected, got \(value.typeName)")
+        }
         return values
     }
 
@@ -115,7 +125,10 @@ struct TraceFields {
     func choice<T>(_ key: String, _ choices: [(String, T)]) throws(TraceError) -> T {
         let name = try string(key)
         guard let match = choices.first(where: { $0.0 == name }) else {
-            throw error(key, "unknown value '\(name)' (expected one of \(choices.map { "'\($0.0)'" }.joined(separator: ", ")))")
+            throw error(
+                key,
+                "unknown value '\(name)' (expected one of \(choices.map { "'\($0.0)'" }.joined(separator: ", ")))"
+            )
         }
         return match.1
     }

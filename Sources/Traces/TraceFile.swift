@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reading and writing whole files without Foundation.
@@ -8,7 +8,9 @@ public enum TraceFile {
 
     /// The text of the file at `path`.
     public static func read(_ path: String) throws(Failure) -> String {
-        guard let file = fopen(path, "rb") else { throw Failure(message: "cannot open: \(String(cString: strerror(errno)))") }
+        guard let file = fopen(path, "rb") else {
+            throw Failure(message: "cannot open: \(String(cString: strerror(errno)))")
+        }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)

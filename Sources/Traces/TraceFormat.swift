@@ -14,9 +14,12 @@ public enum TraceFormat {
     // MARK: Header
 
     /// The header line's value.
-    public static func header(stackplay: String, settings: ScreenSettings, components: [JSONValue]) -> JSONValue {
+    public static func header(stackplay: String, settings: ScreenSettings, components: [JSONValue])
+        -> JSONValue
+    {
         .object([
-            ("format", .string(name)), ("version", .number(Double(version))), ("stackplay", .string(stackplay)),
+            ("format", .string(name)), ("version", .number(Double(version))),
+            ("stackplay", .string(stackplay)),
             ("screen", encode(settings)), ("components", .array(components)),
         ])
     }
@@ -37,7 +40,8 @@ public enum TraceFormat {
         }
         return ScreenSettings(
             size: Size(width: try o.nonNegative("width"), height: try o.nonNegative("height")),
-            layoutDirection: try o.choice("layout_direction", directions), reduceMotion: try o.bool("reduce_motion"),
+            layoutDirection: try o.choice("layout_direction", directions),
+            reduceMotion: try o.bool("reduce_motion"),
             dynamicTypeSize: size, now: try o.nonNegative("now"))
     }
 
@@ -46,7 +50,9 @@ public enum TraceFormat {
     static func encode(_ cards: [CardSpec]) -> JSONValue {
         .array(
             cards.map {
-                .object([("id", .string($0.id)), ("height", .number($0.height)), ("label", .string($0.label))])
+                .object([
+                    ("id", .string($0.id)), ("height", .number($0.height)), ("label", .string($0.label)),
+                ])
             })
     }
 
@@ -54,7 +60,9 @@ public enum TraceFormat {
         var cards: [CardSpec] = []
         for card in try o.objects(key) {
             cards.append(
-                CardSpec(id: try card.string("id"), height: try card.nonNegative("height"), label: try card.optionalString("label")))
+                CardSpec(
+                    id: try card.string("id"), height: try card.nonNegative("height"),
+                    label: try card.optionalString("label")))
         }
         return cards
     }
@@ -62,13 +70,16 @@ public enum TraceFormat {
     /// A component with every parameter it was built with, named as the Lua options are, so a
     /// replay builds it again exactly (the current model state stands for the initial one).
     public static func encode(_ component: any Component) -> JSONValue {
-        var fields: [(String, JSONValue)] = [("kind", .string(component.kind.rawValue)), ("name", .string(component.name))]
+        var fields: [(String, JSONValue)] = [
+            ("kind", .string(component.kind.rawValue)), ("name", .string(component.name)),
+        ]
         func origin(_ point: Point) { fields += [("x", .number(point.x)), ("y", .number(point.y))] }
         switch component {
         case let stack as NotificationStack:
             fields.append(("items", encode(stack.cards)))
             fields += [
-                ("expanded", .bool(stack.isExpanded)), ("title", .string(stack.title)), ("spacing", .number(stack.spacing)),
+                ("expanded", .bool(stack.isExpanded)), ("title", .string(stack.title)),
+                ("spacing", .number(stack.spacing)),
                 ("peek", .number(stack.peek)), ("dismissible", .bool(stack.isDismissible)),
             ]
             origin(stack.origin)
@@ -83,7 +94,8 @@ public enum TraceFormat {
             fields += [("width", .number(wallet.width)), ("height", .number(wallet.height))]
         case let sticky as StickyStackedCards:
             fields += [
-                ("items", encode(sticky.cards)), ("spacing", .number(sticky.spacing)), ("top", .number(sticky.top)),
+                ("items", encode(sticky.cards)), ("spacing", .number(sticky.spacing)),
+                ("top", .number(sticky.top)),
                 ("peek", .number(sticky.peek)), ("max_peeking", .number(Double(sticky.maxPeeking))),
             ]
             origin(sticky.origin)
@@ -107,14 +119,17 @@ public enum TraceFormat {
             switch kind {
             case .notificationStack:
                 return try NotificationStack(
-                    name: name, cards: cards, isExpanded: try o.bool("expanded"), title: try o.string("title"),
-                    spacing: try o.number("spacing"), peek: try o.number("peek"), isDismissible: try o.bool("dismissible"),
+                    name: name, cards: cards, isExpanded: try o.bool("expanded"),
+                    title: try o.string("title"),
+                    spacing: try o.number("spacing"), peek: try o.number("peek"),
+                    isDismissible: try o.bool("dismissible"),
                     origin: origin, width: try o.nonNegative("width"))
             case .walletCardStack:
                 return try WalletCardStack(
                     name: name, cards: cards, selection: try o.optionalString("selection"),
                     cardHeight: try o.nonNegative("card_height"), peek: try o.number("peek"),
-                    pileHeight: try o.nonNegative("pile_height"), origin: origin, width: try o.nonNegative("width"),
+                    pileHeight: try o.nonNegative("pile_height"), origin: origin,
+                    width: try o.nonNegative("width"),
                     height: try o.nonNegative("height"))
             case .stickyStackedCards:
                 return try StickyStackedCards(
@@ -127,7 +142,9 @@ public enum TraceFormat {
         } catch let error as TraceError {
             throw error
         } catch {
-            throw TraceError(file: o.file, line: o.line, field: o.path.isEmpty ? nil : String(o.path.dropLast()), message: "\(error)")
+            throw TraceError(
+                file: o.file, line: o.line, field: o.path.isEmpty ? nil : String(o.path.dropLast()),
+                message: "\(error)")
         }
     }
 
@@ -137,28 +154,39 @@ public enum TraceFormat {
     static func encode(_ event: InputEvent, on screen: Screen) -> [(String, JSONValue)] {
         func point(_ p: Point) -> [(String, JSONValue)] { [("x", .number(p.x)), ("y", .number(p.y))] }
         switch event {
-        case .touchDown(let touch, let at): return [("type", "touch_down"), ("touch", .number(Double(touch)))] + point(at)
-        case .touchMove(let touch, let to): return [("type", "touch_move"), ("touch", .number(Double(touch)))] + point(to)
+        case .touchDown(let touch, let at):
+            return [("type", "touch_down"), ("touch", .number(Double(touch)))] + point(at)
+        case .touchMove(let touch, let to):
+            return [("type", "touch_move"), ("touch", .number(Double(touch)))] + point(to)
         case .touchUp(let touch): return [("type", "touch_up"), ("touch", .number(Double(touch)))]
         case .advance(let seconds): return [("type", "advance"), ("seconds", .number(seconds))]
         case .setReduceMotion(let on): return [("type", "set_reduce_motion"), ("on", .bool(on))]
         case .setLayoutDirection(let direction):
             return [("type", "set_layout_direction"), ("direction", .string(direction.rawValue))]
-        case .setDynamicTypeSize(let size): return [("type", "set_dynamic_type"), ("size", .string(size.shortName))]
+        case .setDynamicTypeSize(let size):
+            return [("type", "set_dynamic_type"), ("size", .string(size.shortName))]
         case .setSize(let size):
             return [("type", "set_size"), ("width", .number(size.width)), ("height", .number(size.height))]
         case .action(let component, let element, let name):
-            return [("type", "action"), ("component", .string(component)), ("element", .string(element)), ("action", .string(name))]
+            return [
+                ("type", "action"), ("component", .string(component)), ("element", .string(element)),
+                ("action", .string(name)),
+            ]
         case .escape(let component): return [("type", "escape"), ("component", .string(component))]
         case .add(let name):
             let spec = screen.component(named: name).map(encode) ?? .object([("name", .string(name))])
             return [("type", "add"), ("component", spec)]
         case .setExpanded(let component, let expanded):
-            return [("type", "set_expanded"), ("component", .string(component)), ("expanded", .bool(expanded))]
+            return [
+                ("type", "set_expanded"), ("component", .string(component)), ("expanded", .bool(expanded)),
+            ]
         case .setItems(let component, let cards):
             return [("type", "set_items"), ("component", .string(component)), ("items", encode(cards))]
         case .select(let component, let selection):
-            return [("type", "select"), ("component", .string(component)), ("selection", selection.map { .string($0) } ?? .null)]
+            return [
+                ("type", "select"), ("component", .string(component)),
+                ("selection", selection.map { .string($0) } ?? .null),
+            ]
         case .setHeight(let component, let height):
             return [("type", "set_height"), ("component", .string(component)), ("height", .number(height))]
         case .scrollTo(let component, let offset):
@@ -169,7 +197,8 @@ public enum TraceFormat {
     /// Every event type, for messages.
     public static let eventTypes = [
         "touch_down", "touch_move", "touch_up", "advance", "set_reduce_motion", "set_layout_direction",
-        "set_dynamic_type", "set_size", "action", "escape", "add", "set_expanded", "set_items", "select", "set_height",
+        "set_dynamic_type", "set_size", "action", "escape", "add", "set_expanded", "set_items", "select",
+        "set_height",
         "scroll_to",
     ]
 
@@ -185,26 +214,41 @@ public enum TraceFormat {
         case "set_layout_direction": return .event(.setLayoutDirection(try o.choice("direction", directions)))
         case "set_dynamic_type":
             let name = try o.string("size")
-            guard let size = DynamicTypeSize(name: name) else { throw o.error("size", "unknown Dynamic Type size '\(name)'") }
+            guard let size = DynamicTypeSize(name: name) else {
+                throw o.error("size", "unknown Dynamic Type size '\(name)'")
+            }
             return .event(.setDynamicTypeSize(size))
         case "set_size":
-            return .event(.setSize(Size(width: try o.nonNegative("width"), height: try o.nonNegative("height"))))
+            return .event(
+                .setSize(Size(width: try o.nonNegative("width"), height: try o.nonNegative("height"))))
         case "action":
-            return .event(.action(component: try o.string("component"), element: try o.string("element"), name: try o.string("action")))
+            return .event(
+                .action(
+                    component: try o.string("component"), element: try o.string("element"),
+                    name: try o.string("action")))
         case "escape": return .event(.escape(component: try o.string("component")))
         case "add":
             let spec = try o.object("component")
             _ = try makeComponent(spec)
             return .add(try o.value("component"))
         case "set_expanded":
-            return .event(.setExpanded(component: try o.string("component"), expanded: try o.bool("expanded")))
-        case "set_items": return .event(.setItems(component: try o.string("component"), cards: try decodeCards(o, "items")))
-        case "select": return .event(.select(component: try o.string("component"), selection: try o.optionalString("selection")))
-        case "set_height": return .event(.setHeight(component: try o.string("component"), height: try o.nonNegative("height")))
-        case "scroll_to": return .event(.scrollTo(component: try o.string("component"), offset: try o.number("offset")))
+            return .event(
+                .setExpanded(component: try o.string("component"), expanded: try o.bool("expanded")))
+        case "set_items":
+            return .event(.setItems(component: try o.string("component"), cards: try decodeCards(o, "items")))
+        case "select":
+            return .event(
+                .select(component: try o.string("component"), selection: try o.optionalString("selection")))
+        case "set_height":
+            return .event(
+                .setHeight(component: try o.string("component"), height: try o.nonNegative("height")))
+        case "scroll_to":
+            return .event(.scrollTo(component: try o.string("component"), offset: try o.number("offset")))
         default:
             var message = "unknown event type '\(type)'"
-            if let near = nearestName(to: type, in: TraceFormat.eventTypes) { message += " (did you mean '\(near)'?)" }
+            if let near = nearestName(to: type, in: TraceFormat.eventTypes) {
+                message += " (did you mean '\(near)'?)"
+            }
             throw o.error("type", message)
         }
     }
@@ -217,14 +261,18 @@ public enum TraceFormat {
     }
 
     static func rect(_ r: Rect) -> [(String, JSONValue)] {
-        [("x", .number(r.x)), ("y", .number(r.y)), ("width", .number(r.width)), ("height", .number(r.height))]
+        [
+            ("x", .number(r.x)), ("y", .number(r.y)), ("width", .number(r.width)),
+            ("height", .number(r.height)),
+        ]
     }
 
     static func encode(_ component: ComponentSnapshot) -> JSONValue {
         let cards: [JSONValue] = component.cards.map { card in
             .object(
                 [("id", .string(card.id))] + rect(card.frame) + [
-                    ("scale", .number(card.scale)), ("opacity", .number(card.opacity)), ("z", .number(card.z)),
+                    ("scale", .number(card.scale)), ("opacity", .number(card.opacity)),
+                    ("z", .number(card.z)),
                     ("visible", .bool(card.isVisible)), ("hittable", .bool(card.isHittable)),
                 ])
         }
@@ -246,13 +294,16 @@ public enum TraceFormat {
             return (entry.name, value)
         }
         return .object(
-            [("kind", .string(component.kind.rawValue)), ("name", .string(component.name))] + rect(component.frame) + [
-                ("cards", .array(cards)), ("parts", .array(parts)), ("state", .object(state)),
-            ])
+            [("kind", .string(component.kind.rawValue)), ("name", .string(component.name))]
+                + rect(component.frame) + [
+                    ("cards", .array(cards)), ("parts", .array(parts)), ("state", .object(state)),
+                ])
     }
 
     static func decodeRect(_ o: TraceFields) throws(TraceError) -> Rect {
-        Rect(x: try o.number("x"), y: try o.number("y"), width: try o.number("width"), height: try o.number("height"))
+        Rect(
+            x: try o.number("x"), y: try o.number("y"), width: try o.number("width"),
+            height: try o.number("height"))
     }
 
     /// A recorded frame read back, for pictures.
@@ -263,15 +314,18 @@ public enum TraceFormat {
             for card in try c.objects("cards") {
                 cards.append(
                     CardSnapshot(
-                        id: try card.string("id"), frame: try decodeRect(card), scale: try card.number("scale"),
-                        opacity: try card.number("opacity"), z: try card.number("z"), isVisible: try card.bool("visible"),
+                        id: try card.string("id"), frame: try decodeRect(card),
+                        scale: try card.number("scale"),
+                        opacity: try card.number("opacity"), z: try card.number("z"),
+                        isVisible: try card.bool("visible"),
                         isHittable: try card.bool("hittable")))
             }
             var parts: [PartSnapshot] = []
             for part in try c.objects("parts") {
                 parts.append(
                     PartSnapshot(
-                        name: try part.string("name"), frame: try decodeRect(part), opacity: try part.number("opacity"),
+                        name: try part.string("name"), frame: try decodeRect(part),
+                        opacity: try part.number("opacity"),
                         isHittable: try part.bool("hittable")))
             }
             var state: [(name: String, value: StateValue)] = []
@@ -281,13 +335,16 @@ public enum TraceFormat {
                 case .bool(let flag): state.append((key, .bool(flag)))
                 case .number(let number): state.append((key, .number(number)))
                 case .string(let text): state.append((key, .string(text)))
-                case .array(let values): state.append((key, .strings(values.map { if case .string(let s) = $0 { s } else { $0.text } })))
+                case .array(let values):
+                    state.append(
+                        (key, .strings(values.map { if case .string(let s) = $0 { s } else { $0.text } })))
                 case .object: throw c.error("state.\(key)", "a value expected, got object")
                 }
             }
             components.append(
                 ComponentSnapshot(
-                    kind: try c.choice("kind", ComponentKind.allCases.map { ($0.rawValue, $0) }), name: try c.string("name"),
+                    kind: try c.choice("kind", ComponentKind.allCases.map { ($0.rawValue, $0) }),
+                    name: try c.string("name"),
                     frame: try decodeRect(c), cards: cards, parts: parts, state: state))
         }
         return FrameSnapshot(settings: settings, components: components)

@@ -51,7 +51,8 @@ public final class TraceReplayer {
             let fields = try TraceFields(spec, file: trace.file, line: 1, path: "components[\(index)].")
             let component = try TraceFormat.makeComponent(fields)
             do { try screen.add(component) } catch {
-                throw TraceError(file: trace.file, line: 1, field: "components[\(index)].name", message: "\(error)")
+                throw TraceError(
+                    file: trace.file, line: 1, field: "components[\(index)].name", message: "\(error)")
             }
         }
     }
@@ -66,13 +67,16 @@ public final class TraceReplayer {
         } catch let error as TraceError {
             throw error
         } catch {
-            throw TraceError(file: trace.file, line: step.line, message: "event \(step.index) (\(step.type)) cannot be replayed: \(error)")
+            throw TraceError(
+                file: trace.file, line: step.line,
+                message: "event \(step.index) (\(step.type)) cannot be replayed: \(error)")
         }
     }
 
     private func touch(_ recorded: Int, _ step: TraceStep) throws -> Int {
         guard let id = touches[recorded] else {
-            throw TraceError(file: trace.file, line: step.line, field: "touch", message: "no finger \(recorded) is down")
+            throw TraceError(
+                file: trace.file, line: step.line, field: "touch", message: "no finger \(recorded) is down")
         }
         return id
     }
@@ -80,12 +84,17 @@ public final class TraceReplayer {
     private func apply(_ step: TraceStep) throws {
         guard case .event(let event) = step.input else {
             if case .add(let spec) = step.input {
-                try screen.add(TraceFormat.makeComponent(TraceFields(spec, file: trace.file, line: step.line, path: "component.")))
+                try screen.add(
+                    TraceFormat.makeComponent(
+                        TraceFields(spec, file: trace.file, line: step.line, path: "component.")))
             }
             return
         }
         // A trace from another tool may leave the clock's moves out: its events' times say them.
-        if case .advance = event {} else if step.time > screen.now { try screen.advance(by: step.time - screen.now) }
+        if case .advance = event {
+        } else if step.time > screen.now {
+            try screen.advance(by: step.time - screen.now)
+        }
         switch event {
         case .touchDown(let recorded, let point): touches[recorded] = try screen.touchDown(at: point).touch
         case .touchMove(let recorded, let point): try screen.touchMove(try touch(recorded, step), to: point)
@@ -97,9 +106,11 @@ public final class TraceReplayer {
         case .setLayoutDirection(let direction): screen.setLayoutDirection(direction)
         case .setDynamicTypeSize(let size): screen.setDynamicTypeSize(size)
         case .setSize(let size): try screen.setSize(size)
-        case .action(let component, let element, let name): try screen.performAction(name, on: element, of: component)
+        case .action(let component, let element, let name):
+            try screen.performAction(name, on: element, of: component)
         case .escape(let component): try screen.escape(component)
-        case .add(let name): throw StackModelError("an add event must carry the component's parameters, not only '\(name)'")
+        case .add(let name):
+            throw StackModelError("an add event must carry the component's parameters, not only '\(name)'")
         case .setExpanded(let component, let expanded): try screen.setExpanded(expanded, of: component)
         case .setItems(let component, let cards): try screen.setItems(cards, of: component)
         case .select(let component, let selection): try screen.select(selection, of: component)
@@ -114,7 +125,9 @@ public final class TraceReplayer {
         guard let expected = step.frame else { return nil }
         if abs(step.time - screen.now) > tolerance {
             return mismatch(
-                step, FrameDifference(path: ["t"], expected: JSONValue.format(step.time), actual: JSONValue.format(screen.now)))
+                step,
+                FrameDifference(
+                    path: ["t"], expected: JSONValue.format(step.time), actual: JSONValue.format(screen.now)))
         }
         let actual = TraceFormat.encode(screen.snapshot())
         return Self.difference(expected, actual, tolerance: tolerance).map { mismatch(step, $0) }
@@ -147,7 +160,9 @@ public final class TraceReplayer {
         var index = 0
         while index < path.count {
             let key = path[index]
-            if (key == "components" || key == "cards" || key == "parts"), index + 1 < path.count, path[index + 1].hasPrefix("#") {
+            if key == "components" || key == "cards" || key == "parts", index + 1 < path.count,
+                path[index + 1].hasPrefix("#")
+            {
                 words.append("\(key.dropLast()) '\(path[index + 1].dropFirst())'")
                 index += 2
                 continue
@@ -165,13 +180,17 @@ public final class TraceReplayer {
     {
         switch (expected, actual) {
         case (.number(let a), .number(let b)):
-            return abs(a - b) <= tolerance || a == b ? nil : FrameDifference(path: path, expected: JSONValue.format(a), actual: JSONValue.format(b))
+            return abs(a - b) <= tolerance || a == b
+                ? nil
+                : FrameDifference(path: path, expected: JSONValue.format(a), actual: JSONValue.format(b))
         case (.object(let a), .object(let b)):
             for (key, value) in a {
                 guard let other = b.first(where: { $0.0 == key })?.1 else {
                     return FrameDifference(path: path + [key], expected: value.text, actual: "(missing)")
                 }
-                if let found = difference(value, other, tolerance: tolerance, path: path + [key]) { return found }
+                if let found = difference(value, other, tolerance: tolerance, path: path + [key]) {
+                    return found
+                }
             }
             for (key, value) in b where !a.contains(where: { $0.0 == key }) {
                 return FrameDifference(path: path + [key], expected: "(missing)", actual: value.text)
@@ -192,7 +211,8 @@ public final class TraceReplayer {
             }
             return nil
         default:
-            return expected == actual ? nil : FrameDifference(path: path, expected: expected.text, actual: actual.text)
+            return expected == actual
+                ? nil : FrameDifference(path: path, expected: expected.text, actual: actual.text)
         }
     }
 
@@ -211,7 +231,8 @@ public enum TraceComparison {
     public static func firstDifference(expected: Trace, actual: Trace, tolerance: Double) -> TraceMismatch? {
         func mismatch(_ step: TraceStep, _ place: String, _ e: String, _ a: String) -> TraceMismatch {
             TraceMismatch(
-                file: expected.file, line: step.line, index: step.index, time: step.time, type: step.type, place: place,
+                file: expected.file, line: step.line, index: step.index, time: step.time, type: step.type,
+                place: place,
                 field: place, expected: e, actual: a)
         }
         if expected.components != actual.components || expected.settings != actual.settings,
@@ -224,7 +245,8 @@ public enum TraceComparison {
             if let frame = e.frame, let other = a.frame,
                 let difference = TraceReplayer.difference(frame, other, tolerance: tolerance)
             {
-                var found = mismatch(e, TraceReplayer.place(difference.path), difference.expected, difference.actual)
+                var found = mismatch(
+                    e, TraceReplayer.place(difference.path), difference.expected, difference.actual)
                 found.field = difference.path.last ?? "frame"
                 return found
             }

@@ -53,17 +53,20 @@ public enum TraceReport {
             """
         for entry in ordered {
             let status = entry.failed ? "failed" : "passed"
-            out += "<section class=\"test \(status)\"><h2><span class=\"status\">\(status.uppercased())</span> \(TraceSVG.escape(entry.name))</h2>\n"
+            out +=
+                "<section class=\"test \(status)\"><h2><span class=\"status\">\(status.uppercased())</span> \(TraceSVG.escape(entry.name))</h2>\n"
             if !entry.message.isEmpty { out += "<pre>\(TraceSVG.escape(entry.message))</pre>\n" }
             for (screen, trace) in entry.traces.enumerated() {
                 if entry.traces.count > 1 { out += "<p>screen \(screen + 1)</p>\n" }
                 out += "<div class=\"filmstrip\">\n"
                 for index in shownFrames(trace.steps.count) {
                     guard let frame = try? trace.frame(at: index) else { continue }
-                    let failing = entry.failed && index == trace.steps.count - 1 && screen == entry.traces.count - 1
+                    let failing =
+                        entry.failed && index == trace.steps.count - 1 && screen == entry.traces.count - 1
                     out += "<figure class=\"frame\(failing ? " failing" : "")\" data-event=\"\(index)\">"
                     out += TraceSVG.render(frame)
-                    out += "<figcaption>\(failing ? "✗ " : "")\(TraceSVG.escape(TraceSVG.caption(trace.steps[index])))</figcaption></figure>\n"
+                    out +=
+                        "<figcaption>\(failing ? "✗ " : "")\(TraceSVG.escape(TraceSVG.caption(trace.steps[index])))</figcaption></figure>\n"
                 }
                 if trace.steps.isEmpty, let frame = try? TraceSVG.initialFrame(of: trace) {
                     out += "<figure class=\"frame\" data-event=\"initial\">" + TraceSVG.render(frame)

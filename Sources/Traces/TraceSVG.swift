@@ -36,37 +36,48 @@ public enum TraceSVG {
             width="\(n(w + 2 * margin))" height="\(n(h + 2 * margin))" font-family="sans-serif">
 
             """
-        out += "<rect class=\"screen\" x=\"0\" y=\"0\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"#f4f4f6\" stroke=\"#333\"/>\n"
+        out +=
+            "<rect class=\"screen\" x=\"0\" y=\"0\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"#f4f4f6\" stroke=\"#333\"/>\n"
         // The layout direction: an arrow from leading to trailing above the screen.
         let rtl = s.isRightToLeft
         let (from, to) = rtl ? (w - 8, w - 48) : (8.0, 48.0)
         out += "<g class=\"direction\" data-direction=\"\(s.layoutDirection.rawValue)\">"
-        out += "<line x1=\"\(n(from))\" y1=\"-12\" x2=\"\(n(to))\" y2=\"-12\" stroke=\"#06c\" stroke-width=\"3\"/>"
+        out +=
+            "<line x1=\"\(n(from))\" y1=\"-12\" x2=\"\(n(to))\" y2=\"-12\" stroke=\"#06c\" stroke-width=\"3\"/>"
         out += "<polygon points=\"\(n(to)),-18 \(n(to + (rtl ? -10 : 10))),-12 \(n(to)),-6\" fill=\"#06c\"/>"
-        out += "<text x=\"\(n(rtl ? to - 16 : to + 16))\" y=\"-7\" font-size=\"12\" fill=\"#06c\"\(rtl ? " text-anchor=\"end\"" : "")>\(s.layoutDirection.rawValue)</text></g>\n"
+        out +=
+            "<text x=\"\(n(rtl ? to - 16 : to + 16))\" y=\"-7\" font-size=\"12\" fill=\"#06c\"\(rtl ? " text-anchor=\"end\"" : "")>\(s.layoutDirection.rawValue)</text></g>\n"
         for component in frame.components {
             let f = component.frame
-            out += "<rect class=\"component\" data-name=\"\(escape(component.name))\" x=\"\(n(f.x))\" y=\"\(n(f.y))\" width=\"\(n(f.width))\" height=\"\(n(f.height))\" fill=\"none\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n"
+            out +=
+                "<rect class=\"component\" data-name=\"\(escape(component.name))\" x=\"\(n(f.x))\" y=\"\(n(f.y))\" width=\"\(n(f.width))\" height=\"\(n(f.height))\" fill=\"none\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n"
             for part in component.parts where part.opacity > 0 {
                 let p = part.frame
                 out += "<g class=\"part\" data-name=\"\(escape(part.name))\" opacity=\"\(n(part.opacity))\">"
-                out += "<rect x=\"\(n(p.x))\" y=\"\(n(p.y))\" width=\"\(n(p.width))\" height=\"\(n(p.height))\" fill=\"#dde8f4\" stroke=\"#8ab\"/>"
-                out += "<text x=\"\(n(p.x + 6))\" y=\"\(n(p.y + 16))\" font-size=\"12\" fill=\"#357\">\(escape(part.name))</text></g>\n"
+                out +=
+                    "<rect x=\"\(n(p.x))\" y=\"\(n(p.y))\" width=\"\(n(p.width))\" height=\"\(n(p.height))\" fill=\"#dde8f4\" stroke=\"#8ab\"/>"
+                out +=
+                    "<text x=\"\(n(p.x + 6))\" y=\"\(n(p.y + 16))\" font-size=\"12\" fill=\"#357\">\(escape(part.name))</text></g>\n"
             }
         }
         // Every visible card, lowest z first, so later ones cover earlier ones as on screen.
         let cards = frame.components.enumerated().flatMap { index, component in
             component.cards.filter(\.isVisible).map { (index, $0) }
-        }.enumerated().sorted { ($0.element.0, $0.element.1.z, $0.offset) < ($1.element.0, $1.element.1.z, $1.offset) }
+        }.enumerated().sorted {
+            ($0.element.0, $0.element.1.z, $0.offset) < ($1.element.0, $1.element.1.z, $1.offset)
+        }
         for (_, (_, card)) in cards {
             let r = card.frame
             let radius = min(cornerRadius * card.scale, r.width / 2, r.height / 2)
             out += "<g class=\"card\" data-id=\"\(escape(card.id))\" opacity=\"\(n(card.opacity))\">"
-            out += "<rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" rx=\"\(n(radius))\" fill=\"#fff\" stroke=\"#555\"/>"
-            out += "<text x=\"\(n(r.midX))\" y=\"\(n(r.midY + 5 * card.scale))\" font-size=\"\(n(14 * card.scale))\" text-anchor=\"middle\" fill=\"#222\">\(escape(card.id))</text></g>\n"
+            out +=
+                "<rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" rx=\"\(n(radius))\" fill=\"#fff\" stroke=\"#555\"/>"
+            out +=
+                "<text x=\"\(n(r.midX))\" y=\"\(n(r.midY + 5 * card.scale))\" font-size=\"\(n(14 * card.scale))\" text-anchor=\"middle\" fill=\"#222\">\(escape(card.id))</text></g>\n"
         }
         if !caption.isEmpty {
-            out += "<text class=\"caption\" x=\"0\" y=\"\(n(h + 18))\" font-size=\"13\" fill=\"#333\">\(escape(caption))</text>\n"
+            out +=
+                "<text class=\"caption\" x=\"0\" y=\"\(n(h + 18))\" font-size=\"13\" fill=\"#333\">\(escape(caption))</text>\n"
         }
         return out + "</svg>\n"
     }
@@ -76,16 +87,21 @@ public enum TraceSVG {
     public static func render(_ trace: Trace, at index: Int?) throws(TraceError) -> String {
         guard !trace.steps.isEmpty else {
             guard index == nil || index == 0 else {
-                throw TraceError(file: trace.file, line: 1, message: "no event \(index!): the trace has no events")
+                throw TraceError(
+                    file: trace.file, line: 1, message: "no event \(index!): the trace has no events")
             }
             return render(try initialFrame(of: trace), caption: "before any event, t = 0 s")
         }
         let index = index ?? trace.steps.count - 1
         guard index >= 0, index < trace.steps.count else {
-            throw TraceError(file: trace.file, line: 1, message: "no event \(index): the trace has events 0 to \(trace.steps.count - 1)")
+            throw TraceError(
+                file: trace.file, line: 1,
+                message: "no event \(index): the trace has events 0 to \(trace.steps.count - 1)")
         }
         guard let frame = try trace.frame(at: index) else {
-            throw TraceError(file: trace.file, line: trace.steps[index].line, field: "frame", message: "missing: this event has no frame to draw")
+            throw TraceError(
+                file: trace.file, line: trace.steps[index].line, field: "frame",
+                message: "missing: this event has no frame to draw")
         }
         return render(frame, caption: caption(trace.steps[index]))
     }

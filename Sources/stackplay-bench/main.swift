@@ -146,9 +146,14 @@ let luaDrags = try measure("lua api, stack:drag with 1000 steps (one call, 1000 
     try lua.run("return drags()", name: "=bench")
     return 1000
 }
-print("  touch move + card: the lua path costs \(String(format: "%.2f", direct / throughLua))× the direct one")
-print("  touch move alone: the lua path costs \(String(format: "%.2f", directMoves / luaMoves))× the direct one")
-print("  touch moves of a drag gesture: the lua path costs \(String(format: "%.2f", directMoves / luaDrags))× the direct one")
+print(
+    "  touch move + card: the lua path costs \(String(format: "%.2f", direct / throughLua))× the direct one")
+print(
+    "  touch move alone: the lua path costs \(String(format: "%.2f", directMoves / luaMoves))× the direct one"
+)
+print(
+    "  touch moves of a drag gesture: the lua path costs \(String(format: "%.2f", directMoves / luaDrags))× the direct one"
+)
 
 // The whole `scripts/` suite in-process, one test after another, as `stackplay --jobs 1 scripts`
 // runs it (a fresh Lua state a test, discovery included).
@@ -166,7 +171,8 @@ for file in suite {
     }
 }
 let suiteTime = clock.now - suiteStart
-let suiteMilliseconds = Double(suiteTime.components.seconds) * 1e3 + Double(suiteTime.components.attoseconds) * 1e-15
+let suiteMilliseconds =
+    Double(suiteTime.components.seconds) * 1e3 + Double(suiteTime.components.attoseconds) * 1e-15
 print(
     "scripts/ suite, one job: \(suite.count) files, \(testCount) tests (\(failed) failed) in "
         + "\(String(format: "%.1f", suiteMilliseconds)) ms")

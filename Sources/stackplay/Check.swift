@@ -41,5 +41,5 @@ enum Check {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -31,7 +31,9 @@ struct Config {
         switch values.first {
         case .table(let fields)?: table = fields
         case .array(let list)? where list.isEmpty: table = [:]
-        default: throw Invalid(message: "\(fileName): must return a table, got \(values.first.map(describe) ?? "nothing")")
+        default:
+            throw Invalid(
+                message: "\(fileName): must return a table, got \(values.first.map(describe) ?? "nothing")")
         }
         var config = Config()
         for (key, value) in table.sorted(by: { $0.key < $1.key }) {
@@ -58,14 +60,20 @@ struct Config {
                     switch name {
                     case "width": config.screen.width = number
                     case "height": config.screen.height = number
-                    default: throw Invalid(message: "\(fileName): unknown key 'screen.\(name)' (known: width, height)")
+                    default:
+                        throw Invalid(
+                            message: "\(fileName): unknown key 'screen.\(name)' (known: width, height)")
                     }
                 }
             case "cpu_budget":
-                guard let number = value.number, number > 0, number.isFinite else { throw bad("a positive number of seconds") }
+                guard let number = value.number, number > 0, number.isFinite else {
+                    throw bad("a positive number of seconds")
+                }
                 config.cpuBudget = number
             case "memory_budget":
-                guard let number = value.number, number > 0, number.isFinite else { throw bad("a positive number of MiB") }
+                guard let number = value.number, number > 0, number.isFinite else {
+                    throw bad("a positive number of MiB")
+                }
                 config.memoryMiB = number
             case "reporter":
                 guard let name = value.string, let format = Options.Format(rawValue: name) else {
@@ -73,14 +81,18 @@ struct Config {
                 }
                 config.reporter = format
             case "jobs":
-                guard let number = value.number, number >= 1, number == number.rounded() else { throw bad("a whole number >= 1") }
+                guard let number = value.number, number >= 1, number == number.rounded() else {
+                    throw bad("a whole number >= 1")
+                }
                 config.jobs = Int(number)
             case "junit":
                 guard let path = value.string else { throw bad("a path") }
                 config.junit = path
             default:
                 let near = nearestName(to: key, in: keys)
-                throw Invalid(message: "\(fileName): unknown key '\(key)'" + (near.map { " (did you mean '\($0)'?)" } ?? ""))
+                throw Invalid(
+                    message: "\(fileName): unknown key '\(key)'"
+                        + (near.map { " (did you mean '\($0)'?)" } ?? ""))
             }
         }
         return config
@@ -112,4 +124,3 @@ struct Config {
         }
     }
 }
-

@@ -28,7 +28,9 @@ struct HumanReporter {
         for result in results where result.status == .failed {
             var text = "stackplay: \(result.message)"
             if result.test.index > 0 { text = "stackplay: \(result.test.fullName)\n" + result.message }
-            if !result.dump.isEmpty { text += "\n  state when it failed:\n" + indent(result.dump, by: "    ") }
+            if !result.dump.isEmpty {
+                text += "\n  state when it failed:\n" + indent(result.dump, by: "    ")
+            }
             if !result.traceback.isEmpty { text += "\n" + result.traceback }
             Output.err(text)
         }
@@ -37,6 +39,7 @@ struct HumanReporter {
     }
 
     private func indent(_ text: String, by prefix: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 }.joined(separator: "\n")
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 }.joined(
+            separator: "\n")
     }
 }

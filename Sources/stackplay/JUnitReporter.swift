@@ -23,7 +23,8 @@ struct JUnitReporter {
                 "  <testsuite name=\"\(escape(file))\" tests=\"\(suite.count)\" failures=\"\(summary.failed)\" "
                     + "errors=\"0\" skipped=\"\(summary.skipped)\" time=\"\(time)\">")
             for result in suite {
-                let line = result.position.split(separator: ":").last.flatMap { Int($0) }
+                let line =
+                    result.position.split(separator: ":").last.flatMap { Int($0) }
                     ?? result.test.position.split(separator: ":").last.flatMap { Int($0) } ?? 0
                 let open =
                     "    <testcase classname=\"\(escape(file))\" name=\"\(escape(result.test.name))\" "
@@ -37,7 +38,9 @@ struct JUnitReporter {
                     if !result.dump.isEmpty { body += "\n\nstate when it failed:\n" + result.dump }
                     if !result.traceback.isEmpty { body += "\n\n" + result.traceback }
                     lines.append(open + ">")
-                    lines.append("      <failure message=\"\(escape(firstLine))\" type=\"failure\">\(escape(body))</failure>")
+                    lines.append(
+                        "      <failure message=\"\(escape(firstLine))\" type=\"failure\">\(escape(body))</failure>"
+                    )
                     lines.append("    </testcase>")
                 }
             }

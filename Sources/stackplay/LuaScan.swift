@@ -12,7 +12,8 @@ enum LuaScan {
     }
 
     static let stringMethods: Set<String> = [
-        "byte", "char", "dump", "find", "format", "gmatch", "gsub", "len", "lower", "match", "pack", "packsize", "rep",
+        "byte", "char", "dump", "find", "format", "gmatch", "gsub", "len", "lower", "match", "pack",
+        "packsize", "rep",
         "reverse", "sub", "unpack", "upper",
     ]
 
@@ -25,7 +26,8 @@ enum LuaScan {
             if i >= 3, tokens[i - 3].text == "function" { defined.insert(tokens[i].text) }
             if i + 2 < tokens.count, tokens[i + 1].text == "=" { defined.insert(tokens[i].text) }
         }
-        for i in tokens.indices.dropFirst() where tokens[i].text == "=" && i + 1 < tokens.count
+        for i in tokens.indices.dropFirst()
+        where tokens[i].text == "=" && i + 1 < tokens.count
             && tokens[i + 1].text == "function" && isName(tokens[i - 1].text)
         {
             defined.insert(tokens[i - 1].text)
@@ -35,12 +37,14 @@ enum LuaScan {
         for i in tokens.indices.dropFirst() {
             let token = tokens[i]
             guard isName(token.text) else { continue }
-            if tokens[i - 1].text == ".", i >= 2, tokens[i - 2].text == "stackplay", !token.text.hasPrefix("_"),
+            if tokens[i - 1].text == ".", i >= 2, tokens[i - 2].text == "stackplay",
+                !token.text.hasPrefix("_"),
                 !fields.contains(token.text), !(i + 1 < tokens.count && tokens[i + 1].text == "=")
             {
                 problems.append(message(token, "stackplay.", fields))
             }
-            if tokens[i - 1].text == ":", i + 1 < tokens.count, ["(", "{", "\"", "'"].contains(tokens[i + 1].text),
+            if tokens[i - 1].text == ":", i + 1 < tokens.count,
+                ["(", "{", "\"", "'"].contains(tokens[i + 1].text),
                 !known.contains(token.text)
             {
                 problems.append(message(token, ":", known))
@@ -51,7 +55,9 @@ enum LuaScan {
 
     private static func message(_ token: Token, _ prefix: String, _ known: Set<String>) -> String {
         var text = "\(token.line): unknown API name '\(prefix)\(token.text)'"
-        if let near = nearestName(to: token.text, in: known.sorted()) { text += " (did you mean '\(prefix)\(near)'?)" }
+        if let near = nearestName(to: token.text, in: known.sorted()) {
+            text += " (did you mean '\(prefix)\(near)'?)"
+        }
         return text
     }
 
@@ -70,7 +76,10 @@ enum LuaScan {
             guard start < chars.count, chars[start] == "[" else { return nil }
             var j = start + 1
             var level = 0
-            while j < chars.count, chars[j] == "=" { level += 1; j += 1 }
+            while j < chars.count, chars[j] == "=" {
+                level += 1
+                j += 1
+            }
             guard j < chars.count, chars[j] == "[" else { return nil }
             return (level, j + 1)
         }
@@ -80,7 +89,9 @@ enum LuaScan {
             let closeScalars = Array(close.unicodeScalars)
             while j < chars.count {
                 if chars[j] == "\n" { line += 1 }
-                if chars[j] == "]", j + closeScalars.count <= chars.count, Array(chars[j..<j + closeScalars.count]) == closeScalars {
+                if chars[j] == "]", j + closeScalars.count <= chars.count,
+                    Array(chars[j..<j + closeScalars.count]) == closeScalars
+                {
                     return j + closeScalars.count
                 }
                 j += 1
@@ -89,8 +100,15 @@ enum LuaScan {
         }
         while i < chars.count {
             let c = chars[i]
-            if c == "\n" { line += 1; i += 1; continue }
-            if c == " " || c == "\t" || c == "\r" { i += 1; continue }
+            if c == "\n" {
+                line += 1
+                i += 1
+                continue
+            }
+            if c == " " || c == "\t" || c == "\r" {
+                i += 1
+                continue
+            }
             if c == "-", i + 1 < chars.count, chars[i + 1] == "-" {
                 if let bracket = longBracket(at: i + 2) {
                     i = skipLong(from: bracket.end, level: bracket.level)
@@ -119,7 +137,11 @@ enum LuaScan {
             }
             if c == "_" || (c.isASCII && c.properties.isAlphabetic) {
                 var j = i
-                while j < chars.count, chars[j] == "_" || (chars[j].isASCII && (chars[j].properties.isAlphabetic || chars[j].properties.numericType != nil)) {
+                while j < chars.count,
+                    chars[j] == "_"
+                        || (chars[j].isASCII
+                            && (chars[j].properties.isAlphabetic || chars[j].properties.numericType != nil))
+                {
                     j += 1
                 }
                 tokens.append(Token(text: String(String.UnicodeScalarView(chars[i..<j])), line: line))
@@ -127,7 +149,10 @@ enum LuaScan {
                 continue
             }
             if c.properties.numericType != nil {
-                while i < chars.count, chars[i].properties.numericType != nil || chars[i] == "." || chars[i].properties.isAlphabetic { i += 1 }
+                while i < chars.count,
+                    chars[i].properties.numericType != nil || chars[i] == "."
+                        || chars[i].properties.isAlphabetic
+                { i += 1 }
                 continue
             }
             if c == ".", i + 1 < chars.count, chars[i + 1] == "." {

@@ -160,7 +160,8 @@ struct Options {
                 var message = "unknown option '\(argument)'"
                 let known = [
                     "--filter", "--list", "--jobs", "--shard", "--tap", "--json", "--junit", "--cpu-budget",
-                    "--memory-budget", "--root", "--version", "--help", "--trace", "--golden", "--update", "--artifacts",
+                    "--memory-budget", "--root", "--version", "--help", "--trace", "--golden", "--update",
+                    "--artifacts",
                     "--tolerance", "--at", "--output",
                 ]
                 if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }

@@ -1,11 +1,13 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs `body` over `items` on `jobs` threads and returns the results in the items' order.
 /// Each thread takes the next item when it is free; a Lua state never leaves the thread that
 /// made it, since each call of `body` makes its own.
-func parallelMap<T: Sendable, R: Sendable>(_ items: [T], jobs: Int, _ body: @escaping @Sendable (T) -> R) -> [R] {
+func parallelMap<T: Sendable, R: Sendable>(_ items: [T], jobs: Int, _ body: @escaping @Sendable (T) -> R)
+    -> [R]
+{
     if jobs <= 1 || items.count <= 1 { return items.map(body) }
     let work = SharedWork(items: items, body: body)
     let threads = (0..<min(jobs, items.count)).compactMap { _ in startThread(draining: work) }
@@ -27,10 +29,12 @@ private func startThread(draining work: any Drainable) -> pthread_t? {
     }
     var thread = pthread_t()
     let box = Unmanaged.passRetained(Box(work)).toOpaque()
-    let status = pthread_create(&thread, nil, { raw in
-        Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().work.drain()
-        return nil
-    }, box)
+    let status = pthread_create(
+        &thread, nil,
+        { raw in
+            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().work.drain()
+            return nil
+        }, box)
     guard status == 0 else {
         Unmanaged<Box>.fromOpaque(box).release()
         return nil

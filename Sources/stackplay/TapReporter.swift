@@ -14,7 +14,8 @@ struct TapReporter {
                 lines.append("not ok \(number + 1) - \(name)")
                 lines.append("  ---")
                 lines.append("  message: \(yaml(result.message))")
-                lines.append("  at: \(yaml(result.position.isEmpty ? result.test.position : result.position))")
+                lines.append(
+                    "  at: \(yaml(result.position.isEmpty ? result.test.position : result.position))")
                 if !result.dump.isEmpty { lines.append("  state: \(yaml(result.dump))") }
                 lines.append("  ...")
             }

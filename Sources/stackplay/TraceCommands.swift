@@ -14,7 +14,9 @@ enum TraceCommands {
                 if let mismatch = try replayer.run(tolerance: tolerance) {
                     failed += 1
                     Output.out("FAIL \(path)")
-                    Output.err("stackplay: \(mismatch)\n  To fix: if the model changed on purpose, record the trace again.")
+                    Output.err(
+                        "stackplay: \(mismatch)\n  To fix: if the model changed on purpose, record the trace again."
+                    )
                 } else {
                     Output.out("ok   \(path) (\(trace.steps.count) events)")
                 }
@@ -54,7 +56,8 @@ struct TraceOutputs {
     /// A test's trace file names: `<stem>.jsonl` for its first screen, `<stem>.2.jsonl` for the
     /// second, ...; the stem comes from the script path and the test name, so it is stable.
     static func names(_ result: TestResult) -> [String] {
-        let stem = TraceFile.stem(result.test.index == 0 ? [result.test.file] : [result.test.file, result.test.name])
+        let stem = TraceFile.stem(
+            result.test.index == 0 ? [result.test.file] : [result.test.file, result.test.name])
         return result.traces.indices.map { $0 == 0 ? "\(stem).jsonl" : "\(stem).\($0 + 1).jsonl" }
     }
 
@@ -78,7 +81,9 @@ struct TraceOutputs {
         do {
             try TraceFile.makeDirectory(directory)
             for result in results {
-                for (name, text) in zip(Self.names(result), result.traces) { try TraceFile.write(text, to: "\(directory)/\(name)") }
+                for (name, text) in zip(Self.names(result), result.traces) {
+                    try TraceFile.write(text, to: "\(directory)/\(name)")
+                }
             }
             return true
         } catch {
@@ -103,14 +108,17 @@ struct TraceOutputs {
                 do {
                     let expected = try Trace(text: stored, file: path)
                     let actual = try Trace(text: text, file: "this run")
-                    guard let mismatch = TraceComparison.firstDifference(expected: expected, actual: actual, tolerance: options.tolerance ?? 1e-9)
+                    guard
+                        let mismatch = TraceComparison.firstDifference(
+                            expected: expected, actual: actual, tolerance: options.tolerance ?? 1e-9)
                     else { continue }
                     message = "\(mismatch)"
                 } catch {
                     message = "\(error)"
                 }
                 result.status = .failed
-                result.message = (result.message.isEmpty ? "" : result.message + "\n")
+                result.message =
+                    (result.message.isEmpty ? "" : result.message + "\n")
                     + "the run differs from the golden trace:\n\(message)\n"
                     + "  To fix: if the change is meant, run again with --update to record \(path)."
             }
@@ -129,7 +137,9 @@ struct TraceOutputs {
                 let names = Self.names(result)
                 let traces = zip(names, result.traces).compactMap { try? Trace(text: $1, file: $0) }
                 entries.append(
-                    TraceReport.Entry(name: result.test.fullName, failed: result.status == .failed, message: result.message, traces: traces))
+                    TraceReport.Entry(
+                        name: result.test.fullName, failed: result.status == .failed, message: result.message,
+                        traces: traces))
                 if result.status == .failed, let trace = traces.last, !trace.steps.isEmpty {
                     let svg = "\(directory)/\(names[traces.count - 1].dropLast(".jsonl".count)).svg"
                     try TraceFile.write(try TraceSVG.render(trace, at: nil), to: svg)

@@ -2,7 +2,7 @@ import Bindings
 import Traces
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // stackplay [options] FILE|DIR ...: runs the tests of Lua scenario scripts, each in its own sandbox.
@@ -89,7 +89,8 @@ if let filter = options.filter, chosen.isEmpty, chosenBroken.isEmpty {
     exit(ExitCode.failure)
 }
 
-var results = broken.filter { chosenBroken.contains($0.test) } + parallelMap(chosen, jobs: jobs) { runner.run($0) }
+var results =
+    broken.filter { chosenBroken.contains($0.test) } + parallelMap(chosen, jobs: jobs) { runner.run($0) }
 let (tracedResults, tracesWritten) = TraceOutputs(options: options).apply(to: results)
 results = tracedResults
 

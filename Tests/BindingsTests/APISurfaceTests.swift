@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Bindings
 import StackModel
+import Testing
+
+@testable import Bindings
 
 // The API as a script sees it: every observation returns its documented fields, and the LuaLS
 // definitions in types/stackplay.lua name every method there is.
@@ -39,8 +40,14 @@ extension BindingsTests {
 
         @Test func cardsAndFrames() throws {
             #expect(try keys("stack:card(\"calendar\")") == [Self.card])
-            #expect(try keys("stack:cards()[1], wallet:cards()[2], sticky:cards()[3]") == [Self.card, Self.card, Self.card])
-            #expect(try keys("stack:frame(), wallet:frame(), sticky:frame()") == [Self.rect, Self.rect, Self.rect])
+            #expect(
+                try keys("stack:cards()[1], wallet:cards()[2], sticky:cards()[3]") == [
+                    Self.card, Self.card, Self.card,
+                ])
+            #expect(
+                try keys("stack:frame(), wallet:frame(), sticky:frame()") == [
+                    Self.rect, Self.rect, Self.rect,
+                ])
             #expect(try keys("stack:part(\"header\")") == ["height hittable name opacity width x y"])
         }
 
@@ -51,33 +58,56 @@ extension BindingsTests {
             #expect(state[0].split(separator: " ").contains("ids"))
             #expect(state[1].split(separator: " ").contains("count"))
             #expect(state[2].split(separator: " ").contains("scroll_offset"))
-            #expect(try keys("stack:ids(), stack:count(), stack:expanded(), stack:open(), stack:progress(), stack:dismissed()")
-                == ["1 2 3", "number", "boolean", "boolean", "number", ""])
-            #expect(try keys("wallet:selection(), wallet:step(), wallet:peek()") == ["nil", "number", "number"])
-            #expect(try keys("sticky:scroll_offset(), sticky:max_offset(), sticky:content_height()") == ["number", "number", "number"])
-            #expect(try keys("stack:name(), stack:kind(), stack:point(\"calendar\")") == ["string", "string", "number", "number"])
+            #expect(
+                try keys(
+                    "stack:ids(), stack:count(), stack:expanded(), stack:open(), stack:progress(), stack:dismissed()"
+                )
+                    == ["1 2 3", "number", "boolean", "boolean", "number", ""])
+            #expect(
+                try keys("wallet:selection(), wallet:step(), wallet:peek()") == ["nil", "number", "number"])
+            #expect(
+                try keys("sticky:scroll_offset(), sticky:max_offset(), sticky:content_height()") == [
+                    "number", "number", "number",
+                ])
+            #expect(
+                try keys("stack:name(), stack:kind(), stack:point(\"calendar\")") == [
+                    "string", "string", "number", "number",
+                ])
         }
 
         @Test func hitsElementsSettingsSnapshots() throws {
             #expect(try keys("stack:tap(\"calendar\")") == ["card component target"])
             #expect(try keys("screen:hit_test(1, 843)") == ["nil"])
             #expect(try keys("wallet:drag(\"visa\", { y = 10 })") == ["card component target"])
-            let element = "actions activation_point component frame hidden hint id label sort_priority traits value"
+            let element =
+                "actions activation_point component frame hidden hint id label sort_priority traits value"
             #expect(try keys("stack:accessibility()[1], screen:accessibility()[1]") == [element, element])
-            #expect(try keys("stack:accessibility()[1].activation_point, stack:accessibility()[1].frame") == ["x y", Self.rect])
-            #expect(try keys("screen:settings()") == ["dynamic_type height layout_direction now reduce_motion width"])
-            #expect(try keys("screen:snapshot(), screen:snapshot().components[1]")
-                == ["components settings time", "cards frame kind name parts state"])
-            #expect(try keys("screen:now(), screen:dump(), screen:touch_down(1, 843)") == ["number", "string", "number", "nil"])
+            #expect(
+                try keys("stack:accessibility()[1].activation_point, stack:accessibility()[1].frame") == [
+                    "x y", Self.rect,
+                ])
+            #expect(
+                try keys("screen:settings()") == [
+                    "dynamic_type height layout_direction now reduce_motion width"
+                ])
+            #expect(
+                try keys("screen:snapshot(), screen:snapshot().components[1]")
+                    == ["components settings time", "cards frame kind name parts state"])
+            #expect(
+                try keys("screen:now(), screen:dump(), screen:touch_down(1, 843)") == [
+                    "number", "string", "number", "nil",
+                ])
         }
 
         @Test func typesFileNamesEveryMethod() throws {
-            let text = try String(contentsOf: packageRoot.appendingPathComponent("types/stackplay.lua"), encoding: .utf8)
+            let text = try String(
+                contentsOf: packageRoot.appendingPathComponent("types/stackplay.lua"), encoding: .utf8)
             #expect(text.hasPrefix("---@meta"))
             let api = StackModelModule.apiNames
             let missing = api.methods.filter { !text.contains(":\($0)(") }.sorted()
             #expect(missing == [])
-            #expect(api.fields.filter { $0 != "version" && !text.contains("stackplay.\($0)(") }.sorted() == [])
+            #expect(
+                api.fields.filter { $0 != "version" && !text.contains("stackplay.\($0)(") }.sorted() == [])
             #expect(text.contains("---@field version string"))
             for global in ["test", "skip", "only", "before_each", "after_each", "expect"] {
                 #expect(text.contains("function \(global)("), "types/stackplay.lua lacks \(global)")
@@ -86,11 +116,14 @@ extension BindingsTests {
 
         /// Every method each class has, per component kind, documented on its class or the shared one.
         @Test func typesFileNamesEachClassesMethods() throws {
-            let text = try String(contentsOf: packageRoot.appendingPathComponent("types/stackplay.lua"), encoding: .utf8)
+            let text = try String(
+                contentsOf: packageRoot.appendingPathComponent("types/stackplay.lua"), encoding: .utf8)
             let common = Set(ComponentMethods.common(NotificationStack.self).keys)
             for (kind, names) in ComponentFactories.methodNames {
                 for name in names.subtracting(common).sorted() {
-                    #expect(text.contains("function \(kind):\(name)("), "types/stackplay.lua lacks \(kind):\(name)")
+                    #expect(
+                        text.contains("function \(kind):\(name)("),
+                        "types/stackplay.lua lacks \(kind):\(name)")
                 }
             }
             for name in common.sorted() { #expect(text.contains("function component:\(name)(")) }

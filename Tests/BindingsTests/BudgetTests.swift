@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Bindings
 
 extension BindingsTests {
@@ -31,7 +32,10 @@ extension BindingsTests {
             while true do i = i + 1 t[i] = string.rep("x", 4096) .. i end
             """
 
-        @Test(arguments: [bomb, "pcall(function()\n\(bomb)\nend)\nwhile true do end", "local s = string.rep('x', 64 * 1048576)"])
+        @Test(arguments: [
+            bomb, "pcall(function()\n\(bomb)\nend)\nwhile true do end",
+            "local s = string.rep('x', 64 * 1048576)",
+        ])
         func memoryBombStopsOnTheMemoryBudget(code: String) throws {
             let lua = try makeState(budget: small)
             let failure = try #require(runFailure(of: code, in: lua))
@@ -49,7 +53,8 @@ extension BindingsTests {
 
         @Test(arguments: [(10.0, "10 s"), (0.5, "0.5 s"), (0.25, "0.25 s")])
         func cpuTextIsNatural(seconds: Double, text: String) {
-            #expect(LuaBudget(cpuSeconds: seconds, memoryMiB: 1).cpuStopText.hasSuffix("its \(text) of CPU time"))
+            #expect(
+                LuaBudget(cpuSeconds: seconds, memoryMiB: 1).cpuStopText.hasSuffix("its \(text) of CPU time"))
         }
 
         @Test func memoryTextIsNatural() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Bindings
 
 extension BindingsTests {
@@ -7,7 +8,8 @@ extension BindingsTests {
         @Test func swiftErrorIsCaughtByPcallWithItsPosition() throws {
             let lua = try makeState()
             try lua.setGlobal("jam", .function("jam") { _ in throw Boom() })
-            let results = try lua.run("local ok, e = pcall(function() jam() end)\nreturn ok, e", name: "@test.lua")
+            let results = try lua.run(
+                "local ok, e = pcall(function() jam() end)\nreturn ok, e", name: "@test.lua")
             #expect(results[0].boolean == false)
             #expect(results[1].string == "test.lua:1: the card is stuck")
             // Called by pcall itself (a C function), there is no Lua line to name: as luaL_error.
@@ -43,7 +45,8 @@ extension BindingsTests {
             let failure = try #require(runFailure(of: "error({code = 42})", in: lua))
             #expect(failure.message == "(error object is a table value)")
             let named = try #require(
-                runFailure(of: "error(setmetatable({}, {__tostring = function() return 'custom' end}))", in: lua))
+                runFailure(
+                    of: "error(setmetatable({}, {__tostring = function() return 'custom' end}))", in: lua))
             #expect(named.message == "custom")
         }
 
@@ -59,29 +62,39 @@ extension BindingsTests {
             ("drag('a', nil)", "bad argument #2 to 'drag' (number expected, got nil)"),
             ("drag({}, 1)", "bad argument #1 to 'drag' (string expected, got table)"),
             ("drag('a', 1.5, 'x')", "bad argument #3 to 'drag' (table expected, got string)"),
-            ("drag('a', 1, {spring = {stiffness = 'hard'}})",
-             "bad argument #3 to 'drag' (field 'spring.stiffness': number expected, got string)"),
-            ("drag('a', '2', {steps = 1.5})", "bad argument #3 to 'drag' (field 'steps': integer expected, got number)"),
+            (
+                "drag('a', 1, {spring = {stiffness = 'hard'}})",
+                "bad argument #3 to 'drag' (field 'spring.stiffness': number expected, got string)"
+            ),
+            (
+                "drag('a', '2', {steps = 1.5})",
+                "bad argument #3 to 'drag' (field 'steps': integer expected, got number)"
+            ),
         ])
         func argumentErrorsUseLauxlibWording(call: String, expected: String) throws {
             let lua = try makeState()
-            try lua.setGlobal("drag", .function("drag") { arguments in
-                let id = try arguments.string(at: 1)
-                let by = try arguments.number(at: 2)
-                let options = try arguments.optionalTable(at: 3)
-                let stiffness = try options?.optionalTable("spring")?.number("stiffness", default: 170) ?? 170
-                let steps = try options?.integer("steps", default: 10) ?? 10
-                return [.string(id), .number(by + stiffness + Double(steps))]
-            })
+            try lua.setGlobal(
+                "drag",
+                .function("drag") { arguments in
+                    let id = try arguments.string(at: 1)
+                    let by = try arguments.number(at: 2)
+                    let options = try arguments.optionalTable(at: 3)
+                    let stiffness =
+                        try options?.optionalTable("spring")?.number("stiffness", default: 170) ?? 170
+                    let steps = try options?.integer("steps", default: 10) ?? 10
+                    return [.string(id), .number(by + stiffness + Double(steps))]
+                })
             let results = try lua.run("return pcall(function() return \(call) end)", name: "@test.lua")
             #expect(results[1].string == "test.lua:1: " + expected)
         }
 
         @Test func valuesRoundTrip() throws {
             let lua = try makeState()
-            try lua.setGlobal("echo", .function("echo") { arguments in
-                [arguments.value(at: 1), ["cards": [1, 2.5, "three"], "open": true]]
-            })
+            try lua.setGlobal(
+                "echo",
+                .function("echo") { arguments in
+                    [arguments.value(at: 1), ["cards": [1, 2.5, "three"], "open": true]]
+                })
             let results = try lua.run("local a, b = echo({x = 1}) return a.x, #b.cards, b.cards[3], b.open")
             #expect(results[0].number == 1)
             #expect(results[1].number == 3)

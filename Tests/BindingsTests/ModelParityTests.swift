@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Bindings
 import StackModel
+import Testing
+
+@testable import Bindings
 
 // The Lua API against the Swift model: the same gestures through Lua and through `Screen` leave
 // the same state (every card's frame, every part, the component's state), and the VoiceOver path
@@ -45,7 +46,8 @@ extension BindingsTests {
         func notificationSwipeThroughLuaAndSwift(dx: Double) throws {
             let lua = try luaState(lockScreen + "\nstack:drag(\"calendar\", { x = \(dx) }); screen:settle()")
             let (screen, stack) = try swiftLockScreen()
-            try screen.drag(from: stack.point(of: "card:calendar", in: screen.settings), by: Point(x: dx, y: 0))
+            try screen.drag(
+                from: stack.point(of: "card:calendar", in: screen.settings), by: Point(x: dx, y: 0))
             try screen.settle()
             #expect(lua == swiftState(screen))
         }
@@ -76,15 +78,20 @@ extension BindingsTests {
         }
 
         @Test func g6ClearActionLeadsWhereTheSwipeDoes() throws {
-            let swiped = try luaState(lockScreen + "\nstack:drag(\"calendar\", { x = -150 }); screen:settle()")
-            let cleared = try luaState(lockScreen + "\nexpect(stack:action(\"Clear\", \"calendar\")):to_be_truthy(); screen:settle()")
+            let swiped = try luaState(
+                lockScreen + "\nstack:drag(\"calendar\", { x = -150 }); screen:settle()")
+            let cleared = try luaState(
+                lockScreen + "\nexpect(stack:action(\"Clear\", \"calendar\")):to_be_truthy(); screen:settle()"
+            )
             #expect(cleared == swiped)
             #expect(cleared.contains("ids = { \"messages\", \"mail\", \"fitness\" }"))
         }
 
         @Test func g6ActivateOpensThePileAsTheTapDoes() throws {
             let setup = lockScreen.replacingOccurrences(of: "stack:tap(); screen:settle()", with: "")
-            #expect(try luaState(setup + "\nstack:activate(); screen:settle()") == luaState(setup + "\nstack:tap(); screen:settle()"))
+            #expect(
+                try luaState(setup + "\nstack:activate(); screen:settle()")
+                    == luaState(setup + "\nstack:tap(); screen:settle()"))
         }
 
         static let wallet = """
@@ -95,7 +102,8 @@ extension BindingsTests {
         func swiftWallet() throws -> (Screen, WalletCardStack) {
             let screen = try Screen()
             let wallet = try WalletCardStack(
-                cards: ["visa", "amex", "debit"].map { CardSpec(id: $0, height: 200) }, origin: Point(x: 20, y: 0),
+                cards: ["visa", "amex", "debit"].map { CardSpec(id: $0, height: 200) },
+                origin: Point(x: 20, y: 0),
                 width: 350, height: 844)
             try screen.add(wallet)
             return (screen, wallet)
@@ -114,8 +122,11 @@ extension BindingsTests {
             #expect(try luaState(Self.wallet + "\nwallet:activate(\"\(id)\"); screen:settle()") == settled)
             #expect(try luaState(Self.wallet + "\nwallet:select(\"\(id)\"); screen:settle()") == settled)
             // W9: Escape clears it, as a tap on any card does (W4).
-            let escaped = try luaState(Self.wallet + "\nwallet:select(\"\(id)\"); screen:settle(); wallet:escape(); screen:settle()")
-            let tappedBack = try luaState(Self.wallet + "\nwallet:select(\"\(id)\"); screen:settle(); wallet:tap(\"visa\"); screen:settle()")
+            let escaped = try luaState(
+                Self.wallet + "\nwallet:select(\"\(id)\"); screen:settle(); wallet:escape(); screen:settle()")
+            let tappedBack = try luaState(
+                Self.wallet
+                    + "\nwallet:select(\"\(id)\"); screen:settle(); wallet:tap(\"visa\"); screen:settle()")
             #expect(escaped == tappedBack)
             #expect(escaped.contains("selection = nil"))
         }
@@ -130,7 +141,8 @@ extension BindingsTests {
                 """)
             let screen = try Screen()
             let sticky = try StickyStackedCards(
-                cards: ["a", "b", "c", "d", "e"].map { CardSpec(id: $0, height: 348) }, width: 390, viewportHeight: 844)
+                cards: ["a", "b", "c", "d", "e"].map { CardSpec(id: $0, height: 348) }, width: 390,
+                viewportHeight: 844)
             try screen.add(sticky)
             try screen.drag(from: sticky.point(of: "scroll", in: screen.settings), by: Point(x: 0, y: -dy))
             #expect(lua == swiftState(screen))

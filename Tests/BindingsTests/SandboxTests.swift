@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+
 @testable import Bindings
 
 extension BindingsTests {
     @Suite struct SandboxRules {
-        @Test(arguments: ["io", "package", "debug", "dofile", "loadfile", "os.execute", "os.exit", "os.getenv",
-                          "os.remove", "require and nil"])
+        @Test(arguments: [
+            "io", "package", "debug", "dofile", "loadfile", "os.execute", "os.exit", "os.getenv",
+            "os.remove", "require and nil",
+        ])
         func dangerousGlobalsAreNil(name: String) throws {
             let lua = try makeState()
             #expect(try lua.run("return \(name) == nil")[0].boolean == true)
@@ -13,7 +16,8 @@ extension BindingsTests {
 
         @Test func allowedLibrariesAreThere() throws {
             let lua = try makeState()
-            let code = "return type(string.format), type(table.sort), type(math.floor), type(utf8.char), "
+            let code =
+                "return type(string.format), type(table.sort), type(math.floor), type(utf8.char), "
                 + "type(coroutine.wrap), type(os.clock), type(os.time), type(os.date), stackplay.version"
             let results = try lua.run(code)
             #expect(results.dropLast().allSatisfy { $0.string == "function" })
@@ -34,9 +38,11 @@ extension BindingsTests {
             try FileManager.default.createDirectory(
                 at: root.appendingPathComponent("helpers"), withIntermediateDirectories: true)
             try "loads = (loads or 0) + 1\nreturn { swipe = function(n) return n * 2 end }"
-                .write(to: root.appendingPathComponent("helpers/swipe.lua"), atomically: true, encoding: .utf8)
+                .write(
+                    to: root.appendingPathComponent("helpers/swipe.lua"), atomically: true, encoding: .utf8)
             try "return 'outside'".write(
-                to: root.deletingLastPathComponent().appendingPathComponent("x.lua"), atomically: true, encoding: .utf8)
+                to: root.deletingLastPathComponent().appendingPathComponent("x.lua"), atomically: true,
+                encoding: .utf8)
             return root
         }
 
@@ -44,7 +50,8 @@ extension BindingsTests {
             let root = try scriptsFolder()
             defer { try? FileManager.default.removeItem(at: root) }
             let lua = try makeState(root: root.path)
-            let results = try lua.run("""
+            let results = try lua.run(
+                """
                 local a = require "helpers.swipe"
                 local b = require "helpers.swipe"
                 return a.swipe(21), a == b, loads

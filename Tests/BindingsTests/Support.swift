@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Bindings
 
 /// Every Bindings test, one at a time: the resident-memory test must not see other tests' heaps.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Bindings
 
 /// Counts the deinits of the cards it hands out.
@@ -17,13 +18,15 @@ extension BindingsTests {
     @Suite struct Userdata {
         func state(_ tracker: Tracker) throws -> LuaState {
             let lua = try makeState()
-            try lua.defineClass(Card.self, name: "Card", methods: [
-                "poke": { arguments in
-                    let card = try arguments.object(at: 1, as: Card.self)
-                    card.pokes += Int(try arguments.optionalNumber(at: 2) ?? 1)
-                    return [.integer(card.pokes)]
-                },
-            ], releaseMethod: "dispose")
+            try lua.defineClass(
+                Card.self, name: "Card",
+                methods: [
+                    "poke": { arguments in
+                        let card = try arguments.object(at: 1, as: Card.self)
+                        card.pokes += Int(try arguments.optionalNumber(at: 2) ?? 1)
+                        return [.integer(card.pokes)]
+                    }
+                ], releaseMethod: "dispose")
             try lua.setGlobal("card", .function("card") { _ in [.object(Card(tracker))] })
             return lua
         }
@@ -31,7 +34,8 @@ extension BindingsTests {
         @Test func releasedExactlyOnceByTheCollector() throws {
             let tracker = Tracker()
             var lua: LuaState? = try state(tracker)
-            let results = try lua!.run("local c = card() local n = c:poke(2) c = nil collectgarbage() collectgarbage() return n")
+            let results = try lua!.run(
+                "local c = card() local n = c:poke(2) c = nil collectgarbage() collectgarbage() return n")
             #expect(results[0].number == 2)
             #expect(tracker.deinits == 1)
             lua = nil
@@ -50,7 +54,8 @@ extension BindingsTests {
         @Test func explicitReleaseMakesTheObjectUnusable() throws {
             let tracker = Tracker()
             var lua: LuaState? = try state(tracker)
-            let results = try lua!.run("""
+            let results = try lua!.run(
+                """
                 c = card()
                 c:dispose()
                 return pcall(function() c:poke() end)
@@ -65,7 +70,8 @@ extension BindingsTests {
         @Test func resurrectedObjectIsDead() throws {
             let tracker = Tracker()
             let lua = try state(tracker)
-            let results = try lua.run("""
+            let results = try lua.run(
+                """
                 local holder = { card = card() }
                 setmetatable(holder, {__gc = function(h) saved = h.card end})
                 holder = nil
@@ -79,7 +85,8 @@ extension BindingsTests {
 
         @Test func typeIsCheckedAndMetatableHidden() throws {
             let lua = try state(Tracker())
-            let results = try lua.run("""
+            let results = try lua.run(
+                """
                 local c = card()
                 local ok, e = pcall(function() c.poke({}) end)
                 return e, getmetatable(c), tostring(c):match('^Card: ') ~= nil

@@ -20,7 +20,8 @@ struct NotificationFixture {
             CardSpec(id: index < Self.ids.count ? Self.ids[index] : "card\(index)", height: height)
         }
         stack = try NotificationStack(
-            cards: cards, isExpanded: expanded, isDismissible: dismissible, origin: Self.origin, width: Self.width)
+            cards: cards, isExpanded: expanded, isDismissible: dismissible, origin: Self.origin,
+            width: Self.width)
         try screen.add(stack)
     }
 

@@ -356,8 +356,12 @@ struct NotificationStackTests {
         #expect(try open.screen.performAction("Clear", on: "card:mail", of: "notifications"))
         #expect(open.ids == ["messages", "calendar", "fitness"])
         #expect(open.stack.dismissed == ["mail"])
-        #expect(throws: StackModelError.self) { try open.screen.performAction("Clear", on: "card:nope", of: "notifications") }
-        #expect(throws: StackModelError.self) { try open.screen.performAction("Archive", on: "card:messages", of: "notifications") }
+        #expect(throws: StackModelError.self) {
+            try open.screen.performAction("Clear", on: "card:nope", of: "notifications")
+        }
+        #expect(throws: StackModelError.self) {
+            try open.screen.performAction("Archive", on: "card:messages", of: "notifications")
+        }
     }
 
     @Test("G6 activating the closed stack opens it, as a tap does")

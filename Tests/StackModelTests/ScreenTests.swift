@@ -10,7 +10,9 @@ private final class Pendulum: Component {
 
     func swing(at time: Double) { value.set(1, animation: .spring(Spring(duration: 1, bounce: 1)), at: time) }
     func snapshot(in settings: ScreenSettings) -> ComponentSnapshot {
-        ComponentSnapshot(kind: kind, name: name, frame: .zero, cards: [], state: [("value", .number(value.value(at: settings.now)))])
+        ComponentSnapshot(
+            kind: kind, name: name, frame: .zero, cards: [],
+            state: [("value", .number(value.value(at: settings.now)))])
     }
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] { [] }
     func hitTest(_ point: Point, in settings: ScreenSettings) -> String? { nil }
@@ -19,7 +21,9 @@ private final class Pendulum: Component {
     func touchMoved(_ touch: Touch, in settings: ScreenSettings) {}
     func touchEnded(_ touch: Touch, in settings: ScreenSettings) {}
     func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] { [] }
-    func performAccessibilityAction(_ action: String, on element: String, in settings: ScreenSettings) throws -> Bool {
+    func performAccessibilityAction(_ action: String, on element: String, in settings: ScreenSettings) throws
+        -> Bool
+    {
         false
     }
     var animationEndTime: Double? { value.endTime }
@@ -68,7 +72,8 @@ struct ScreenTests {
         let (finger, _) = try raw.screen.touchDown(at: start)
         for step in 1...3 {
             try raw.screen.advance(by: 0.3 / 3)
-            try raw.screen.touchMove(finger, to: Point(x: start.x - 30 * Double(step), y: start.y + 4 * Double(step) / 3))
+            try raw.screen.touchMove(
+                finger, to: Point(x: start.x - 30 * Double(step), y: start.y + 4 * Double(step) / 3))
         }
         try raw.screen.touchUp(finger)
         #expect(helper.screen.snapshot() == raw.screen.snapshot())

@@ -60,7 +60,9 @@ struct SpringTests {
     @Test("G2 the seeds' springs overshoot and come back")
     func overshoot() {
         let spring = Spring.walletSelection
-        let samples = (1...120).map { spring.state(from: 0, to: 100, velocity: 0, after: Double($0) / 120).value }
+        let samples = (1...120).map {
+            spring.state(from: 0, to: 100, velocity: 0, after: Double($0) / 120).value
+        }
         let peak = samples.max()!
         #expect(peak > 100)
         #expect(samples.last! < peak)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StackModel
 
 /// The demo: five cards 348 high, spacing 20, top 12, peek 12, 3 peeking, padded 12 above and 40
@@ -14,7 +15,8 @@ private func makeSticky(
 ) throws -> (Screen, StickyStackedCards) {
     let screen = try Screen(settings: settings)
     let sticky = try StickyStackedCards(
-        name: "sticky", cards: makeCards(count, height: height), origin: Point(x: 0, y: viewportTop), width: 390,
+        name: "sticky", cards: makeCards(count, height: height), origin: Point(x: 0, y: viewportTop),
+        width: 390,
         viewportHeight: 700, scrollOffset: offset)
     try screen.add(sticky)
     return (screen, sticky)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StackModel
 
 /// The stack sits at (20, 100), 350 wide; cards 200 high, peek 64, pile 76 (the seed's defaults).
@@ -300,7 +301,8 @@ func selectedCardForVoiceOver() throws {
 @Test("W10 a card with no height activates at its centre")
 func activationWithNoHeight() throws {
     let screen = try Screen()
-    let wallet = try WalletCardStack(cards: makeCards(2, height: 1), cardHeight: 0, origin: origin, height: 100)
+    let wallet = try WalletCardStack(
+        cards: makeCards(2, height: 1), cardHeight: 0, origin: origin, height: 100)
     try screen.add(wallet)
     let element = wallet.accessibilityElements(in: screen.settings)[0]
     #expect(element.activationPoint == Point(x: origin.x + 175, y: origin.y))

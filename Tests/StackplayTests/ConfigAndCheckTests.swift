@@ -7,13 +7,15 @@ import Testing
 func project(config: String) throws -> URL {
     try temporaryFolder([
         ".stackplay.lua": config,
-        "t/width.lua": "test(\"width\", function() expect(stackplay.screen {}:settings().width):to_equal(200) end)\n",
+        "t/width.lua":
+            "test(\"width\", function() expect(stackplay.screen {}:settings().width):to_equal(200) end)\n",
         "u/fails.lua": "test(\"fails\", function() expect(1):to_equal(2) end)\n",
     ])
 }
 
 @Test func configGivesPathsReporterAndScreenSize() throws {
-    let folder = try project(config: "return { paths = { \"t\" }, reporter = \"tap\", screen = { width = 200 } }\n")
+    let folder = try project(
+        config: "return { paths = { \"t\" }, reporter = \"tap\", screen = { width = 200 } }\n")
     defer { try? FileManager.default.removeItem(at: folder) }
     let run = try stackplay(arguments: [], in: folder)
     #expect(run.stderr == "")
@@ -23,7 +25,8 @@ func project(config: String) throws -> URL {
 }
 
 @Test func flagsWinOverTheConfig() throws {
-    let folder = try project(config: "return { paths = { \"t\" }, reporter = \"tap\", screen = { width = 200 } }\n")
+    let folder = try project(
+        config: "return { paths = { \"t\" }, reporter = \"tap\", screen = { width = 200 } }\n")
     defer { try? FileManager.default.removeItem(at: folder) }
     // --json over the reporter, and paths on the command line over `paths`.
     let run = try stackplay(arguments: ["--json", "u"], in: folder)
@@ -43,14 +46,24 @@ func project(config: String) throws -> URL {
     #expect(run.status == 1)
     #expect(run.stderr.hasPrefix("stackplay: spin.lua:1: stopped: the script used its 0.2 s of CPU time\n"))
     let flagged = try stackplay(arguments: ["--cpu-budget", "0.3", "spin.lua"], in: folder)
-    #expect(flagged.stderr.hasPrefix("stackplay: spin.lua:1: stopped: the script used its 0.3 s of CPU time\n"))
+    #expect(
+        flagged.stderr.hasPrefix("stackplay: spin.lua:1: stopped: the script used its 0.3 s of CPU time\n"))
 }
 
 @Test(arguments: [
-    ("return { reportr = \"tap\" }", "stackplay: .stackplay.lua: unknown key 'reportr' (did you mean 'reporter'?)"),
-    ("return { reporter = \"xml\" }", "stackplay: .stackplay.lua: 'reporter' must be 'human', 'tap' or 'json', got 'xml'"),
+    (
+        "return { reportr = \"tap\" }",
+        "stackplay: .stackplay.lua: unknown key 'reportr' (did you mean 'reporter'?)"
+    ),
+    (
+        "return { reporter = \"xml\" }",
+        "stackplay: .stackplay.lua: 'reporter' must be 'human', 'tap' or 'json', got 'xml'"
+    ),
     ("return { jobs = 0 }", "stackplay: .stackplay.lua: 'jobs' must be a whole number >= 1, got 0"),
-    ("return { screen = { widht = 3 } }", "stackplay: .stackplay.lua: unknown key 'screen.widht' (known: width, height)"),
+    (
+        "return { screen = { widht = 3 } }",
+        "stackplay: .stackplay.lua: unknown key 'screen.widht' (known: width, height)"
+    ),
     ("return 42", "stackplay: .stackplay.lua: must return a table, got 42"),
 ])
 func badConfigExits64(config: String, message: String) throws {
@@ -64,16 +77,21 @@ func badConfigExits64(config: String, message: String) throws {
 
 @Test func checkReportsSyntaxErrorsAndUnknownNamesWithSuggestions() throws {
     let folder = try temporaryFolder([
-        "names.lua": "local screen = stackplay.scren {}\nlocal stack = screen:notification_stack { items = {} }\nstack:tapp()\n",
+        "names.lua":
+            "local screen = stackplay.scren {}\nlocal stack = screen:notification_stack { items = {} }\nstack:tapp()\n",
         "syntax.lua": "test(\"x\", function()\n  local s = (\nend)\n",
-        "clean.lua": "local screen = stackplay.screen {}\nlocal w = screen:wallet_card_stack { items = { \"a\" } }\nw:tap(\"a\")\nscreen:settle()\nexpect(w:selection()):to_equal(\"a\")\n",
+        "clean.lua":
+            "local screen = stackplay.screen {}\nlocal w = screen:wallet_card_stack { items = { \"a\" } }\nw:tap(\"a\")\nscreen:settle()\nexpect(w:selection()):to_equal(\"a\")\n",
     ])
     defer { try? FileManager.default.removeItem(at: folder) }
     let run = try stackplay(arguments: ["check", "."], in: folder)
     #expect(run.status == 1)
     #expect(run.stdout == "3 checked, 3 problems\n")
     let lines = run.stderr.split(separator: "\n").map(String.init)
-    #expect(lines.contains("stackplay: ./names.lua:1: unknown API name 'stackplay.scren' (did you mean 'stackplay.screen'?)"))
+    #expect(
+        lines.contains(
+            "stackplay: ./names.lua:1: unknown API name 'stackplay.scren' (did you mean 'stackplay.screen'?)")
+    )
     #expect(lines.contains("stackplay: ./names.lua:3: unknown API name ':tapp' (did you mean ':tap'?)"))
     #expect(lines.contains { $0.hasPrefix("stackplay: ./syntax.lua:3: ") })
     #expect(lines.count == 3)

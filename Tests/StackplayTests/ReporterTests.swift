@@ -40,7 +40,10 @@ let mixed = "\(fixtures)/report/mixed.lua"
     #expect(lines.contains("  state when it failed:"))
     #expect(lines.contains { $0.hasPrefix("    screen at t = ") && $0.contains("390 × 844, ltr") })
     #expect(lines.contains("      notification_stack 'notifications' frame x 16 y 180 w 358 h 284"))
-    #expect(lines.contains { $0.hasPrefix("        state: expanded = true, open = true, progress = 1, count = 3") })
+    #expect(
+        lines.contains {
+            $0.hasPrefix("        state: expanded = true, open = true, progress = 1, count = 3")
+        })
     #expect(lines.contains("        card messages: x 16 y 234 w 358 h 70 scale 1 opacity 1 z 3"))
     #expect(lines.contains("        card calendar: x 16 y 314 w 358 h 70 scale 1 opacity 1 z 2"))
     #expect(lines.contains("        card mail: x 16 y 394 w 358 h 70 scale 1 opacity 1 z 1"))
@@ -122,12 +125,16 @@ let mixed = "\(fixtures)/report/mixed.lua"
     #expect(json["skipped"] as? Int == 1)
     let tests = try #require(json["tests"] as? [[String: Any]])
     #expect(tests.map { $0["status"] as? String } == ["passed", "failed", "skipped", "passed", "passed"])
-    #expect(tests.map { $0["file"] as? String } == [mixed, mixed, mixed] + Array(repeating: "\(fixtures)/report/passing.lua", count: 2))
+    #expect(
+        tests.map { $0["file"] as? String } == [mixed, mixed, mixed]
+            + Array(repeating: "\(fixtures)/report/passing.lua", count: 2))
     let failed = tests[1]
     let failing = try line(of: "FAILS HERE", in: mixed)
     #expect(failed["name"] as? String == "a wrong expectation fails")
     #expect(failed["failure_position"] as? String == "\(mixed):\(failing)")
-    #expect((failed["message"] as? String)?.contains("    actual: { \"messages\", \"calendar\", \"mail\" }") == true)
+    #expect(
+        (failed["message"] as? String)?.contains("    actual: { \"messages\", \"calendar\", \"mail\" }")
+            == true)
     #expect((failed["dump"] as? String)?.contains("card messages: x 16 y 234 w 358 h 70") == true)
     #expect((failed["traceback"] as? String)?.hasPrefix("stack traceback:") == true)
     #expect(tests.allSatisfy { ($0["seconds"] as? Double).map { $0 >= 0 } == true })
@@ -186,10 +193,12 @@ struct TAP {
                 if line == "  ..." {
                     inYAML = false
                 } else if let colon = line.firstIndex(of: ":"), line.hasPrefix("  ") {
-                    let key = line[line.index(line.startIndex, offsetBy: 2)..<colon].trimmingCharacters(in: .whitespaces)
+                    let key = line[line.index(line.startIndex, offsetBy: 2)..<colon].trimmingCharacters(
+                        in: .whitespaces)
                     let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                    points[points.count - 1].yaml![key] = try JSONSerialization.jsonObject(
-                        with: Data(value.utf8), options: .fragmentsAllowed) as? String
+                    points[points.count - 1].yaml![key] =
+                        try JSONSerialization.jsonObject(
+                            with: Data(value.utf8), options: .fragmentsAllowed) as? String
                 } else {
                     throw FixtureError(message: "a bad YAML line: \(line)")
                 }
@@ -203,7 +212,9 @@ struct TAP {
                         ok: match.1 == "ok", number: Int(match.2)!, description: String(match.3),
                         skipped: match.4 != nil))
             } else if line == "  ---" {
-                guard !points.isEmpty else { throw FixtureError(message: "a YAML block before any test point") }
+                guard !points.isEmpty else {
+                    throw FixtureError(message: "a YAML block before any test point")
+                }
                 inYAML = true
                 points[points.count - 1].yaml = [:]
             } else if line.hasPrefix("# ") {

@@ -23,8 +23,9 @@ import Testing
     #expect(run.status == 1)
     #expect(run.stdout.hasPrefix("passing ran\n"))
     #expect(run.stdout.hasSuffix("\n1 passed, 1 failed\n"))
-    #expect(run.stderr.hasPrefix(
-        "stackplay: \(fixtures)/spin.lua:2: stopped: the script used its 0.2 s of CPU time\n"))
+    #expect(
+        run.stderr.hasPrefix(
+            "stackplay: \(fixtures)/spin.lua:2: stopped: the script used its 0.2 s of CPU time\n"))
 }
 
 @Test func folderRunsEveryLuaFileSortedSkippingDotNames() throws {

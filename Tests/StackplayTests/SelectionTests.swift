@@ -13,7 +13,8 @@ func selectionFolder() throws -> URL {
         "a_swipes.lua": tests("swipe", 5),
         "b_wallet.lua": tests("wallet", 3) + "skip(\"wallet later\", function() end)\n",
         "c_plain.lua": "local x = 1 + 1\nassert(x == 2)\n",
-        "d_sticky.lua": tests("sticky", 4) + "test(\"sticky broken\", function() expect(1):to_equal(2) end)\n",
+        "d_sticky.lua": tests("sticky", 4)
+            + "test(\"sticky broken\", function() expect(1):to_equal(2) end)\n",
     ])
 }
 
@@ -79,10 +80,11 @@ func ran(_ arguments: [String], in folder: URL) throws -> [(name: String, ok: Bo
 @Test func filterRunsOnlyMatchingTests() throws {
     let folder = try selectionFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    #expect(try listed("--filter", "wallet", in: folder) == [
-        "./b_wallet.lua: wallet 1", "./b_wallet.lua: wallet 2", "./b_wallet.lua: wallet 3",
-        "./b_wallet.lua: wallet later (skipped)",
-    ])
+    #expect(
+        try listed("--filter", "wallet", in: folder) == [
+            "./b_wallet.lua: wallet 1", "./b_wallet.lua: wallet 2", "./b_wallet.lua: wallet 3",
+            "./b_wallet.lua: wallet later (skipped)",
+        ])
     // The filter matches 'file: name', so a file name selects all its tests.
     #expect(try listed("--filter", "d_sticky", in: folder).count == 5)
     let run = try stackplay(arguments: ["--filter", "swipe 3", "."], in: folder)

@@ -32,7 +32,9 @@ func stackplay(_ arguments: String...) throws -> Run { try stackplay(arguments: 
 /// Runs `stackplay arguments` in `directory` (the package root by default) with `environment`
 /// added to this process's. stdout and stderr are read on their own threads, so a long report on
 /// one stream cannot fill its pipe and block the child.
-func stackplay(arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:]) throws -> Run {
+func stackplay(arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:])
+    throws -> Run
+{
     let process = Process()
     process.executableURL = stackplayBinary()
     process.arguments = arguments
@@ -67,10 +69,12 @@ private func readBoth(_ out: Pipe, _ err: Pipe) -> (Data, Data) {
 /// A fresh temporary folder holding `files` (relative path → text); removed by the caller with
 /// `try? FileManager.default.removeItem(at:)`.
 func temporaryFolder(_ files: [String: String]) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stackplay-e2e-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "stackplay-e2e-\(UUID().uuidString)")
     for (path, text) in files {
         let url = folder.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -19,7 +19,8 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: a).sorted()
         #expect(files.count == 3)
         for file in files {
-            #expect(FileManager.default.contentsEqual(atPath: "\(a)/\(file)", andPath: "\(b)/\(file)"), "\(file)")
+            #expect(
+                FileManager.default.contentsEqual(atPath: "\(a)/\(file)", andPath: "\(b)/\(file)"), "\(file)")
         }
         let replay = try stackplay(arguments: ["replay"] + files.map { "\(a)/\($0)" })
         #expect(replay.status == 0, "\(replay.stderr)")
@@ -29,15 +30,25 @@ import Testing
     @Test func anEditedTraceFailsAndTheOthersStillReplay() throws {
         let dir = temporary("edited")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let source = try String(contentsOfFile: "\(packageRoot.path)/\(golden)/tests-stackplaytests-fixtures-traces-session-lua--wallet-open-a-card-escape-select-new-height.jsonl", encoding: .utf8)
+        let source = try String(
+            contentsOfFile:
+                "\(packageRoot.path)/\(golden)/tests-stackplaytests-fixtures-traces-session-lua--wallet-open-a-card-escape-select-new-height.jsonl",
+            encoding: .utf8)
         var lines = source.split(separator: "\n").map(String.init)
-        lines[3] = lines[3].replacingOccurrences(of: "{\"id\":\"amex\",\"x\":20,\"y\":768,", with: "{\"id\":\"amex\",\"x\":20,\"y\":773,")
-        try (lines.joined(separator: "\n") + "\n").write(toFile: "\(dir)/edited.jsonl", atomically: true, encoding: .utf8)
-        try String(lines[1].prefix(30)).write(toFile: "\(dir)/truncated.jsonl", atomically: true, encoding: .utf8)
-        let run = try stackplay("replay", "\(dir)/edited.jsonl", "\(dir)/truncated.jsonl", "\(golden)/tests-stackplaytests-fixtures-traces-session-lua--sticky-scroll-and-pin.jsonl")
+        lines[3] = lines[3].replacingOccurrences(
+            of: "{\"id\":\"amex\",\"x\":20,\"y\":768,", with: "{\"id\":\"amex\",\"x\":20,\"y\":773,")
+        try (lines.joined(separator: "\n") + "\n").write(
+            toFile: "\(dir)/edited.jsonl", atomically: true, encoding: .utf8)
+        try String(lines[1].prefix(30)).write(
+            toFile: "\(dir)/truncated.jsonl", atomically: true, encoding: .utf8)
+        let run = try stackplay(
+            "replay", "\(dir)/edited.jsonl", "\(dir)/truncated.jsonl",
+            "\(golden)/tests-stackplaytests-fixtures-traces-session-lua--sticky-scroll-and-pin.jsonl")
         #expect(run.status == 1)
         #expect(run.stderr.contains("edited.jsonl:4: event 2 (advance at t = "))
-        #expect(run.stderr.contains("component 'wallet', card 'amex', field 'y' differs\n  expected: 773\n    actual: 768"))
+        #expect(
+            run.stderr.contains(
+                "component 'wallet', card 'amex', field 'y' differs\n  expected: 773\n    actual: 768"))
         #expect(run.stderr.contains("truncated.jsonl:1: malformed JSON at column 31: the line ends"))
         #expect(run.stdout.hasSuffix("1 replayed, 2 failed\n"))
     }
@@ -54,7 +65,10 @@ import Testing
         let fresh = temporary("golden")
         let record = try stackplay("--golden", fresh, session)
         #expect(record.status == 0)
-        #expect(record.stderr.contains("stackplay: wrote the golden trace \(fresh)/tests-stackplaytests-fixtures-traces-session-lua--sticky-scroll-and-pin.jsonl"))
+        #expect(
+            record.stderr.contains(
+                "stackplay: wrote the golden trace \(fresh)/tests-stackplaytests-fixtures-traces-session-lua--sticky-scroll-and-pin.jsonl"
+            ))
     }
 
     @Test func aScenarioReplaysARecordedSession() throws {
@@ -65,12 +79,14 @@ import Testing
     /// The SVG parses as XML and holds one card shape per visible card.
     @Test func renderWritesAnSVGWithOneShapePerVisibleCard() throws {
         let out = temporary("frame") + ".svg"
-        let trace = "\(golden)/tests-stackplaytests-fixtures-traces-session-lua--notifications-open-swipe-one-away.jsonl"
+        let trace =
+            "\(golden)/tests-stackplaytests-fixtures-traces-session-lua--notifications-open-swipe-one-away.jsonl"
         let run = try stackplay("render", trace, "--at", "1", "-o", out)
         #expect(run.status == 0, "\(run.stderr)")
         let count = try python(
             "import xml.etree.ElementTree as E,sys\nt=E.parse(sys.argv[1])\n"
-                + "print(len([g for g in t.iter('{http://www.w3.org/2000/svg}g') if g.get('class')=='card']))", out)
+                + "print(len([g for g in t.iter('{http://www.w3.org/2000/svg}g') if g.get('class')=='card']))",
+            out)
         // Closed with 3 cards, all three show (N4).
         #expect(count == "3")
         #expect(try stackplay("render", trace, "--at", "999").stderr.contains("no event 999"))
@@ -80,7 +96,8 @@ import Testing
         let dir = temporary("artifacts")
         let run = try stackplay("--artifacts", dir, "\(fixtures)/traces/failing.lua", session)
         #expect(run.status == 1)
-        let svg = "\(dir)/tests-stackplaytests-fixtures-traces-failing-lua--wallet-expects-the-wrong-card-on-top.svg"
+        let svg =
+            "\(dir)/tests-stackplaytests-fixtures-traces-failing-lua--wallet-expects-the-wrong-card-on-top.svg"
         #expect(run.stderr.contains("stackplay: wrote \(svg)"))
         let html = try String(contentsOfFile: "\(dir)/report.html", encoding: .utf8)
         let failedAt = try #require(html.range(of: "FAILED"))
@@ -88,12 +105,17 @@ import Testing
         #expect(failedAt.lowerBound < passedAt.lowerBound)
         #expect(html.components(separatedBy: "class=\"frame failing\"").count == 2)
         // Chromium, when installed, renders it; the screenshot must not be blank.
-        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
         if let chromium {
             let shot = "\(dir)/shot.png"
             let process = Process()
             process.executableURL = URL(fileURLWithPath: chromium)
-            process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--screenshot=\(shot)", "--window-size=1000,800", "file://\(dir)/report.html"]
+            process.arguments = [
+                "--headless", "--no-sandbox", "--disable-gpu", "--screenshot=\(shot)",
+                "--window-size=1000,800", "file://\(dir)/report.html",
+            ]
             process.standardError = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             try process.run()

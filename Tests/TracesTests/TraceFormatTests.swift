@@ -10,7 +10,8 @@ func recordSession(_ kind: ComponentKind) throws -> String {
     let cards = (0..<4).map { CardSpec(id: "c\($0)", height: 70) }
     switch kind {
     case .notificationStack:
-        try screen.add(NotificationStack(cards: cards, isDismissible: true, origin: Point(x: 16, y: 100), width: 358))
+        try screen.add(
+            NotificationStack(cards: cards, isDismissible: true, origin: Point(x: 16, y: 100), width: 358))
         try screen.tap(at: Point(x: 100, y: 120))
         try screen.settle()
         try screen.drag(from: Point(x: 200, y: 230), by: Point(x: -130, y: 0), duration: 0.2)
@@ -77,11 +78,16 @@ func editing(_ text: String, line: Int, _ edit: (String) -> String) -> String {
         let text = try recordSession(.walletCardStack)
         // Line 4 is event 2; move card c1's y by 5 pt.
         let original = try Trace(text: text, file: "t").steps[2].frame!
-        guard case .number(let y)? = findCard(original, "c1")?["y"], case .number(let x)? = findCard(original, "c1")?["x"]
-        else { Issue.record("no c1.y"); return }
+        guard case .number(let y)? = findCard(original, "c1")?["y"],
+            case .number(let x)? = findCard(original, "c1")?["x"]
+        else {
+            Issue.record("no c1.y")
+            return
+        }
         let prefix = "{\"id\":\"c1\",\"x\":\(JSONValue.format(x)),\"y\":"
         let edited = editing(text, line: 4) {
-            $0.replacingOccurrences(of: prefix + JSONValue.format(y) + ",", with: prefix + JSONValue.format(y + 5) + ",")
+            $0.replacingOccurrences(
+                of: prefix + JSONValue.format(y) + ",", with: prefix + JSONValue.format(y + 5) + ",")
         }
         #expect(edited != text)
         let mismatch = try TraceReplayer(Trace(text: edited, file: "edited.jsonl")).run(tolerance: 1e-9)
@@ -104,30 +110,63 @@ func editing(_ text: String, line: Int, _ edit: (String) -> String) -> String {
         return nil
     }
 
-    @Test(arguments: [0.1, 1.0 / 3, -0.0, 1e-300, 123456789.125, Double.leastNonzeroMagnitude, 1.7976931348623157e308, 26.74000000000001])
+    @Test(arguments: [
+        0.1, 1.0 / 3, -0.0, 1e-300, 123456789.125, Double.leastNonzeroMagnitude, 1.7976931348623157e308,
+        26.74000000000001,
+    ])
     func numbersReadBackAsTheSameBits(_ value: Double) throws {
         let text = JSONValue.number(value).text
-        guard case .number(let back) = try JSONParser.parse(text) else { Issue.record("not a number"); return }
+        guard case .number(let back) = try JSONParser.parse(text) else {
+            Issue.record("not a number")
+            return
+        }
         #expect(back.bitPattern == value.bitPattern, "\(text)")
     }
 
     /// Each malformed trace, and what the message must say.
     static let malformed: [(name: String, edit: @Sendable (String) -> String, message: String)] = [
-        ("truncated line", { editing($0, line: 3) { String($0.prefix(40)) } }, "bad.jsonl:3: malformed JSON at column"),
-        ("malformed JSON", { editing($0, line: 2) { $0.replacingOccurrences(of: "\"t\":", with: "\"t\"") } },
-         "bad.jsonl:2: malformed JSON at column 11: ':' expected after key 't'"),
-        ("unknown version", { editing($0, line: 1) { $0.replacingOccurrences(of: "\"version\":1", with: "\"version\":7") } },
-         "bad.jsonl:1: field 'version': unknown trace version 7 (this stackplay reads version 1)"),
-        ("unknown event kind", { editing($0, line: 2) { $0.replacingOccurrences(of: "\"type\":\"touch_down\"", with: "\"type\":\"touch_dwn\"") } },
-         "bad.jsonl:2: field 'type': unknown event type 'touch_dwn' (did you mean 'touch_down'?)"),
-        ("NaN", { editing($0, line: 2) { $0.replacingOccurrences(of: "\"x\":100,", with: "\"x\":NaN,") } },
-         "bad.jsonl:2: malformed JSON at column"),
-        ("missing field", { editing($0, line: 2) { $0.replacingOccurrences(of: "\"touch\":1,", with: "") } },
-         "bad.jsonl:2: field 'touch': missing"),
-        ("missing field in a frame", { editing($0, line: 2) { $0.replacingOccurrences(of: "\"opacity\":1,", with: "") } },
-         "bad.jsonl:2: field 'frame.components[0].cards[0].opacity': missing"),
-        ("null for a number", { editing($0, line: 1) { $0.replacingOccurrences(of: "\"width\":390", with: "\"width\":null") } },
-         "bad.jsonl:1: field 'screen.width': number expected, got null"),
+        (
+            "truncated line", { editing($0, line: 3) { String($0.prefix(40)) } },
+            "bad.jsonl:3: malformed JSON at column"
+        ),
+        (
+            "malformed JSON",
+            { editing($0, line: 2) { $0.replacingOccurrences(of: "\"t\":", with: "\"t\"") } },
+            "bad.jsonl:2: malformed JSON at column 11: ':' expected after key 't'"
+        ),
+        (
+            "unknown version",
+            { editing($0, line: 1) { $0.replacingOccurrences(of: "\"version\":1", with: "\"version\":7") } },
+            "bad.jsonl:1: field 'version': unknown trace version 7 (this stackplay reads version 1)"
+        ),
+        (
+            "unknown event kind",
+            {
+                editing($0, line: 2) {
+                    $0.replacingOccurrences(of: "\"type\":\"touch_down\"", with: "\"type\":\"touch_dwn\"")
+                }
+            },
+            "bad.jsonl:2: field 'type': unknown event type 'touch_dwn' (did you mean 'touch_down'?)"
+        ),
+        (
+            "NaN", { editing($0, line: 2) { $0.replacingOccurrences(of: "\"x\":100,", with: "\"x\":NaN,") } },
+            "bad.jsonl:2: malformed JSON at column"
+        ),
+        (
+            "missing field",
+            { editing($0, line: 2) { $0.replacingOccurrences(of: "\"touch\":1,", with: "") } },
+            "bad.jsonl:2: field 'touch': missing"
+        ),
+        (
+            "missing field in a frame",
+            { editing($0, line: 2) { $0.replacingOccurrences(of: "\"opacity\":1,", with: "") } },
+            "bad.jsonl:2: field 'frame.components[0].cards[0].opacity': missing"
+        ),
+        (
+            "null for a number",
+            { editing($0, line: 1) { $0.replacingOccurrences(of: "\"width\":390", with: "\"width\":null") } },
+            "bad.jsonl:1: field 'screen.width': number expected, got null"
+        ),
     ]
 
     @Test(arguments: malformed.indices)
@@ -143,7 +182,9 @@ func editing(_ text: String, line: Int, _ edit: (String) -> String) -> String {
     }
 
     @Test func nanIsNamedAsSuch() throws {
-        let text = editing(try recordSession(.walletCardStack), line: 2) { $0.replacingOccurrences(of: "\"x\":100,", with: "\"x\":NaN,") }
+        let text = editing(try recordSession(.walletCardStack), line: 2) {
+            $0.replacingOccurrences(of: "\"x\":100,", with: "\"x\":NaN,")
+        }
         #expect(throws: TraceError.self) { try Trace(text: text, file: "bad.jsonl") }
         do { _ = try Trace(text: text, file: "bad.jsonl") } catch {
             #expect("\(error)".contains("NaN and Infinity are not JSON numbers"))
@@ -153,7 +194,8 @@ func editing(_ text: String, line: Int, _ edit: (String) -> String) -> String {
     @Test func aTraceFromAnotherToolWithoutFramesReplays() throws {
         let header = try recordSession(.walletCardStack).split(separator: "\n")[0]
         // Touches logged on a device: no frames, no advance events, only times.
-        let text = String(header) + "\n"
+        let text =
+            String(header) + "\n"
             + "{\"t\":0,\"type\":\"touch_down\",\"touch\":42,\"x\":100,\"y\":30}\n"
             + "{\"t\":0.05,\"type\":\"touch_up\",\"touch\":42}\n"
             + "{\"t\":2,\"type\":\"touch_down\",\"touch\":7,\"x\":100,\"y\":70}\n"
