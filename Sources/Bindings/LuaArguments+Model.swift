@@ -23,7 +23,7 @@ extension LuaArguments {
     /// A point given as two numbers `x, y` or as a table `{ x =, y = }`; returns the point and
     /// the position of the argument after it.
     func point(at position: Int) throws -> (Point, next: Int) {
-        if case .table = value(at: position) {
+        if stack.isTable(Int32(position)) {
             let options = try LuaOptions(self, at: position, known: ["x", "y"])
             return (Point(x: try options.number("x"), y: try options.number("y")), position + 1)
         }
@@ -32,7 +32,7 @@ extension LuaArguments {
 
     /// A translation `{ x =, y = }` in screen points; a missing axis is 0.
     func translation(at position: Int) throws -> Point {
-        guard case .table = value(at: position) else { throw typeError(at: position, expected: "table") }
+        guard stack.isTable(Int32(position)) else { throw typeError(at: position, expected: "table") }
         let options = try LuaOptions(self, at: position, known: ["x", "y"])
         return Point(x: try options.number("x", default: 0), y: try options.number("y", default: 0))
     }
