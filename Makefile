@@ -3,7 +3,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/stackplay
 
-.PHONY: deps build run test bench format clean
+.PHONY: deps build run test bench report format clean
 
 # Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4.
 deps:
@@ -25,6 +25,19 @@ test: build
 
 bench: deps
 	$(SWIFT) run -c release stackplay-bench
+
+# The scenarios' HTML report (a filmstrip of every test), and a screenshot of it taken by headless
+# Chromium, installed from Debian when missing: artifacts/report.html, artifacts/report.png.
+report: build
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing chromium"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+	rm -rf artifacts
+	$(BIN) --artifacts artifacts scripts
+	chromium --headless --no-sandbox --disable-gpu --screenshot=artifacts/report.png \
+	  --window-size=1200,1600 file://$(CURDIR)/artifacts/report.html 2>/dev/null
+	@echo "wrote artifacts/report.html and artifacts/report.png"
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
