@@ -76,6 +76,25 @@ enum ComponentMethods {
                 let h = try handle(a)
                 let action = try a.string(at: 2)
                 let element = try elementName(a, h, at: 3)
+                // Checked here so that a typo names its argument; `"stack"` stands for the
+                // container (the wallet's Escape), which the component checks itself.
+                let elements = h.component.accessibilityElements(in: h.settings)
+                if let target = elements.first(where: { $0.id == element }) {
+                    // "activate" is every element's; the others are the element's named actions.
+                    if action != "activate", !target.actions.contains(action) {
+                        let names = ["activate"] + target.actions
+                        var detail = "'\(element)' has no action '\(action)'"
+                        if let near = nearestName(to: action, in: names) {
+                            detail += " (did you mean '\(near)'?)"
+                        } else {
+                            detail += " (it has: \(names.joined(separator: ", ")))"
+                        }
+                        throw a.error(at: 2, detail)
+                    }
+                } else if element != "stack" {
+                    let given = try a.optionalString(at: 3) ?? element
+                    throw a.error(at: 3, unknownElement(given, of: h.component.name, among: elements))
+                }
                 return [
                     .boolean(
                         try a.model { try h.screen.performAction(action, on: element, of: h.component.name) })
@@ -102,6 +121,20 @@ enum ComponentMethods {
     static func unknownCard(_ id: String, among ids: [String]) -> String {
         if let near = nearestName(to: id, in: ids) { return "no card '\(id)' (did you mean '\(near)'?)" }
         return "no card '\(id)' (cards: \(ids.joined(separator: ", ")))"
+    }
+
+    /// The message for an element a component does not have, with the nearest one.
+    static func unknownElement(_ given: String, of component: String, among elements: [AccessibilityElement])
+        -> String
+    {
+        let names = elements.map { $0.id.hasPrefix("card:") ? String($0.id.dropFirst(5)) : $0.id }
+        var detail = "\(component) has no accessibility element '\(given)'"
+        if let near = nearestName(to: given, in: names) {
+            detail += " (did you mean '\(near)'?)"
+        } else {
+            detail += " (it has: \(names.joined(separator: ", ")))"
+        }
+        return detail
     }
 
     /// An accessibility element by card id, `"card:<id>"` or name (`"stack"`, `"Show less"`).

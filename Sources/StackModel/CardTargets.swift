@@ -7,7 +7,11 @@ func cardID(from target: String) -> String {
 
 /// The error for a card id that a component does not hold, listing the ones it does.
 func unknownCardError(_ id: String, in component: String, cards: [CardSpec]) -> StackModelError {
-    StackModelError("\(component) has no card '\(id)' (cards: \(cards.map(\.id).joined(separator: ", ")))")
+    let ids = cards.map(\.id)
+    if let near = nearestName(to: id, in: ids) {
+        return StackModelError("\(component) has no card '\(id)' (did you mean '\(near)'?)")
+    }
+    return StackModelError("\(component) has no card '\(id)' (cards: \(ids.joined(separator: ", ")))")
 }
 
 /// The front-most hittable card under `point` (G4): the highest z wins; among equal z, the one

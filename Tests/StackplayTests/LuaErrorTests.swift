@@ -79,11 +79,11 @@ let badArguments: [(String, String)] = [
     ("stack:action(nil)", "bad argument #1 to 'action' (string expected, got nil)"),
     (
         "stack:action(\"Clear\", \"nope\")",
-        "action: notifications has no card 'nope' (cards: messages, calendar, mail)"
+        "bad argument #2 to 'action' (notifications has no accessibility element 'nope' (it has: title, show_less, messages, calendar, mail))"
     ),
     (
         "stack:action(\"Clearr\", \"calendar\")",
-        "action: card 'calendar' has no action 'Clearr' (it has: activate, Clear)"
+        "bad argument #1 to 'action' ('card:calendar' has no action 'Clearr' (did you mean 'Clear'?))"
     ),
     (
         "stack:activate(\"nope\")",
@@ -109,7 +109,7 @@ let badArguments: [(String, String)] = [
     ),
     (
         "stackplay.screen { layout_direction = \"rlt\" }",
-        "bad argument #1 to 'screen' (field 'layout_direction': expected one of 'ltr', 'rtl', got 'rlt' (did you mean 'ltr'?))"
+        "bad argument #1 to 'screen' (field 'layout_direction': expected one of 'ltr', 'rtl', got 'rlt' (did you mean 'rtl'?))"
     ),
     (
         "stackplay.screen { reduce_motion = 1 }",
