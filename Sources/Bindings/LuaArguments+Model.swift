@@ -41,7 +41,9 @@ extension LuaArguments {
     func gestureOptions(at position: Int) throws -> (steps: Int, duration: Double) {
         let options = try LuaOptions(self, at: position, known: ["steps", "duration"])
         let steps = try options.integer("steps", default: 10)
-        guard steps >= 1 else { throw options.error("steps", "must be at least 1, got \(steps)") }
+        guard (1...Screen.maximumDragSteps).contains(steps) else {
+            throw options.error("steps", "must be from 1 to \(Screen.maximumDragSteps), got \(steps)")
+        }
         return (steps, try options.number("duration", default: 0, allowNegative: false))
     }
 

@@ -13,6 +13,10 @@ public final class Screen {
     /// Called after each input took effect.
     public var onEvent: ((InputEvent) -> Void)?
 
+    /// The most moves one drag helper makes. Swift code cannot be stopped by a script's CPU budget,
+    /// so one call must stay short: 100,000 moves take a few milliseconds.
+    public static let maximumDragSteps = 100_000
+
     /// How long `settle()` waits at most before it reports an animation that never rests.
     public static let defaultSettleLimit = 10.0
 
@@ -236,7 +240,9 @@ public final class Screen {
     {
         try StackModelError.requireFinite(translation.x, "x")
         try StackModelError.requireFinite(translation.y, "y")
-        guard steps >= 1 else { throw StackModelError("steps must be at least 1, got \(steps)") }
+        guard (1...Self.maximumDragSteps).contains(steps) else {
+            throw StackModelError("steps must be from 1 to \(Self.maximumDragSteps), got \(steps)")
+        }
         try StackModelError.requireNonNegative(duration, "duration")
         let (id, hit) = try touchDown(at: start)
         for step in 1...steps {
