@@ -19,6 +19,7 @@
 ---@field layout_direction? stackplay.layout_direction default "ltr"
 ---@field reduce_motion? boolean default false
 ---@field dynamic_type? stackplay.dynamic_type default "large"
+---@field record? boolean record every input and frame from the start (default false; always on with --trace)
 
 ---@class stackplay.size_options
 ---@field width? number pt, >= 0 (default: unchanged)
@@ -226,6 +227,10 @@ function screen:snapshot() end
 --- The screen as the failure report prints it.
 ---@return string
 function screen:dump() end
+--- What a recorded screen (`record = true`, or any screen under --trace) has received so far, as
+--- a JSON Lines trace (docs/traces.md).
+---@return string
+function screen:trace() end
 ---@param options stackplay.notification_stack_options
 ---@return stackplay.notification_stack
 function screen:notification_stack(options) end
@@ -371,6 +376,11 @@ function expectation:to_be_near(expected, tolerance) end
 function expectation:to_be_truthy() end
 ---@return stackplay.expectation
 function expectation:to_be_falsy() end
+--- The recorded screen given to expect matches the golden trace at `path`: same inputs, same
+--- frames. A missing golden trace, or any with --update, is written (and named on stderr).
+---@param path string
+---@return stackplay.expectation
+function expectation:to_match_trace(path) end
 --- The function given to expect raises an error, containing `text` if given.
 ---@param text? string
 ---@return stackplay.expectation

@@ -24,7 +24,15 @@ public enum StackplayModules {
 
     /// The modules with the project's default screen size (`.stackplay.lua`'s `screen`).
     /// With `recordsTraces`, every screen is recorded and the runner collects the traces.
-    public static func standard(screen: ScreenDefaults, recordsTraces: Bool = false) -> [any LuaModule] {
-        [CoreModule(), StackModelModule(defaults: screen, recordsTraces: recordsTraces), PreludeModule()]
+    public static func standard(
+        screen: ScreenDefaults, recordsTraces: Bool = false, updatesGolden: Bool = false
+    )
+        -> [any LuaModule]
+    {
+        [
+            CoreModule(),
+            StackModelModule(defaults: screen, recordsTraces: recordsTraces, updatesGolden: updatesGolden),
+            PreludeModule(),
+        ]
     }
 }

@@ -250,6 +250,19 @@ public struct PreludeModule: LuaModule {
           return outcome(self, true, "", text)
         end
 
+        --- Lua: `expect(screen):to_match_trace(path)`: the inputs and frames `screen` recorded so far
+        --- (`stackplay.screen { record = true }`) against the golden trace at `path`. A missing golden
+        --- trace, or any with `--update`, is written and named on stderr.
+        function Expectation:to_match_trace(path)
+          if type(path) ~= "string" then
+            error("bad argument #1 to 'to_match_trace' (string expected, got " .. type(path) .. ")", 2)
+          end
+          local difference = api._golden(self.actual, path)
+          local lines = difference and { "  " .. difference:gsub("\n", "\n  ") } or nil
+          local result = outcome(self, difference == nil, "the screen's trace differs from " .. path, path, lines)
+          return result
+        end
+
         -- Tests --------------------------------------------------------------------------------------
 
         local function register(kind, name, fn)

@@ -2,7 +2,9 @@ import StackModel
 
 /// Lua: the methods of a screen (`stackplay.screen { ... }`).
 enum ScreenMethods {
-    static let screenOptions = ["width", "height", "layout_direction", "reduce_motion", "dynamic_type"]
+    static let screenOptions = [
+        "width", "height", "layout_direction", "reduce_motion", "dynamic_type", "record",
+    ]
     static let directions: [(String, LayoutDirection)] = [("ltr", .leftToRight), ("rtl", .rightToLeft)]
 
     /// Lua: `stackplay.screen { width = 390, height = 844, layout_direction = "ltr", reduce_motion = false, dynamic_type = "large" }`.
@@ -18,7 +20,7 @@ enum ScreenMethods {
             reduceMotion: try options.boolean("reduce_motion", default: false),
             dynamicTypeSize: try dynamicType(options))
         let screen = try arguments.model { try Screen(settings: settings) }
-        session.track(screen)
+        session.track(screen, record: try options.boolean("record", default: false))
         return [.object(screen)]
     }
 
@@ -149,6 +151,12 @@ enum ScreenMethods {
                 ]
             },
             "dump": { a in [.string(LuaSnapshot.dump(try screen(a)))] },
+            "trace": { a in
+                guard let recorder = session.recorder(of: try screen(a)) else {
+                    throw a.error(at: 1, TraceMethods.notRecorded)
+                }
+                return [.string(recorder.text)]
+            },
         ]
         for (name, make) in ComponentFactories.all { methods[name] = make }
         return methods

@@ -8,21 +8,31 @@ final class ScriptSession {
     private(set) var screens: [Screen] = []
     /// One recorder a screen, in the order the screens were made; empty when traces are off.
     private(set) var recorders: [TraceRecorder] = []
+    /// The recorder of each recorded screen, by the screen's identity.
+    private var recorderOf: [ObjectIdentifier: TraceRecorder] = [:]
     /// Whether every screen is recorded (`--trace`, `--golden`, `--artifacts`).
     let recordsTraces: Bool
+    /// `--update`: `expect_trace` records its golden trace again instead of comparing.
+    let updatesGolden: Bool
 
-    init(recordsTraces: Bool = false) {
+    init(recordsTraces: Bool = false, updatesGolden: Bool = false) {
         self.recordsTraces = recordsTraces
+        self.updatesGolden = updatesGolden
     }
 
-    /// Keeps `screen` for the failure report, and starts recording it when traces are on. Call it
-    /// before anything happens on the screen.
-    func track(_ screen: Screen) {
+    /// Keeps `screen` for the failure report, and starts recording it when traces are on or the
+    /// script asked (`stackplay.screen { record = true }`). Call it before anything happens on it.
+    func track(_ screen: Screen, record: Bool = false) {
         screens.append(screen)
-        if recordsTraces {
-            recorders.append(TraceRecorder(screen: screen, stackplay: StackplayVersion.string))
+        if recordsTraces || record {
+            let recorder = TraceRecorder(screen: screen, stackplay: StackplayVersion.string)
+            recorders.append(recorder)
+            recorderOf[ObjectIdentifier(screen)] = recorder
         }
     }
+
+    /// The recorder of `screen`, if it is recorded.
+    func recorder(of screen: Screen) -> TraceRecorder? { recorderOf[ObjectIdentifier(screen)] }
 
     /// Every screen made since the last reset, as text.
     func dump() -> String {

@@ -5,10 +5,15 @@ public struct StackModelModule: LuaModule {
     public let defaults: ScreenDefaults
     /// Whether every screen a script makes is recorded as a trace (`stackplay._traces()`).
     public let recordsTraces: Bool
+    /// `--update`: `expect_trace` writes its golden trace again instead of comparing.
+    public let updatesGolden: Bool
 
-    public init(defaults: ScreenDefaults = ScreenDefaults(), recordsTraces: Bool = false) {
+    public init(
+        defaults: ScreenDefaults = ScreenDefaults(), recordsTraces: Bool = false, updatesGolden: Bool = false
+    ) {
         self.defaults = defaults
         self.recordsTraces = recordsTraces
+        self.updatesGolden = updatesGolden
     }
 
     /// Every name a script can call on the API: `stackplay.screen`, the methods of screens and
@@ -17,13 +22,14 @@ public struct StackModelModule: LuaModule {
         var methods = Set(ScreenMethods.methods(session: ScriptSession(), defaults: ScreenDefaults()).keys)
         for (_, names) in ComponentFactories.methodNames { methods.formUnion(names) }
         methods.formUnion([
-            "to_equal", "to_be_near", "to_be_truthy", "to_be_falsy", "to_raise", "never", "to_not",
+            "to_equal", "to_be_near", "to_be_truthy", "to_be_falsy", "to_raise", "to_match_trace", "never",
+            "to_not",
         ])
         return (["screen", "version", "replay"], methods)
     }
 
     public func install(in lua: LuaState) throws {
-        let session = ScriptSession(recordsTraces: recordsTraces)
+        let session = ScriptSession(recordsTraces: recordsTraces, updatesGolden: updatesGolden)
         let defaults = defaults
         try lua.defineClass(
             Screen.self, name: "stackplay.screen",
@@ -45,6 +51,9 @@ public struct StackModelModule: LuaModule {
             "replay", in: "stackplay", .function("replay") { try TraceMethods.replay($0, session: session) })
         try lua.setField(
             "_traces", in: "stackplay", .function("_traces") { _ in TraceMethods.traces(session: session) })
+        try lua.setField(
+            "_golden", in: "stackplay", .function("_golden") { try TraceMethods.golden($0, session: session) }
+        )
     }
 }
 

@@ -71,6 +71,8 @@ struct Options {
           --trace DIR            write each test's trace (JSON Lines, docs/traces.md) to DIR
           --golden DIR           compare each test's trace with the one in DIR; a missing one is
                                  recorded; with --update, all are recorded again
+          --update               record golden traces again: those of --golden, and those
+                                 that scripts compare with to_match_trace
           --artifacts DIR        write an SVG of each failed test's last frame and report.html,
                                  a filmstrip of every test's frames, to DIR
           --cpu-budget SECONDS   CPU time each test may use (default: 10)
@@ -168,8 +170,8 @@ struct Options {
                 throw UsageError(message: message)
             }
         }
-        if options.update && options.goldenDirectory == nil {
-            throw UsageError(message: "--update needs --golden DIR")
+        if options.update && options.goldenDirectory == nil && options.action != .run {
+            throw UsageError(message: "--update goes with running scripts")
         }
         return options
     }

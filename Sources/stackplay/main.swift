@@ -63,7 +63,8 @@ if options.action == .check {
 }
 
 let defaults = ScreenDefaults(width: config.screen.width, height: config.screen.height)
-let modules = StackplayModules.standard(screen: defaults, recordsTraces: options.recordsTraces)
+let modules = StackplayModules.standard(
+    screen: defaults, recordsTraces: options.recordsTraces, updatesGolden: options.update)
 let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: modules))
 let jobs = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
 

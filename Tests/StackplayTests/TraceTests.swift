@@ -56,7 +56,7 @@ import Testing
     @Test func usageErrors() throws {
         #expect(try stackplay("replay").status == 64)
         #expect(try stackplay("render").status == 64)
-        #expect(try stackplay("--update", session).status == 64)
+        #expect(try stackplay("replay", "--update", session).status == 64)
     }
 
     @Test func goldenTracesPassAndAMissingOneIsRecorded() throws {
