@@ -1,4 +1,5 @@
-/// Runs one script file in a fresh sandboxed state with the standard modules and a budget.
+/// Makes the fresh sandboxed Lua states scripts run in: the sandbox, a budget, and the modules
+/// (`TestRunner` makes one for each test).
 public struct ScriptRunner: Sendable {
     /// The budget each script gets.
     public var budget: LuaBudget
@@ -23,26 +24,4 @@ public struct ScriptRunner: Sendable {
         }
         return lua
     }
-
-    /// Runs the script at `path` (a chunk named `@path`); `require` looks under `root`.
-    public func run(file path: String, root: String?) -> ScriptResult {
-        do {
-            let lua = try makeState(root: root)
-            try lua.run(file: path)
-            return ScriptResult(path: path, failure: nil)
-        } catch {
-            return ScriptResult(path: path, failure: error)
-        }
-    }
-}
-
-/// How one script went.
-public struct ScriptResult: Sendable, Equatable {
-    /// The script's path as given.
-    public var path: String
-    /// Why it failed; nil when it passed.
-    public var failure: LuaFailure?
-
-    /// Whether the script ran to its end.
-    public var passed: Bool { failure == nil }
 }
