@@ -14,13 +14,15 @@ public enum TraceSVG {
     /// Text safe inside XML.
     public static func escape(_ text: String) -> String {
         var out = ""
-        for c in text {
-            switch c {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            default: out.append(c)
+            case "\n", "\t", "\r": out.unicodeScalars.append(scalar)
+            // XML 1.0 cannot hold the other control characters at all.
+            default: if scalar.value < 0x20 { out += "?" } else { out.unicodeScalars.append(scalar) }
             }
         }
         return out

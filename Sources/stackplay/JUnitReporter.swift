@@ -1,4 +1,5 @@
 import Bindings
+import Traces
 
 /// `--junit FILE`: JUnit XML as CI servers read it: a test suite a script, a test case a test,
 /// with the file and line of each failure.
@@ -50,19 +51,6 @@ struct JUnitReporter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// XML text and attribute escaping; characters XML 1.0 cannot hold become '?'.
-    private func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n", "\t", "\r": out.unicodeScalars.append(scalar)
-            default: if scalar.value < 0x20 { out += "?" } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
-    }
+    /// XML text and attribute escaping, shared with the SVG pictures.
+    private func escape(_ text: String) -> String { TraceSVG.escape(text) }
 }
