@@ -94,9 +94,7 @@ public final class NotificationStack: Component {
         try CardSpec.validate(cards)
         try StackModelError.requireFinite(spacing, "spacing")
         try StackModelError.requireFinite(peek, "peek")
-        try StackModelError.requireFinite(origin.x, "x")
-        try StackModelError.requireFinite(origin.y, "y")
-        try StackModelError.requireNonNegative(width, "width")
+        try StackModelError.requirePlacement(origin, width: width)
         self.name = name
         self.cards = cards
         heights = cards.map(\.height)

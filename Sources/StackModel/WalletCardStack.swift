@@ -69,9 +69,7 @@ public final class WalletCardStack: Component {
         try StackModelError.requireNonNegative(cardHeight, "cardHeight")
         try StackModelError.requireFinite(peek, "peek")
         try StackModelError.requireNonNegative(pileHeight, "pileHeight")
-        try StackModelError.requireFinite(origin.x, "x")
-        try StackModelError.requireFinite(origin.y, "y")
-        try StackModelError.requireNonNegative(width, "width")
+        try StackModelError.requirePlacement(origin, width: width)
         try StackModelError.requireNonNegative(height, "height")
         self.name = name
         self.cards = cards
