@@ -3,7 +3,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/stackplay
 
-.PHONY: deps build run test bench report format clean
+.PHONY: deps build run test bench report format clean lua
 
 # Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4.
 deps:
@@ -38,6 +38,10 @@ report: build
 	chromium --headless --no-sandbox --disable-gpu --screenshot=artifacts/report.png \
 	  --window-size=1200,1600 file://$(CURDIR)/artifacts/report.html 2>/dev/null
 	@echo "wrote artifacts/report.html and artifacts/report.png"
+
+# stackplay's own Lua (Sources/Bindings/Lua/*.lua) into Sources/Bindings/EmbeddedLua.swift.
+lua:
+	tools/embed-lua
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

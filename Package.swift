@@ -26,7 +26,8 @@ let package = Package(
         // Pure Swift: traces of a screen's inputs and frames (JSON Lines), replay, SVG pictures.
         .target(name: "Traces", dependencies: ["StackModel"]),
         // The only Swift that touches a lua_State: the Lua API over StackModel.
-        .target(name: "Bindings", dependencies: ["CLua", "StackModel", "Traces"]),
+        // Its own Lua (Lua/*.lua) is compiled in through EmbeddedLua.swift, which `make lua` writes.
+        .target(name: "Bindings", dependencies: ["CLua", "StackModel", "Traces"], exclude: ["Lua"]),
         // The thin executable: arguments, discovery, reporters, exit codes.
         .executableTarget(name: "stackplay", dependencies: ["Bindings", "StackModel", "Traces"]),
         // `make bench`: events per second, release build.

@@ -28,7 +28,7 @@ public struct LuaBudget: Sendable, Equatable {
     }
 
     /// `10` for 10.0, `0.5` for 0.5: no trailing `.0`.
-    static func natural(_ value: Double) -> String {
+    public static func natural(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
         return String(value)
     }

@@ -260,9 +260,9 @@ struct LuaStack {
 
     // MARK: Positions
 
-    /// `chunkname:line` of the innermost Lua function whose chunk is not named `skipping` (C
+    /// `chunkname:line` of the innermost Lua function whose chunk name does not start with `prefix` (C
     /// functions are passed over too), or nil when there is none. Reads only: never raises.
-    func position(skipping chunk: String) -> String? {
+    func position(skippingPrefix prefix: String) -> String? {
         var record = lua_Debug()
         var level: Int32 = 1
         while lua_getstack(L, level, &record) != 0 {
@@ -271,7 +271,7 @@ struct LuaStack {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
             }
             let name = record.source.map { String(cString: $0) } ?? ""
-            if record.currentline > 0, name != chunk { return "\(source):\(record.currentline)" }
+            if record.currentline > 0, !name.hasPrefix(prefix) { return "\(source):\(record.currentline)" }
             level += 1
         }
         return nil

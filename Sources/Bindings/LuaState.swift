@@ -10,6 +10,12 @@ public final class LuaState {
     let stack: LuaStack
     /// The budget this state enforces.
     public let budget: LuaBudget
+    /// What the script made beyond Lua: screens, traces, printed output. The runner reads it
+    /// from Swift, so nothing the script does in Lua can change what it reports.
+    let session = ScriptSession()
+    /// Swift functions for stackplay's own Lua (the prelude) and never for scripts: modules add
+    /// them, the prelude receives them as its argument.
+    var internals: [String: LuaValue] = [:]
 
     /// A fresh state with no libraries open, enforcing `budget` while chunks run.
     public init(budget: LuaBudget = .standard) throws(LuaFailure) {
@@ -29,6 +35,9 @@ public final class LuaState {
     }
 
     deinit { stackplay_close(stack.L) }
+
+    /// Whether a budget has stopped the script (every further line raises the stop again).
+    var isStopped: Bool { stackplay_stopped(stack.L) != 0 }
 
     /// Bytes Lua holds now.
     public var memoryUsed: Int { stackplay_memory_used(stack.L) }
@@ -168,6 +177,46 @@ public final class LuaState {
         return try call(arguments: [], results: stackplay_lua_multret())
     }
 
+    /// The registry key of the runner table the prelude returns.
+    private final class RunnerKey {}
+
+    /// Runs one of stackplay's own chunks with `arguments`. With `keepingResult`, its first result
+    /// stays in the Lua registry (the prelude's runner table), where ``callRunner(_:_:)`` finds it
+    /// and no script can.
+    func run(embedded chunk: EmbeddedChunk, arguments: [LuaValue], keepingResult: Bool = false)
+        throws(LuaFailure)
+    {
+        let status: Int32
+        if let bytecode = chunk.bytecode {
+            status = bytecode.withUnsafeBytes { bytes in
+                stackplay_loadbytecode(
+                    stack.L, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, chunk.name)
+            }
+        } else {
+            var code = chunk.source
+            status = code.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) {
+                    stackplay_loadstring(stack.L, $0.baseAddress, $0.count, chunk.name)
+                }
+            }
+        }
+        if status != LUA_OK { throw LuaFailure(kind: .load, message: stack.popErrorMessage()) }
+        _ = try call(arguments: arguments, results: keepingResult ? 1 : 0, keepingResult: keepingResult)
+    }
+
+    /// Calls `runner[name](arguments...)` on the prelude's runner table and returns its results.
+    func callRunner(_ name: String, _ arguments: [LuaValue]) throws(LuaFailure) -> [LuaValue] {
+        lua_rawgetp(stack.L, stackplay_lua_registryindex(), LuaStack.classKey(RunnerKey.self))
+        guard lua_type(stack.L, -1) == LUA_TTABLE else {
+            stack.pop(1)
+            throw LuaFailure(kind: .error, message: "stackplay: the prelude is not installed")
+        }
+        stack.pushField(name, of: -1)
+        lua_rotate(stack.L, -2, 1)
+        stack.pop(1)
+        return try call(arguments: arguments, results: stackplay_lua_multret())
+    }
+
     /// Runs Lua source text as a chunk named `name` (`"@path"` or `"=label"`); returns its results.
     @discardableResult
     public func run(_ code: String, name: String = "=(string)", arguments: [LuaValue] = [])
@@ -184,7 +233,9 @@ public final class LuaState {
     }
 
     /// Calls the function on top of the stack under the message handler and the budgets.
-    private func call(arguments: [LuaValue], results: Int32) throws(LuaFailure) -> [LuaValue] {
+    private func call(arguments: [LuaValue], results: Int32, keepingResult: Bool = false)
+        throws(LuaFailure) -> [LuaValue]
+    {
         let base = lua_gettop(stack.L) - 1
         do {
             try stack.ensure(Int32(arguments.count) + 2)
@@ -196,6 +247,11 @@ public final class LuaState {
         let status = stackplay_pcall(stack.L, Int32(arguments.count), results)
         defer { lua_settop(stack.L, base) }
         if status == LUA_OK {
+            if keepingResult {
+                lua_pushvalue(stack.L, base + 1)
+                lua_rawsetp(stack.L, stackplay_lua_registryindex(), LuaStack.classKey(RunnerKey.self))
+                return []
+            }
             return (base + 1..<lua_gettop(stack.L) + 1).map { stack.value(at: $0) }
         }
         let reported = stack.popErrorMessage()

@@ -3,16 +3,25 @@
 #endif
 
 /// What a script may reach: base, string, table, math, utf8, coroutine, and `os.clock`,
-/// `os.time`, `os.date`. No `io`, `package`, `debug`, `dofile`, `loadfile`; `load` loads text
-/// only (a `string.dump` chunk is refused; `string.dump` itself stays, harmless without binary
-/// loading). `require` loads `.lua` text files from under `root` only.
+/// `os.time`, `os.date`, all deterministic. No `io`, `package`, `debug`, `dofile`, `loadfile`;
+/// `load` loads text only (a `string.dump` chunk is refused; `string.dump` itself stays, harmless
+/// without binary loading). `require` loads `.lua` text files from under `root` only. The rules
+/// are Lua: `Sources/Bindings/Lua/sandbox.lua`.
 public struct Sandbox: Sendable {
+    /// The chunk name of the sandbox's Lua: positions in it read `stackplay/sandbox.lua:12:`.
+    static let chunkName = "=stackplay/sandbox.lua"
+
     /// The folder `require` resolves module names in (`helpers.swipe` → `root/helpers/swipe.lua`);
     /// nil: `require` fails.
     public var root: String?
+    /// The seed of `math.random` for this state (``RunSeed/seed(for:name:)`` gives each test its own).
+    public var seed: Int
 
-    /// A sandbox whose `require` looks under `root`.
-    public init(root: String?) { self.root = root }
+    /// A sandbox whose `require` looks under `root`, with `math.random` seeded by `seed`.
+    public init(root: String?, seed: Int = RunSeed.standard) {
+        self.root = root
+        self.seed = seed
+    }
 
     /// Opens the allowed libraries in a fresh state and trims them.
     public func install(in lua: LuaState) throws(LuaFailure) {
@@ -26,37 +35,17 @@ public struct Sandbox: Sendable {
                 return [.nil, .string("module '\(name)' not found: \(problem.message)")]
             }
         }
-        try lua.run(Self.prelude, name: "=stackplay.sandbox", arguments: [locate])
+        let session = lua.session
+        let write = LuaValue.function("print") { arguments in
+            session.output.append(try arguments.string(at: 1))
+            return []
+        }
+        let stopped = LuaValue.function("stopped") { [unowned lua] _ in [.boolean(lua.isStopped)] }
+        let internals = LuaValue.table([
+            "locate": locate, "write": write, "stopped": stopped, "seed": .integer(seed),
+        ])
+        try lua.run(embedded: .sandbox, arguments: [internals])
     }
-
-    /// Runs first in every state, with `locate` (a Swift function) as its argument.
-    static let prelude = """
-        local locate = ...
-        local load, loadfile, error, select, type, os = load, loadfile, error, select, type, os
-        _G.os = { clock = os.clock, time = os.time, date = os.date }
-        _G.dofile, _G.loadfile = nil, nil
-        _G.load = function(chunk, name, mode, ...)
-          if select("#", ...) > 0 then return load(chunk, name, "t", (...)) end
-          return load(chunk, name, "t")
-        end
-        local loaded = {}
-        _G.require = function(name)
-          if type(name) ~= "string" then
-            error(("bad argument #1 to 'require' (string expected, got %s)")
-              :format(name == nil and "no value" or type(name)), 2)
-          end
-          local value = loaded[name]
-          if value ~= nil then return value end
-          local path, message = locate(name)
-          if not path then error(message, 2) end
-          local chunk, problem = loadfile(path, "t")
-          if not chunk then error(problem, 0) end
-          value = chunk(name, path)
-          if value == nil then value = true end
-          loaded[name] = value
-          return value
-        end
-        """
 }
 
 /// Module names to files under the scripts' root, refusing anything that could leave it.

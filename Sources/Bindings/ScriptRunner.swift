@@ -12,10 +12,11 @@ public struct ScriptRunner: Sendable {
         self.modules = modules
     }
 
-    /// A fresh state as scripts see it: sandbox, `require` under `root`, modules.
-    public func makeState(root: String?) throws(LuaFailure) -> LuaState {
+    /// A fresh state as scripts see it: sandbox, `require` under `root`, `math.random` seeded
+    /// with `seed`, modules.
+    public func makeState(root: String?, seed: Int = RunSeed.standard) throws(LuaFailure) -> LuaState {
         let lua = try LuaState(budget: budget)
-        try Sandbox(root: root).install(in: lua)
+        try Sandbox(root: root, seed: seed).install(in: lua)
         for module in modules {
             do { try module.install(in: lua) } catch {
                 throw LuaFailure(

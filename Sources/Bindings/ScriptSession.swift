@@ -11,9 +11,11 @@ final class ScriptSession {
     /// The recorder of each recorded screen, by the screen's identity.
     private var recorderOf: [ObjectIdentifier: TraceRecorder] = [:]
     /// Whether every screen is recorded (`--trace`, `--golden`, `--artifacts`).
-    let recordsTraces: Bool
+    var recordsTraces: Bool
     /// `--update`: `expect_trace` records its golden trace again instead of comparing.
-    let updatesGolden: Bool
+    var updatesGolden: Bool
+    /// What the script printed, for the reporters.
+    let output = CapturedOutput()
 
     init(recordsTraces: Bool = false, updatesGolden: Bool = false) {
         self.recordsTraces = recordsTraces

@@ -3,7 +3,7 @@ import StackModel
 /// Lua: `stackplay.screen { ... }` and the classes of screens and components.
 public struct StackModelModule: LuaModule {
     public let defaults: ScreenDefaults
-    /// Whether every screen a script makes is recorded as a trace (`stackplay._traces()`).
+    /// Whether every screen a script makes is recorded as a trace (the runner collects them).
     public let recordsTraces: Bool
     /// `--update`: `expect_trace` writes its golden trace again instead of comparing.
     public let updatesGolden: Bool
@@ -29,7 +29,9 @@ public struct StackModelModule: LuaModule {
     }
 
     public func install(in lua: LuaState) throws {
-        let session = ScriptSession(recordsTraces: recordsTraces, updatesGolden: updatesGolden)
+        let session = lua.session
+        session.recordsTraces = recordsTraces
+        session.updatesGolden = updatesGolden
         let defaults = defaults
         try lua.defineClass(
             Screen.self, name: "stackplay.screen",
@@ -46,14 +48,9 @@ public struct StackModelModule: LuaModule {
         try lua.setField(
             "screen", in: "stackplay",
             .function("screen") { try ScreenMethods.make($0, session: session, defaults: defaults) })
-        try lua.setField("_dump", in: "stackplay", .function("_dump") { _ in [.string(session.dump())] })
         try lua.setField(
             "replay", in: "stackplay", .function("replay") { try TraceMethods.replay($0, session: session) })
-        try lua.setField(
-            "_traces", in: "stackplay", .function("_traces") { _ in TraceMethods.traces(session: session) })
-        try lua.setField(
-            "_golden", in: "stackplay", .function("_golden") { try TraceMethods.golden($0, session: session) }
-        )
+        lua.internals["golden"] = .function("to_match_trace") { try TraceMethods.golden($0, session: session) }
     }
 }
 

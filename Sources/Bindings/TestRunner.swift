@@ -1,131 +1,176 @@
-/// One test of a script: a `test(name, fn)` of the file, or the whole file when it defines none.
-public struct TestCase: Sendable, Equatable {
-    /// The script's path as given.
-    public var file: String
-    /// Where the script's `require` looks.
-    public var root: String?
-    /// The test's name; for a file without tests, its path.
-    public var name: String
-    /// `path:line` where the test is defined.
-    public var position: String
-    /// 1-based index among the file's tests; 0 for a whole file without tests.
-    public var index: Int
-    /// `skip(...)`, or not `only(...)` while another test of the file is.
-    public var skipped: Bool
-    /// A whole file without tests that already ran to its end while its tests were looked for:
-    /// it passed, and running it again would repeat its output.
-    public var alreadyPassed = false
-
-    /// The file's name and the test's, as lists and filters show them: `path: name`.
-    public var fullName: String { index == 0 ? file : "\(file): \(name)" }
-}
-
-/// How one test went.
-public struct TestResult: Error, Sendable, Equatable {
-    public enum Status: String, Sendable { case passed, failed, skipped }
-
-    public var test: TestCase
-    public var status: Status
-    /// `path:line: message`, with the expected and actual values for a failed expectation.
-    public var message: String = ""
-    /// The Lua traceback of the failure.
-    public var traceback: String = ""
-    /// The screens as they were when it failed: every card's frame and the components' state.
-    public var dump: String = ""
-    /// `path:line` of the failure, when known.
-    public var position: String = ""
-    /// Wall time in seconds.
-    public var seconds: Double = 0
-    /// The trace of each screen the test made (JSON Lines), when traces are recorded.
-    public var traces: [String] = []
-}
-
 /// Finds and runs the tests of scripts: each test in a fresh Lua state, from a fresh start.
+///
+/// The verdict is the runner's own: a test passed only when the prelude's runner table, which
+/// lives in the Lua registry out of the script's reach, saw every step return; anything else
+/// (an error, a budget stop, a runner that returned something unexpected) is a failure. Output
+/// and traces are read from the Swift session, never through Lua.
 public struct TestRunner: Sendable {
     public var scripts: ScriptRunner
+    /// The run's seed (`--seed`): each test's `math.random` starts from a seed made from it and the
+    /// test's file and name.
+    public var seed: Int
 
-    public init(scripts: ScriptRunner = ScriptRunner()) {
+    public init(scripts: ScriptRunner = ScriptRunner(), seed: Int = RunSeed.standard) {
         self.scripts = scripts
+        self.seed = seed
     }
 
     /// The tests of `file`, or a failed result when the file does not load or run.
     public func discover(file: String, root: String?) -> Result<[TestCase], TestResult> {
         let whole = TestCase(file: file, root: root, name: file, position: file, index: 0, skipped: false)
+        let seed = RunSeed.seed(seed, file: file, name: file)
+        var lua: LuaState?
         do {
-            let lua = try scripts.makeState(root: root)
-            try lua.run(file: file)
-            let listed = try lua.run("return stackplay._tests()", name: "=stackplay.runner")
-            guard case .array(let entries)? = listed.first, !entries.isEmpty else {
-                var ran = whole
-                ran.alreadyPassed = true
-                return .success([ran])
-            }
+            let state = try scripts.makeState(root: root, seed: seed)
+            lua = state
+            try state.run(file: file)
+            let listed = try state.callRunner("tests", [])
+            guard case .array(let entries)? = listed.first, !entries.isEmpty else { return .success([whole]) }
             return .success(
                 entries.enumerated().map { offset, entry in
                     guard case .table(let fields) = entry else { return whole }
-                    var skipped = false
-                    if case .boolean(let flag)? = fields["skipped"] { skipped = flag }
                     return TestCase(
                         file: file, root: root, name: fields["name"]?.string ?? "?",
-                        position: fields["position"]?.string ?? file, index: offset + 1, skipped: skipped)
+                        position: fields["position"]?.string ?? file, index: offset + 1,
+                        skipped: fields["skipped"]?.boolean ?? false, focused: fields["only"]?.boolean ?? false)
                 })
         } catch {
-            return .failure(Self.failed(whole, error))
+            var failed = Self.failed(whole, error)
+            failed.seed = seed
+            if let lua { Self.collect(lua, into: &failed) }
+            return .failure(failed)
         }
     }
 
-    /// Runs one test in a fresh state: the file's top level again, then the test.
-    public func run(_ test: TestCase) -> TestResult {
+    /// Runs one test in a fresh state: the file's top level again, then the test. With
+    /// `repeats` > 1 it runs that many times, each from a fresh start, and fails when the outcome,
+    /// the output or a trace differs between runs.
+    public func run(_ test: TestCase, repeats: Int = 1) -> TestResult {
         if test.skipped { return TestResult(test: test, status: .skipped) }
-        if test.alreadyPassed { return TestResult(test: test, status: .passed) }
         let clock = ContinuousClock()
         let start = clock.now
         var result = runUntimed(test)
+        var run = 1
+        while run < repeats {
+            run += 1
+            let again = runUntimed(test)
+            if let difference = Self.difference(result, again) {
+                result.status = .failed
+                result.message =
+                    "\(test.position): flaky: run \(run) of \(repeats) differs from run 1: \(difference)\n"
+                    + "  To fix: find what the test reads that is not the same on every run."
+                break
+            }
+        }
         let elapsed = clock.now - start
         result.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         return result
     }
 
     private func runUntimed(_ test: TestCase) -> TestResult {
+        let seed = RunSeed.seed(seed, file: test.file, name: test.name)
+        var lua: LuaState?
+        var result: TestResult
         do {
-            let lua = try scripts.makeState(root: test.root)
-            try lua.run(file: test.file)
+            let state = try scripts.makeState(root: test.root, seed: seed)
+            lua = state
+            try state.run(file: test.file)
             if test.index == 0 {
-                return TestResult(test: test, status: .passed, traces: Self.traces(of: lua))
+                result = TestResult(test: test, status: .passed)
+            } else {
+                let outcome = try state.callRunner("run", [.integer(test.index)])
+                switch outcome.first {
+                case .nil?, nil:
+                    result = TestResult(test: test, status: .passed)
+                case .table(let fields)?:
+                    result = TestResult(
+                        test: test, status: .failed, message: fields["message"]?.string ?? "",
+                        traceback: fields["traceback"]?.string ?? "",
+                        position: fields["position"]?.string ?? "")
+                default:
+                    result = TestResult(
+                        test: test, status: .failed, message: "stackplay: the test runner returned nothing it knows")
+                }
             }
-            let outcome = try lua.run("return stackplay._run(\(test.index))", name: "=stackplay.runner")
-            guard case .table(let fields)? = outcome.first else {
-                return TestResult(
-                    test: test, status: .failed, message: "stackplay: the test runner returned nothing")
-            }
-            let traces = Self.traces(of: lua)
-            guard fields["status"]?.string == "failed" else {
-                return TestResult(test: test, status: .passed, traces: traces)
-            }
-            return TestResult(
-                test: test, status: .failed, message: fields["message"]?.string ?? "",
-                traceback: fields["traceback"]?.string ?? "", dump: fields["dump"]?.string ?? "",
-                position: fields["position"]?.string ?? "", traces: traces)
         } catch {
-            return Self.failed(test, error)
+            result = Self.failed(test, error)
         }
+        result.seed = seed
+        if let lua { Self.collect(lua, into: &result) }
+        return result
     }
 
-    /// The traces the test's screens recorded (none when traces are off).
-    private static func traces(of lua: LuaState) -> [String] {
-        guard
-            case .array(let texts)? = try? lua.run("return stackplay._traces()", name: "=stackplay.runner")
-                .first
-        else {
-            return []
+    /// The output, the traces and, for a failure, the screens' state: read from the session.
+    private static func collect(_ lua: LuaState, into result: inout TestResult) {
+        result.output = lua.session.output.captured
+        result.traces = lua.session.recorders.map(\.text)
+        if result.status == .failed { result.dump = lua.session.dump() }
+    }
+
+    /// What differs between two runs of one test, or nil.
+    static func difference(_ first: TestResult, _ other: TestResult) -> String? {
+        if first.status != other.status {
+            return "it \(first.status.rawValue) then \(other.status.rawValue)"
+                + (other.message.isEmpty ? "" : " (\(other.message))")
         }
-        return texts.compactMap(\.string)
+        if first.message != other.message {
+            return "the failure message: \(quoted(first.message)) then \(quoted(other.message))"
+        }
+        if first.output != other.output { return "the output: " + firstLineDifference(first.output, other.output) }
+        if first.traces.count != other.traces.count {
+            return "it made \(first.traces.count) recorded screens then \(other.traces.count)"
+        }
+        for (index, (a, b)) in zip(first.traces, other.traces).enumerated() where a != b {
+            return "the trace of screen \(index + 1): " + firstLineDifference(a, b)
+        }
+        return nil
+    }
+
+    private static func firstLineDifference(_ a: String, _ b: String) -> String {
+        let left = a.split(separator: "\n", omittingEmptySubsequences: false)
+        let right = b.split(separator: "\n", omittingEmptySubsequences: false)
+        for index in 0..<max(left.count, right.count) {
+            let x = index < left.count ? String(left[index]) : "(nothing)"
+            let y = index < right.count ? String(right[index]) : "(nothing)"
+            if x != y { return "line \(index + 1) was \(quoted(x)), then \(quoted(y))" }
+        }
+        return "they differ"
+    }
+
+    private static func quoted(_ text: String) -> String {
+        let short = text.count > 200 ? String(text.prefix(200)) + "..." : text
+        return "'" + short.replacing("\n", with: "\\n") + "'"
     }
 
     static func failed(_ test: TestCase, _ error: LuaFailure) -> TestResult {
-        let position = error.message.firstMatch(of: /^([^\n]*?:\d+):/).map { String($0.1) } ?? ""
-        return TestResult(
+        TestResult(
             test: test, status: .failed, message: error.message, traceback: error.traceback,
-            position: position)
+            position: position(in: error.message))
+    }
+
+    /// The `path:line` a message starts with, or "".
+    static func position(in message: String) -> String {
+        let firstLine = message.prefix { $0 != "\n" }
+        var end = firstLine.startIndex
+        // the last ":<digits>:" of the first line's leading `path:line:`
+        var index = firstLine.startIndex
+        while let colon = firstLine[index...].firstIndex(of: ":") {
+            let digits = firstLine[firstLine.index(after: colon)...].prefix { $0.isASCII && $0.isNumber }
+            let after = digits.endIndex
+            if !digits.isEmpty, after < firstLine.endIndex, firstLine[after] == ":" {
+                end = after
+                break
+            }
+            index = firstLine.index(after: colon)
+        }
+        return String(firstLine[..<end])
+    }
+}
+
+extension LuaValue {
+    /// The boolean, if this is one.
+    var boolean: Bool? {
+        if case .boolean(let flag) = self { return flag }
+        return nil
     }
 }

@@ -5,7 +5,7 @@ import StackModel
 /// sandbox as scripts. Flags on the command line win over it.
 struct Config {
     static let fileName = ".stackplay.lua"
-    static let keys = ["paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit"]
+    static let keys = ["paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit", "seed"]
 
     var paths: [String] = []
     var screen: (width: Double?, height: Double?) = (nil, nil)
@@ -14,6 +14,7 @@ struct Config {
     var reporter: Options.Format?
     var jobs: Int?
     var junit: String?
+    var seed: Int?
 
     struct Invalid: Error { let message: String }
 
@@ -85,6 +86,11 @@ struct Config {
                     throw bad("a whole number >= 1")
                 }
                 config.jobs = Int(number)
+            case "seed":
+                guard case .integer(let number) = value, number >= 0 else {
+                    throw bad("a whole number >= 0")
+                }
+                config.seed = number
             case "junit":
                 guard let path = value.string else { throw bad("a path") }
                 config.junit = path
@@ -108,6 +114,7 @@ struct Config {
         if options.format == nil { options.format = reporter }
         if options.jobs == nil { options.jobs = jobs }
         if options.junit == nil { options.junit = junit }
+        if !options.given.contains("seed"), let seed { options.seed = seed }
     }
 
     private static func describe(_ value: LuaValue) -> String {

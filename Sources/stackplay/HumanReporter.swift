@@ -5,6 +5,8 @@ import Bindings
 /// traceback), and one summary line.
 struct HumanReporter {
     let colours: Bool
+    /// The run's seed, named in each failure so that copying one flag reproduces it.
+    var seed: Int? = nil
 
     private func paint(_ text: String, _ code: String) -> String {
         colours ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
@@ -24,6 +26,7 @@ struct HumanReporter {
             case .skipped: mark = paint("skip", "33")
             }
             Output.out("  \(mark) \(result.test.index == 0 ? "(whole script)" : result.test.name)")
+            if !result.output.isEmpty { Output.out(Self.quoteOutput(result.output)) }
         }
         for result in results where result.status == .failed {
             var text = "stackplay: \(result.message)"
@@ -32,10 +35,18 @@ struct HumanReporter {
                 text += "\n  state when it failed:\n" + indent(result.dump, by: "    ")
             }
             if !result.traceback.isEmpty { text += "\n" + result.traceback }
+            if let seed { text += "\n  seed: \(seed) (to run it again with the same random numbers: --seed \(seed))" }
             Output.err(text)
         }
         let summary = Summary(results)
         Output.out(paint(summary.line, summary.failed > 0 ? "31" : "32"))
+    }
+
+    /// A test's printed output as the report shows it, under the test: `      | line`.
+    static func quoteOutput(_ output: String) -> String {
+        var lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        return lines.map { "      | " + $0 }.joined(separator: "\n")
     }
 
     private func indent(_ text: String, by prefix: String) -> String {

@@ -4,6 +4,9 @@ import Traces
 /// `--junit FILE`: JUnit XML as CI servers read it: a test suite a script, a test case a test,
 /// with the file and line of each failure.
 struct JUnitReporter {
+    /// The run's seed, as a property of each suite.
+    var seed: Int? = nil
+
     func xml(_ results: [TestResult]) -> String {
         var files: [String] = []
         var byFile: [String: [TestResult]] = [:]
@@ -23,6 +26,9 @@ struct JUnitReporter {
             lines.append(
                 "  <testsuite name=\"\(escape(file))\" tests=\"\(suite.count)\" failures=\"\(summary.failed)\" "
                     + "errors=\"0\" skipped=\"\(summary.skipped)\" time=\"\(time)\">")
+            if let seed {
+                lines.append("    <properties><property name=\"seed\" value=\"\(seed)\"/></properties>")
+            }
             for result in suite {
                 let line =
                     result.position.split(separator: ":").last.flatMap { Int($0) }
@@ -30,8 +36,10 @@ struct JUnitReporter {
                 let open =
                     "    <testcase classname=\"\(escape(file))\" name=\"\(escape(result.test.name))\" "
                     + "file=\"\(escape(file))\" line=\"\(line)\" time=\"\(result.seconds)\""
+                let output =
+                    result.output.isEmpty ? "" : "\n      <system-out>\(escape(result.output))</system-out>"
                 switch result.status {
-                case .passed: lines.append(open + "/>")
+                case .passed: lines.append(open + (output.isEmpty ? "/>" : ">" + output + "\n    </testcase>"))
                 case .skipped: lines.append(open + ">\n      <skipped/>\n    </testcase>")
                 case .failed:
                     let firstLine = result.message.split(separator: "\n").first.map(String.init) ?? ""
@@ -41,7 +49,7 @@ struct JUnitReporter {
                     lines.append(open + ">")
                     lines.append(
                         "      <failure message=\"\(escape(firstLine))\" type=\"failure\">\(escape(body))</failure>"
-                    )
+                            + output)
                     lines.append("    </testcase>")
                 }
             }

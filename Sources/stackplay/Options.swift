@@ -1,4 +1,8 @@
 import Bindings
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 import StackModel
 
 /// The command line, parsed. Flags win over the project's `.stackplay.lua`.
@@ -27,6 +31,20 @@ struct Options {
     var artifactsDirectory: String?
     /// `replay --tolerance X`.
     var tolerance: Double?
+    /// `--seed N`: the run's seed for `math.random` (nil: the config's, else ``RunSeed/standard``).
+    var seed: Int?
+    /// `--seed random`: pick a seed and print it.
+    var randomSeed = false
+    /// `--repeat N`: run every test N times and fail those that differ between runs.
+    var repeats = 1
+    /// `--forbid-only`: a test left as `only(...)` fails the run (also when `ci`).
+    var forbidOnly = false
+    /// `--ci`, or a non-empty `CI` in the environment: golden traces are never written and
+    /// `only(...)` is refused.
+    var ci = false
+    /// `--timeout SECONDS`: the wall time one test (or one file's loading) may take before its
+    /// worker process is killed.
+    var timeout: Double = 120
     /// `render --at N`, `render -o FILE`.
     var at: Int?
     var outputFile: String?
@@ -79,11 +97,21 @@ struct Options {
           --memory-budget MIB    memory each test may use, in MiB (default: 256)
           --root DIR             where require() looks for modules of scripts given as files
                                  (default: the script's folder; for a folder argument, that folder)
+          --seed N|random        the run's seed for math.random (default: 0); each test gets its
+                                 own seed from it and its name; 'random' picks one and prints it
+          --repeat N             run every test N times, each from a fresh start, and fail a test
+                                 whose outcome, output or trace differs between runs
+          --forbid-only          fail the run when a test is left as only(...)
+          --ci                   as in CI (also when the CI variable is set): golden traces are
+                                 compared, never written; only(...) fails the run
+          --timeout SECONDS      wall time one test may take before it is stopped and reported
+                                 as timed out (default: 120); a test that crashes is reported as
+                                 crashed and the run goes on
           --version              print the version and exit
           -h, --help             print this help and exit
 
         A '.stackplay.lua' in the current folder may return defaults: paths, screen (width,
-        height), cpu_budget, memory_budget, reporter ('human', 'tap', 'json'), jobs, junit.
+        height), cpu_budget, memory_budget, reporter ('human', 'tap', 'json'), jobs, junit, seed.
         Flags win over it. NO_COLOR turns colour off; colour is used only on a terminal.
 
         Prints 'N passed, N failed' at the end. Exits 0 when all passed, 1 when any failed,
@@ -129,6 +157,27 @@ struct Options {
                 options.budget.memoryBytes = Int(try positive(try value(), for: name) * 1_048_576)
                 options.given.insert("memory_budget")
             case "--root": options.root = try value()
+            case "--seed":
+                let text = try value()
+                if text == "random" {
+                    options.randomSeed = true
+                } else {
+                    guard let seed = Int(text), seed >= 0 else {
+                        throw UsageError(message: "--seed needs a whole number >= 0 or 'random', not '\(text)'")
+                    }
+                    options.seed = seed
+                }
+                options.given.insert("seed")
+            case "--repeat":
+                let text = try value()
+                guard let count = Int(text), count >= 1, count <= 1_000_000 else {
+                    throw UsageError(message: "--repeat needs a whole number from 1 to 1000000, not '\(text)'")
+                }
+                options.repeats = count
+            case "--forbid-only": options.forbidOnly = true
+            case "--ci": options.ci = true
+            case "--timeout":
+                options.timeout = try positive(try value(), for: name)
             case "--filter": options.filter = try value()
             case "--list": options.list = true
             case "--jobs":
@@ -164,12 +213,13 @@ struct Options {
                     "--filter", "--list", "--jobs", "--shard", "--tap", "--json", "--junit", "--cpu-budget",
                     "--memory-budget", "--root", "--version", "--help", "--trace", "--golden", "--update",
                     "--artifacts",
-                    "--tolerance", "--at", "--output",
+                    "--tolerance", "--at", "--output", "--seed", "--repeat", "--forbid-only", "--ci", "--timeout",
                 ]
                 if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }
                 throw UsageError(message: message)
             }
         }
+        if let ci = getenv("CI"), ci.pointee != 0 { options.ci = true }
         if options.update && options.goldenDirectory == nil && options.action != .run {
             throw UsageError(message: "--update goes with running scripts")
         }

@@ -7,6 +7,7 @@ struct TapReporter {
         var lines = ["TAP version 13", "1..\(results.count)"]
         for (number, result) in results.enumerated() {
             let name = result.test.fullName.replacing("#", with: "\\#")
+            defer { lines += comments(result.output) }
             switch result.status {
             case .passed: lines.append("ok \(number + 1) - \(name)")
             case .skipped: lines.append("ok \(number + 1) - \(name) # SKIP")
@@ -22,6 +23,13 @@ struct TapReporter {
         }
         lines.append("# \(Summary(results).line)")
         Output.out(lines.joined(separator: "\n"))
+    }
+
+    /// A test's printed output as TAP comments, after its line: `# text`.
+    private func comments(_ output: String) -> [String] {
+        var lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        return lines.map { "# " + $0.replacing("\r", with: "\\r") }
     }
 
     /// A YAML double-quoted scalar.

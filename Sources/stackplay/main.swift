@@ -65,11 +65,19 @@ if options.action == .check {
 let defaults = ScreenDefaults(width: config.screen.width, height: config.screen.height)
 let modules = StackplayModules.standard(
     screen: defaults, recordsTraces: options.recordsTraces, updatesGolden: options.update)
-let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: modules))
+if options.randomSeed {
+    options.seed = Int(UInt64.random(in: 0...UInt64(Int32.max)))
+    Output.err("stackplay: seed \(options.seed!) (run again with --seed \(options.seed!))")
+}
+let seed = options.seed ?? RunSeed.standard
+let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: modules), seed: seed)
 let jobs = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+let isolated = IsolatedRunner(runner: runner, jobs: jobs, timeout: options.timeout, repeats: options.repeats)
+WorkerPool.installSignalHandlers()
 
 // Find every test (a file that does not load is one failed test), then choose and run.
-let discovered = parallelMap(scripts, jobs: jobs) { runner.discover(file: $0.path, root: $0.root) }
+let (discovered, discoveryEnded) = isolated.discover(scripts)
+guard discoveryEnded else { exit(Interruption.report([], of: 0, junit: options.junit, format: options.format)) }
 var tests: [TestCase] = []
 var broken: [TestResult] = []
 for outcome in discovered {
@@ -90,18 +98,18 @@ if let filter = options.filter, chosen.isEmpty, chosenBroken.isEmpty {
     exit(ExitCode.failure)
 }
 
-var results =
-    broken.filter { chosenBroken.contains($0.test) } + parallelMap(chosen, jobs: jobs) { runner.run($0) }
+let (ran, runEnded) = isolated.run(chosen)
+var results = broken.filter { chosenBroken.contains($0.test) } + ran.compactMap { $0 }
+if options.forbidOnly || options.ci { results = FocusRule.apply(to: results, ci: options.ci) }
+guard runEnded else {
+    exit(Interruption.report(results, of: chosen.count, junit: options.junit, format: options.format))
+}
 let (tracedResults, tracesWritten) = TraceOutputs(options: options).apply(to: results)
 results = tracedResults
 
-switch options.format ?? .human {
-case .human: HumanReporter(colours: Output.colours).report(results)
-case .tap: TapReporter().report(results)
-case .json: JSONReporter().report(results)
-}
+Reporters.report(results, format: options.format ?? .human, seed: seed)
 if let junit = options.junit {
-    guard Output.writeFile(junit, JUnitReporter().xml(results)) else {
+    guard Output.writeFile(junit, JUnitReporter(seed: seed).xml(results)) else {
         Output.err("stackplay: cannot write the JUnit report to \(junit)")
         exit(ExitCode.failure)
     }

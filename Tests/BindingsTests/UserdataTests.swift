@@ -16,8 +16,15 @@ final class Card {
 
 extension BindingsTests {
     @Suite struct Userdata {
-        func state(_ tracker: Tracker) throws -> LuaState {
-            let lua = try makeState()
+        func state(_ tracker: Tracker, sandboxed: Bool = true) throws -> LuaState {
+            let lua: LuaState
+            if sandboxed {
+                lua = try makeState()
+            } else {
+                // the libraries as Lua opens them: scripts cannot set __gc, stackplay's own Lua could
+                lua = try LuaState()
+                lua.openStandardLibraries()
+            }
             try lua.defineClass(
                 Card.self, name: "Card",
                 methods: [
@@ -69,7 +76,7 @@ extension BindingsTests {
 
         @Test func resurrectedObjectIsDead() throws {
             let tracker = Tracker()
-            let lua = try state(tracker)
+            let lua = try state(tracker, sandboxed: false)
             let results = try lua.run(
                 """
                 local holder = { card = card() }

@@ -39,9 +39,10 @@ func stackplay(arguments: [String], in directory: URL = packageRoot, environment
     process.executableURL = stackplayBinary()
     process.arguments = arguments
     process.currentDirectoryURL = directory
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
+    // CI's own `CI=true` would make every run strict (no golden writes, no only()): tests that
+    // mean CI pass it in `environment`.
+    process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "CI" }
+        .merging(environment) { $1 }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
@@ -56,7 +57,7 @@ func stackplay(arguments: [String], in directory: URL = packageRoot, environment
 }
 
 /// Reads both pipes to their ends at once.
-private func readBoth(_ out: Pipe, _ err: Pipe) -> (Data, Data) {
+func readBoth(_ out: Pipe, _ err: Pipe) -> (Data, Data) {
     final class Box: @unchecked Sendable { var data = Data() }
     let box = Box()
     let group = DispatchGroup()

@@ -1,0 +1,24 @@
+/// What a test printed (`print` in its sandbox): kept with its result, never written to the
+/// terminal while reports are written there. Bounded, so that a printing loop cannot fill memory.
+final class CapturedOutput {
+    /// The most a test keeps, in bytes; the rest is counted and noted.
+    static let limit = 1 << 20
+
+    private(set) var text = ""
+    private var dropped = 0
+
+    /// Adds `piece`, or counts it once the limit is reached.
+    func append(_ piece: String) {
+        let room = Self.limit - text.utf8.count
+        if dropped == 0, piece.utf8.count <= room {
+            text += piece
+        } else {
+            dropped += piece.utf8.count
+        }
+    }
+
+    /// The output, with a last line saying how much was left out.
+    var captured: String {
+        dropped == 0 ? text : text + "... (\(dropped) more bytes of output not kept)\n"
+    }
+}

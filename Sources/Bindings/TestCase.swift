@@ -1,0 +1,33 @@
+/// One test of a script: a `test(name, fn)` of the file, or the whole file when it defines none.
+public struct TestCase: Sendable, Equatable {
+    /// The script's path as given.
+    public var file: String
+    /// Where the script's `require` looks.
+    public var root: String?
+    /// The test's name; for a file without tests, its path.
+    public var name: String
+    /// `path:line` where the test is defined.
+    public var position: String
+    /// 1-based index among the file's tests; 0 for a whole file without tests.
+    public var index: Int
+    /// `skip(...)`, or not `only(...)` while another test of the file is.
+    public var skipped: Bool
+    /// Defined with `only(...)`: `--forbid-only` (and CI) refuse it.
+    public var focused: Bool
+
+    public init(
+        file: String, root: String?, name: String, position: String, index: Int, skipped: Bool,
+        focused: Bool = false
+    ) {
+        self.file = file
+        self.root = root
+        self.name = name
+        self.position = position
+        self.index = index
+        self.skipped = skipped
+        self.focused = focused
+    }
+
+    /// The file's name and the test's, as lists and filters show them: `path: name`.
+    public var fullName: String { index == 0 ? file : "\(file): \(name)" }
+}

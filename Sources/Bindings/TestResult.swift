@@ -1,0 +1,39 @@
+/// How one test went.
+public struct TestResult: Error, Sendable, Equatable {
+    public enum Status: String, Sendable { case passed, failed, skipped }
+
+    public var test: TestCase
+    public var status: Status
+    /// `path:line: message`, with the expected and actual values for a failed expectation.
+    public var message: String = ""
+    /// The Lua traceback of the failure.
+    public var traceback: String = ""
+    /// The screens as they were when it failed: every card's frame and the components' state.
+    public var dump: String = ""
+    /// `path:line` of the failure, when known.
+    public var position: String = ""
+    /// Wall time in seconds.
+    public var seconds: Double = 0
+    /// The trace of each screen the test made (JSON Lines), when traces are recorded.
+    public var traces: [String] = []
+    /// What the test printed.
+    public var output: String = ""
+    /// The seed `math.random` started from in this test.
+    public var seed: Int = 0
+
+    public init(
+        test: TestCase, status: Status, message: String = "", traceback: String = "", dump: String = "",
+        position: String = "", seconds: Double = 0, traces: [String] = [], output: String = "", seed: Int = 0
+    ) {
+        self.test = test
+        self.status = status
+        self.message = message
+        self.traceback = traceback
+        self.dump = dump
+        self.position = position
+        self.seconds = seconds
+        self.traces = traces
+        self.output = output
+        self.seed = seed
+    }
+}

@@ -1,0 +1,157 @@
+import Bindings
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Finds and runs tests in worker processes (``WorkerPool``): a test that crashes or hangs is
+/// that test's failure ("crashed: signal 4 (Illegal instruction)", "timed out after 120 s"), and
+/// every other result stays intact.
+struct IsolatedRunner {
+    let runner: TestRunner
+    let jobs: Int
+    /// Seconds of wall time one file's loading or one test may take.
+    let timeout: Double
+    /// `--repeat N`.
+    let repeats: Int
+
+    /// Each script's tests, in the scripts' order; false when a signal ended the search early.
+    func discover(_ scripts: [Script]) -> ([Result<[TestCase], TestResult>], Bool) {
+        var found: [Result<[TestCase], TestResult>?] = Array(repeating: nil, count: scripts.count)
+        let runner = self.runner
+        let pool = WorkerPool(workers: jobs, count: scripts.count, timeout: timeout) { index in
+            var wire = WireWriter()
+            switch runner.discover(file: scripts[index].path, root: scripts[index].root) {
+            case .success(let tests):
+                wire.bool(true)
+                wire.int(tests.count)
+                for test in tests { wire.test(test) }
+            case .failure(let result):
+                wire.bool(false)
+                wire.result(result)
+            }
+            return wire.bytes
+        }
+        let ended = pool.run { index, outcome in
+            let whole = TestCase(
+                file: scripts[index].path, root: scripts[index].root, name: scripts[index].path,
+                position: scripts[index].path, index: 0, skipped: false)
+            guard case .finished(let bytes) = outcome else {
+                found[index] = .failure(Self.lost(whole, outcome, while: "while loading"))
+                return
+            }
+            var wire = WireReader(bytes)
+            if wire.bool() == true, let count = wire.int(), count >= 0 {
+                var tests: [TestCase] = []
+                for _ in 0..<count {
+                    guard let test = wire.test() else { break }
+                    tests.append(test)
+                }
+                if tests.count == count {
+                    found[index] = .success(tests)
+                    return
+                }
+            } else if let result = wire.result() {
+                found[index] = .failure(result)
+                return
+            }
+            found[index] = .failure(Self.lost(whole, .crashed(signal: nil, status: -1), while: "while loading"))
+        }
+        pool.killAll()
+        return (found.compactMap { $0 }, ended)
+    }
+
+    /// Each test's result, in the tests' order (nil for a test a signal kept from running); false
+    /// when a signal ended the run early.
+    func run(_ tests: [TestCase]) -> ([TestResult?], Bool) {
+        var results: [TestResult?] = Array(repeating: nil, count: tests.count)
+        let runner = self.runner
+        let repeats = self.repeats
+        let pool = WorkerPool(workers: jobs, count: tests.count, timeout: timeout) { index in
+            var wire = WireWriter()
+            wire.result(runner.run(tests[index], repeats: repeats))
+            return wire.bytes
+        }
+        let ended = pool.run { index, outcome in
+            if case .finished(let bytes) = outcome {
+                var wire = WireReader(bytes)
+                if let result = wire.result() {
+                    results[index] = result
+                    return
+                }
+            }
+            results[index] = Self.lost(tests[index], outcome, while: "")
+        }
+        pool.killAll()
+        return (results, ended)
+    }
+
+    /// The failure of a test whose worker crashed, hung or answered nonsense.
+    static func lost(_ test: TestCase, _ outcome: WorkerPool.Outcome, while doing: String) -> TestResult {
+        let what: String
+        switch outcome {
+        case .crashed(let signal?, _):
+            what = "crashed\(doing.isEmpty ? "" : " " + doing): signal \(signal) (\(signalName(signal)))"
+        case .crashed(nil, let status) where status >= 0:
+            what = "crashed\(doing.isEmpty ? "" : " " + doing): its process exited with status \(status)"
+        case .crashed, .finished:
+            what = "crashed\(doing.isEmpty ? "" : " " + doing): its process sent back an unreadable result"
+        case .timedOut(let seconds):
+            what =
+                "timed out\(doing.isEmpty ? "" : " " + doing) after \(LuaBudget.natural(seconds)) s "
+                + "(--timeout); the process running it was killed"
+        }
+        return TestResult(
+            test: test, status: .failed, message: "\(test.position): \(what)", position: test.position)
+    }
+
+    private static func signalName(_ signal: Int32) -> String {
+        guard let name = strsignal(signal) else { return "unknown signal" }
+        return String(cString: name)
+    }
+}
+
+/// `--forbid-only` and CI: a test left as `only(...)` fails, so that a focused file cannot pass
+/// with its other tests skipped.
+enum FocusRule {
+    static func apply(to results: [TestResult], ci: Bool) -> [TestResult] {
+        results.map { result in
+            guard result.test.focused else { return result }
+            var failed = result
+            failed.status = .failed
+            failed.position = result.test.position
+            failed.message =
+                "\(result.test.position): only(...) is not allowed "
+                + (ci ? "in CI (the CI variable is set, or --ci)" : "with --forbid-only")
+                + ": the file's other tests were skipped\n  To fix: change only(...) back to test(...)."
+            return failed
+        }
+    }
+}
+
+/// SIGINT or SIGTERM ended the run: report what finished, write a valid (partial) JUnit file,
+/// exit 130 or 143 as shells do.
+enum Interruption {
+    static func report(_ results: [TestResult], of total: Int, junit: String?, format: Options.Format?) -> Int32 {
+        let signal = WorkerPool.interruption
+        Reporters.report(results, format: format ?? .human, seed: nil)
+        if let junit, !Output.writeFile(junit, JUnitReporter(seed: nil).xml(results)) {
+            Output.err("stackplay: cannot write the JUnit report to \(junit)")
+        }
+        Output.err(
+            "stackplay: interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): "
+                + "\(results.count) of \(total) tests finished; the others did not run")
+        return 128 + signal
+    }
+}
+
+/// The report on stdout in the chosen format.
+enum Reporters {
+    static func report(_ results: [TestResult], format: Options.Format, seed: Int?) {
+        switch format {
+        case .human: HumanReporter(colours: Output.colours, seed: seed).report(results)
+        case .tap: TapReporter().report(results)
+        case .json: JSONReporter(seed: seed).report(results)
+        }
+    }
+}

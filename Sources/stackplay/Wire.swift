@@ -1,0 +1,99 @@
+import Bindings
+
+/// The bytes a worker process sends its parent: a test's result or a file's tests, written and
+/// read field by field (lengths as 8-byte little-endian integers, doubles by their bits).
+struct WireWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func int(_ value: Int) {
+        withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    mutating func double(_ value: Double) { int(Int(Int64(bitPattern: value.bitPattern))) }
+    mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    mutating func string(_ value: String) {
+        int(value.utf8.count)
+        bytes.append(contentsOf: value.utf8)
+    }
+    mutating func optionalString(_ value: String?) {
+        bool(value != nil)
+        if let value { string(value) }
+    }
+
+    mutating func test(_ test: TestCase) {
+        string(test.file)
+        optionalString(test.root)
+        string(test.name)
+        string(test.position)
+        int(test.index)
+        bool(test.skipped)
+        bool(test.focused)
+    }
+
+    mutating func result(_ result: TestResult) {
+        test(result.test)
+        string(result.status.rawValue)
+        for text in [result.message, result.traceback, result.dump, result.position, result.output] {
+            string(text)
+        }
+        double(result.seconds)
+        int(result.traces.count)
+        for trace in result.traces { string(trace) }
+        int(result.seed)
+    }
+}
+
+/// Reads what ``WireWriter`` wrote; nil from every read once the bytes run out or make no sense.
+struct WireReader {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func int() -> Int? {
+        guard offset + 8 <= bytes.count else { return nil }
+        var value: UInt64 = 0
+        for shift in 0..<8 { value |= UInt64(bytes[offset + shift]) << (8 * UInt64(shift)) }
+        offset += 8
+        return Int(Int64(bitPattern: value))
+    }
+    mutating func double() -> Double? { int().map { Double(bitPattern: UInt64(bitPattern: Int64($0))) } }
+    mutating func bool() -> Bool? {
+        guard offset < bytes.count else { return nil }
+        offset += 1
+        return bytes[offset - 1] != 0
+    }
+    mutating func string() -> String? {
+        guard let count = int(), count >= 0, offset + count <= bytes.count else { return nil }
+        defer { offset += count }
+        return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
+    }
+    mutating func optionalString() -> String?? {
+        guard let present = bool() else { return nil }
+        return present ? string().map { $0 } : .some(nil)
+    }
+
+    mutating func test() -> TestCase? {
+        guard let file = string(), let root = optionalString(), let name = string(), let position = string(),
+            let index = int(), let skipped = bool(), let focused = bool()
+        else { return nil }
+        return TestCase(
+            file: file, root: root, name: name, position: position, index: index, skipped: skipped,
+            focused: focused)
+    }
+
+    mutating func result() -> TestResult? {
+        guard let test = test(), let statusName = string(), let status = TestResult.Status(rawValue: statusName),
+            let message = string(), let traceback = string(), let dump = string(), let position = string(),
+            let output = string(), let seconds = double(), let count = int(), count >= 0
+        else { return nil }
+        var traces: [String] = []
+        for _ in 0..<count {
+            guard let trace = string() else { return nil }
+            traces.append(trace)
+        }
+        guard let seed = int() else { return nil }
+        return TestResult(
+            test: test, status: status, message: message, traceback: traceback, dump: dump, position: position,
+            seconds: seconds, traces: traces, output: output, seed: seed)
+    }
+}

@@ -1,0 +1,269 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs jobs in worker processes, so that no test can take the run down: a worker that crashes
+/// (a trap, a signal) or passes the wall-clock limit is reported as that job's outcome, a new
+/// worker takes its place, and the other jobs go on.
+///
+/// The workers are forked from this process once per batch of jobs, so each already holds the
+/// jobs; the parent sends a job's index down a pipe and reads the worker's answer (bytes made by
+/// `body`) back, length first. The parent stays single-threaded (it forks, so it must).
+final class WorkerPool {
+    enum Outcome {
+        /// What `body` returned.
+        case finished([UInt8])
+        /// The worker died while running the job: by `signal`, or exiting with `status`.
+        case crashed(signal: Int32?, status: Int32)
+        /// The job ran past the limit and its worker was killed.
+        case timedOut(seconds: Double)
+    }
+
+    /// Set by SIGINT/SIGTERM: the signal's number. The pool stops handing out jobs and returns.
+    nonisolated(unsafe) static var interruption: Int32 = 0
+
+    /// Catches SIGINT and SIGTERM (the run reports what finished and exits 130/143) and ignores
+    /// SIGPIPE (a dead worker's pipe must not kill the parent).
+    static func installSignalHandlers() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { signal in WorkerPool.interruption = signal }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0  // no SA_RESTART: poll() returns at once with EINTR
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+        signal(SIGPIPE, SIG_IGN)
+        // a parent may have started us with them blocked (spawned processes inherit the mask)
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
+    }
+
+    private struct Worker {
+        var pid: pid_t
+        var requests: Int32  // parent writes job indices
+        var answers: Int32  // parent reads answers
+        var job: Int?
+        var started: Double = 0
+        var buffer: [UInt8] = []
+        var closed = false
+    }
+
+    private let count: Int
+    private let timeout: Double
+    private let body: (Int) -> [UInt8]
+    private var workers: [Worker] = []
+
+    /// A pool of `workers` processes for jobs `0..<count`; `body(index)` runs in a worker.
+    /// `timeout`: seconds of wall time a job may take; 0 or less: no limit.
+    init(workers: Int, count: Int, timeout: Double, body: @escaping (Int) -> [UInt8]) {
+        self.count = count
+        self.timeout = timeout
+        self.body = body
+        for _ in 0..<max(1, min(workers, count)) {
+            if let worker = spawn() { self.workers.append(worker) }
+        }
+    }
+
+    deinit {
+        for worker in workers { stop(worker, kill: false) }
+    }
+
+    /// Runs every job, calling `done(index, outcome)` as each ends (in the order they end).
+    /// Returns false when a signal interrupted the run before every job ended.
+    func run(_ done: (Int, Outcome) -> Void) -> Bool {
+        var next = 0
+        var remaining = count
+        if workers.isEmpty {
+            // No process could be made: run here, unprotected, rather than not at all.
+            for index in 0..<count { done(index, .finished(body(index))) }
+            return true
+        }
+        while remaining > 0 {
+            if Self.interruption != 0 { return false }
+            for slot in workers.indices where workers[slot].job == nil && next < count {
+                if send(next, to: slot) {
+                    next += 1
+                } else {
+                    // the worker is gone before it took the job: replace it and try again
+                    replace(slot)
+                }
+            }
+            var fds = workers.map { pollfd(fd: $0.answers, events: Int16(POLLIN), revents: 0) }
+            let wait = pollTimeout()
+            let ready = poll(&fds, nfds_t(fds.count), wait)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            let now = Self.now()
+            for slot in workers.indices {
+                guard let job = workers[slot].job else { continue }
+                if fds[slot].revents != 0 {
+                    if let answer = receive(slot) {
+                        workers[slot].job = nil
+                        remaining -= 1
+                        done(job, .finished(answer))
+                    } else if workers[slot].closed {
+                        let (signal, status) = reap(workers[slot].pid)
+                        replace(slot, alreadyReaped: true)
+                        remaining -= 1
+                        done(job, .crashed(signal: signal, status: status))
+                    }
+                } else if timeout > 0, now - workers[slot].started > timeout {
+                    Glibc.kill(workers[slot].pid, SIGKILL)
+                    replace(slot)
+                    remaining -= 1
+                    done(job, .timedOut(seconds: timeout))
+                }
+            }
+        }
+        return true
+    }
+
+    // MARK: Workers
+
+    private func spawn() -> Worker? {
+        var requests: [Int32] = [0, 0]
+        var answers: [Int32] = [0, 0]
+        guard pipe(&requests) == 0 else { return nil }
+        guard pipe(&answers) == 0 else {
+            close(requests[0])
+            close(requests[1])
+            return nil
+        }
+        let pid = fork()
+        if pid < 0 {
+            for fd in requests + answers { close(fd) }
+            return nil
+        }
+        if pid == 0 {
+            // The worker: only its own two pipe ends stay open, so that the parent sees each
+            // worker's death as the end of that worker's pipe.
+            for other in workers {
+                close(other.requests)
+                close(other.answers)
+            }
+            close(requests[1])
+            close(answers[0])
+            signal(SIGINT, SIG_IGN)
+            signal(SIGTERM, SIG_DFL)
+            // A crash ends the worker at once, for the parent to report: the Swift runtime's
+            // backtracer would print to the run's stderr and take seconds.
+            for fatal in [SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGTRAP] { signal(fatal, SIG_DFL) }
+            serve(requests: requests[0], answers: answers[1])
+        }
+        close(requests[0])
+        close(answers[1])
+        return Worker(pid: pid, requests: requests[1], answers: answers[0])
+    }
+
+    /// The worker's loop: read a job index, run it, write the answer; end when the pipe closes.
+    private func serve(requests: Int32, answers: Int32) -> Never {
+        while true {
+            var index: Int64 = 0
+            let read = withUnsafeMutableBytes(of: &index) { readFully(requests, $0) }
+            guard read else { _exit(0) }
+            let answer = body(Int(Int64(littleEndian: index)))
+            var length = Int64(answer.count).littleEndian
+            let sent =
+                withUnsafeBytes(of: &length) { writeFully(answers, $0) }
+                && answer.withUnsafeBytes { writeFully(answers, $0) }
+            guard sent else { _exit(1) }
+        }
+    }
+
+    private func send(_ job: Int, to slot: Int) -> Bool {
+        var index = Int64(job).littleEndian
+        guard withUnsafeBytes(of: &index, { writeFully(workers[slot].requests, $0) }) else { return false }
+        workers[slot].job = job
+        workers[slot].started = Self.now()
+        workers[slot].buffer.removeAll(keepingCapacity: true)
+        return true
+    }
+
+    /// Reads what is there; the whole answer once it has all arrived, else nil.
+    private func receive(_ slot: Int) -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let got = chunk.withUnsafeMutableBytes { Glibc.read(workers[slot].answers, $0.baseAddress, $0.count) }
+        if got > 0 { workers[slot].buffer.append(contentsOf: chunk[0..<got]) }
+        if got <= 0 { workers[slot].closed = true }
+        let buffer = workers[slot].buffer
+        guard buffer.count >= 8 else { return nil }
+        var length = 0
+        for shift in 0..<8 { length |= Int(buffer[shift]) << (8 * shift) }
+        guard buffer.count >= 8 + length else { return nil }
+        return Array(buffer[8..<8 + length])
+    }
+
+    private func replace(_ slot: Int, alreadyReaped: Bool = false) {
+        let old = workers[slot]
+        close(old.requests)
+        close(old.answers)
+        if !alreadyReaped { _ = reap(old.pid) }
+        if let fresh = spawn() {
+            workers[slot] = fresh
+        } else {
+            workers[slot].job = nil
+        }
+    }
+
+    private func stop(_ worker: Worker, kill: Bool) {
+        close(worker.requests)
+        close(worker.answers)
+        if kill || worker.job != nil { Glibc.kill(worker.pid, SIGKILL) }
+        _ = reap(worker.pid)
+    }
+
+    /// Kills every worker at once (the run was interrupted).
+    func killAll() {
+        for worker in workers { stop(worker, kill: true) }
+        workers.removeAll()
+    }
+
+    /// Waits for `pid` and says how it ended: the signal that killed it, or its exit status.
+    private func reap(_ pid: pid_t) -> (Int32?, Int32) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7f
+        if signal != 0 { return (signal, 0) }
+        return (nil, (status >> 8) & 0xff)
+    }
+
+    private func pollTimeout() -> Int32 {
+        guard timeout > 0 else { return -1 }
+        let now = Self.now()
+        let soonest = workers.compactMap { $0.job == nil ? nil : $0.started + timeout }.min()
+        guard let soonest else { return -1 }
+        return Int32(clamping: Int(max(0, (soonest - now) * 1000).rounded(.up)) + 1)
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+}
+
+private func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset < buffer.count {
+        let got = read(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if got < 0 && errno == EINTR { continue }
+        if got <= 0 { return false }
+        offset += got
+    }
+    return true
+}
+
+private func writeFully(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset < buffer.count {
+        let put = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if put < 0 && errno == EINTR { continue }
+        if put <= 0 { return false }
+        offset += put
+    }
+    return true
+}
