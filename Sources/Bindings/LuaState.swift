@@ -10,6 +10,8 @@ public final class LuaState {
     let stack: LuaStack
     /// The budget this state enforces.
     public let budget: LuaBudget
+    /// The scripts' folder, set by ``Sandbox``: paths a script names resolve inside it.
+    var scriptsRoot: String?
 
     /// A fresh state with no libraries open, enforcing `budget` while chunks run.
     public init(budget: LuaBudget = .standard) throws(LuaFailure) {

@@ -1,4 +1,5 @@
 import StackModel
+import Traces
 
 /// Lua: `stackplay.screen { ... }` and the classes of screens and components.
 public struct StackModelModule: LuaModule {
@@ -7,13 +8,17 @@ public struct StackModelModule: LuaModule {
     public let recordsTraces: Bool
     /// `--update`: `expect_trace` writes its golden trace again instead of comparing.
     public let updatesGolden: Bool
+    /// `--ci` and `--tolerance` for `to_match_trace` (its `update` comes from `updatesGolden`).
+    public let golden: GoldenPolicy
 
     public init(
-        defaults: ScreenDefaults = ScreenDefaults(), recordsTraces: Bool = false, updatesGolden: Bool = false
+        defaults: ScreenDefaults = ScreenDefaults(), recordsTraces: Bool = false, updatesGolden: Bool = false,
+        golden: GoldenPolicy = GoldenPolicy()
     ) {
         self.defaults = defaults
         self.recordsTraces = recordsTraces
         self.updatesGolden = updatesGolden
+        self.golden = golden
     }
 
     /// Every name a script can call on the API: `stackplay.screen`, the methods of screens and
@@ -31,6 +36,7 @@ public struct StackModelModule: LuaModule {
     public func install(in lua: LuaState) throws {
         let session = ScriptSession(recordsTraces: recordsTraces, updatesGolden: updatesGolden)
         let defaults = defaults
+        let files = ScriptFiles(root: lua.scriptsRoot, golden: golden)
         try lua.defineClass(
             Screen.self, name: "stackplay.screen",
             methods: ScreenMethods.methods(session: session, defaults: defaults))
@@ -48,11 +54,11 @@ public struct StackModelModule: LuaModule {
             .function("screen") { try ScreenMethods.make($0, session: session, defaults: defaults) })
         try lua.setField("_dump", in: "stackplay", .function("_dump") { _ in [.string(session.dump())] })
         try lua.setField(
-            "replay", in: "stackplay", .function("replay") { try TraceMethods.replay($0, session: session) })
+            "replay", in: "stackplay", .function("replay") { try TraceMethods.replay($0, session: session, files: files) })
         try lua.setField(
             "_traces", in: "stackplay", .function("_traces") { _ in TraceMethods.traces(session: session) })
         try lua.setField(
-            "_golden", in: "stackplay", .function("_golden") { try TraceMethods.golden($0, session: session) }
+            "_golden", in: "stackplay", .function("_golden") { try TraceMethods.golden($0, session: session, files: files) }
         )
     }
 }

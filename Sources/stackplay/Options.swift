@@ -1,6 +1,10 @@
 import Bindings
 import StackModel
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The command line, parsed. Flags win over the project's `.stackplay.lua`.
 struct Options {
     enum Action { case run, check, replay, render, help, version }
@@ -23,6 +27,8 @@ struct Options {
     var goldenDirectory: String?
     /// `--update`: (re)record the golden traces instead of comparing.
     var update = false
+    /// `--ci`, or a non-empty `CI` variable: a missing golden trace is a failure, not a write.
+    var ci = false
     /// `--artifacts DIR`: an SVG of each failure and an HTML report of the run.
     var artifactsDirectory: String?
     /// `replay --tolerance X`.
@@ -73,6 +79,11 @@ struct Options {
                                  recorded; with --update, all are recorded again
           --update               record golden traces again: those of --golden, and those
                                  that scripts compare with to_match_trace
+          --ci                   a missing golden trace fails instead of being recorded (also
+                                 when the CI variable is set and not empty)
+          --tolerance X          golden traces (--golden, to_match_trace) and replay accept
+                                 numbers within X (default: exact for golden traces, 1e-9 for
+                                 replay)
           --artifacts DIR        write an SVG of each failed test's last frame and report.html,
                                  a filmstrip of every test's frames, to DIR
           --cpu-budget SECONDS   CPU time each test may use (default: 10)
@@ -93,6 +104,7 @@ struct Options {
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
+        if let ci = getenv("CI"), ci.pointee != 0 { options.ci = true }
         var rest = arguments[...]
         switch rest.first {
         case "check": options.action = .check
@@ -144,6 +156,7 @@ struct Options {
             case "--trace": options.traceDirectory = try value()
             case "--golden": options.goldenDirectory = try value()
             case "--update": options.update = true
+            case "--ci": options.ci = true
             case "--artifacts": options.artifactsDirectory = try value()
             case "--tolerance":
                 let text = try value()
@@ -162,7 +175,7 @@ struct Options {
                 var message = "unknown option '\(argument)'"
                 let known = [
                     "--filter", "--list", "--jobs", "--shard", "--tap", "--json", "--junit", "--cpu-budget",
-                    "--memory-budget", "--root", "--version", "--help", "--trace", "--golden", "--update",
+                    "--memory-budget", "--root", "--version", "--help", "--trace", "--golden", "--update", "--ci",
                     "--artifacts",
                     "--tolerance", "--at", "--output",
                 ]

@@ -64,7 +64,8 @@ if options.action == .check {
 
 let defaults = ScreenDefaults(width: config.screen.width, height: config.screen.height)
 let modules = StackplayModules.standard(
-    screen: defaults, recordsTraces: options.recordsTraces, updatesGolden: options.update)
+    screen: defaults, recordsTraces: options.recordsTraces, updatesGolden: options.update,
+    golden: TraceOutputs(options: options).policy)
 let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: modules))
 let jobs = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
 
@@ -101,8 +102,8 @@ case .tap: TapReporter().report(results)
 case .json: JSONReporter().report(results)
 }
 if let junit = options.junit {
-    guard Output.writeFile(junit, JUnitReporter().xml(results)) else {
-        Output.err("stackplay: cannot write the JUnit report to \(junit)")
+    do { try TraceFile.write(JUnitReporter().xml(results), to: junit) } catch {
+        Output.err("stackplay: cannot write the JUnit report: \(error.message)")
         exit(ExitCode.failure)
     }
 }

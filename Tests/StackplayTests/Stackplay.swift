@@ -29,18 +29,28 @@ struct Run {
 /// Runs `stackplay arguments` in the package root.
 func stackplay(_ arguments: String...) throws -> Run { try stackplay(arguments: arguments) }
 
+/// Runs `stackplay arguments` in `directory` without `CI` in its environment, so that missing
+/// golden traces are recorded, not failures.
+func stackplayRecording(_ arguments: [String], in directory: URL = packageRoot) throws -> Run {
+    try stackplay(arguments: arguments, in: directory, removing: ["CI"])
+}
+
 /// Runs `stackplay arguments` in `directory` (the package root by default) with `environment`
-/// added to this process's. stdout and stderr are read on their own threads, so a long report on
-/// one stream cannot fill its pipe and block the child.
-func stackplay(arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:])
-    throws -> Run
-{
+/// added to this process's and the variables in `removing` taken out (`["CI"]` for a run that
+/// must record golden traces: CI runs this suite with `CI=true`). stdout and stderr are read on
+/// their own threads, so a long report on one stream cannot fill its pipe and block the child.
+func stackplay(
+    arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:],
+    removing: [String] = []
+) throws -> Run {
     let process = Process()
     process.executableURL = stackplayBinary()
     process.arguments = arguments
     process.currentDirectoryURL = directory
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    if !environment.isEmpty || !removing.isEmpty {
+        var merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        for name in removing { merged[name] = nil }
+        process.environment = merged
     }
     let out = Pipe()
     let err = Pipe()
