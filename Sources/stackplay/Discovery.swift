@@ -21,17 +21,23 @@ enum Discovery {
             case .file: scripts.append(Script(path: path, root: root ?? folder(of: path)))
             case .folder: scripts += luaFiles(under: path).map { Script(path: $0, root: root ?? path) }
             case .missing: throw Missing(message: "no such file or folder: \(path)")
+            case .other: throw Missing(message: "not a regular file or a folder: \(path)")
             }
         }
         return scripts
     }
 
-    enum Kind { case file, folder, missing }
+    enum Kind { case file, folder, other, missing }
 
+    /// What is at `path`, links followed: a path named on the command line is taken as meant.
     static func kind(of path: String) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .missing }
-        return (info.st_mode & S_IFMT) == S_IFDIR ? .folder : .file
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .folder
+        case S_IFREG: return .file
+        default: return .other
+        }
     }
 
     static func folder(of path: String) -> String {
@@ -39,28 +45,79 @@ enum Discovery {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// Every `*.lua` file under `folder`, sorted by path (byte order, so runs are stable).
+    /// Every `*.lua` file under `folder`, sorted by path (byte order, so runs are stable). Links
+    /// to folders are not followed, so a link to `.` cannot make the walk loop or run a script
+    /// twice; links to files are. A `*.lua` that is not a regular file (a FIFO, a device) is
+    /// reported on stderr and skipped: opening it could block the run. A script whose name is not
+    /// UTF-8 cannot be opened through a Swift string: it is named with its bad bytes escaped
+    /// (`\xff`) and fails as a script that does not load, so it is never silently left out.
     static func luaFiles(under folder: String) -> [String] {
         var found: [String] = []
         var pending = [folder]
         while let current = pending.popLast() {
-            guard let directory = opendir(current) else { continue }
+            guard let directory = opendir(current) else {
+                Output.err("stackplay: cannot read the folder \(current): \(String(cString: strerror(errno)))")
+                continue
+            }
             defer { closedir(directory) }
             while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                    String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-                }
+                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+                let name = escapedName(bytes)
                 if name.hasPrefix(".") { continue }
                 // `helpers/` folders hold modules that scenarios `require`; they are not run.
                 if name == "helpers" { continue }
                 let path = current.hasSuffix("/") ? current + name : current + "/" + name
-                switch kind(of: path) {
-                case .folder: pending.append(path)
-                case .file where name.hasSuffix(".lua"): found.append(path)
+                var info = stat()
+                guard lstat(path, &info) == 0 else {
+                    // A name that is not UTF-8 (or a file removed meanwhile): a script fails to
+                    // load under its escaped name, anything else is reported.
+                    if name.hasSuffix(".lua") {
+                        // It runs as a test that fails to load: never silently left out.
+                        Output.err("stackplay: cannot run \(path): its name is not UTF-8; rename it")
+                        found.append(path)
+                    } else if !bytes.elementsEqual(name.utf8) {
+                        Output.err("stackplay: skipped \(path): its name is not UTF-8")
+                    }
+                    continue
+                }
+                var mode = info.st_mode & S_IFMT
+                if mode == S_IFLNK {
+                    guard stat(path, &info) == 0 else { continue }
+                    mode = info.st_mode & S_IFMT
+                    if mode == S_IFDIR { continue }
+                }
+                switch mode {
+                case S_IFDIR: pending.append(path)
+                case S_IFREG where name.hasSuffix(".lua"): found.append(path)
+                case _ where name.hasSuffix(".lua"):
+                    Output.err("stackplay: skipped \(path): it is not a regular file")
                 default: break
                 }
             }
         }
         return found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+
+    /// A file name's bytes as text: UTF-8 as it is, each byte that is not part of valid UTF-8
+    /// as `\xHH`.
+    static func escapedName(_ bytes: [UInt8]) -> String {
+        if let name = String(validating: bytes, as: UTF8.self) { return name }
+        var out = ""
+        var index = 0
+        scanning: while index < bytes.count {
+            for length in 1...4 where index + length <= bytes.count {
+                if let scalar = String(validating: bytes[index..<index + length], as: UTF8.self),
+                    scalar.unicodeScalars.count == 1
+                {
+                    out += scalar
+                    index += length
+                    continue scanning
+                }
+            }
+            let hex = String(bytes[index], radix: 16)
+            out += "\\x" + (hex.count == 1 ? "0" : "") + hex
+            index += 1
+        }
+        return out
     }
 }

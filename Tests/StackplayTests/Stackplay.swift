@@ -57,6 +57,9 @@ func stackplay(
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    // A run that blocks (a FIFO opened for reading, say) fails its test instead of hanging the suite.
+    let child = process
+    DispatchQueue.global().asyncAfter(deadline: .now() + 120) { if child.isRunning { child.terminate() } }
     let (outText, errText) = readBoth(out, err)
     process.waitUntilExit()
     return Run(
