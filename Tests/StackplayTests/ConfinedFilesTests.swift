@@ -93,15 +93,7 @@ import Testing
 
     @Test("a relative golden path resolves against the scripts' folder, not the working folder; folders are made")
     func relativeToTheRoot() throws {
-        let folder = try temporaryFolder([
-            "scripts/s.lua": """
-                test("t", function()
-                  local screen = stackplay.screen { record = true }
-                  screen:advance(0.25)
-                  expect(screen):to_match_trace("golden/deep/t.jsonl")
-                end)
-                """
-        ])
+        let folder = try temporaryFolder(["scripts/s.lua": GoldenTests.scene("golden/deep/t.jsonl")])
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try stackplay(arguments: ["scripts"], in: folder, removing: ["CI"])
         #expect(run.status == 0, "\(run.stderr)")

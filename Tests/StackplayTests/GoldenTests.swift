@@ -30,6 +30,17 @@ import Testing
         """
     }
 
+    /// One test that records a screen and compares it with the golden trace `path`.
+    static func scene(_ path: String) -> String {
+        """
+        test("scene", function()
+          local screen = stackplay.screen { record = true }
+          screen:advance(0.5)
+          expect(screen):to_match_trace("\(path)")
+        end)
+        """
+    }
+
     @Test("tests whose names sanitise alike get their own golden traces, and both pass again")
     func namesDoNotCollide() throws {
         let folder = try temporaryFolder(["twins.lua": Self.twins])
@@ -63,13 +74,7 @@ import Testing
     func ciRefusesToRecord(_ flags: [String], _ environment: [String: String]) throws {
         let folder = try temporaryFolder([
             "twins.lua": Self.twins,
-            "scene.lua": """
-                test("scene", function()
-                  local screen = stackplay.screen { record = true }
-                  screen:advance(0.5)
-                  expect(screen):to_match_trace("golden/scene.jsonl")
-                end)
-                """,
+            "scene.lua": Self.scene("golden/scene.jsonl"),
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let dir = try stackplay(
