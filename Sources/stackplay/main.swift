@@ -103,7 +103,7 @@ case .json: JSONReporter().report(results)
 }
 if let junit = options.junit {
     do { try TraceFile.write(JUnitReporter().xml(results), to: junit) } catch {
-        Output.err("stackplay: cannot write the JUnit report: \(error.message)")
+        Output.err("stackplay: \(error.message)")
         exit(ExitCode.failure)
     }
 }
