@@ -115,7 +115,7 @@ public final class LuaState {
 
     /// Loads the text file at `path` as a chunk named `@path` and runs it.
     public func run(file path: String) throws(LuaFailure) {
-        if stackplay_loadfile(stack.L, path) != LUA_OK {
+        if load(file: path) != LUA_OK {
             throw LuaFailure(kind: .load, message: stack.popErrorMessage())
         }
         _ = try call(arguments: [], results: 0)
@@ -124,7 +124,7 @@ public final class LuaState {
     /// Loads the text file at `path` as a chunk named `@path`, runs it and returns its results
     /// (a config file's table).
     public func evaluate(file path: String) throws(LuaFailure) -> [LuaValue] {
-        if stackplay_loadfile(stack.L, path) != LUA_OK {
+        if load(file: path) != LUA_OK {
             throw LuaFailure(kind: .load, message: stack.popErrorMessage())
         }
         return try call(arguments: [], results: stackplay_lua_multret())
@@ -133,7 +133,7 @@ public final class LuaState {
     /// Loads (compiles) the text file at `path` without running it: a syntax error is a
     /// `.load` failure. `stackplay check` uses it.
     public func compile(file path: String) throws(LuaFailure) {
-        if stackplay_loadfile(stack.L, path) != LUA_OK {
+        if load(file: path) != LUA_OK {
             throw LuaFailure(kind: .load, message: stack.popErrorMessage())
         }
         stack.pop(1)

@@ -1,3 +1,5 @@
+import Traces
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -49,8 +51,8 @@ enum Discovery {
     /// to folders are not followed, so a link to `.` cannot make the walk loop or run a script
     /// twice; links to files are. A `*.lua` that is not a regular file (a FIFO, a device) is
     /// reported on stderr and skipped: opening it could block the run. A script whose name is not
-    /// UTF-8 cannot be opened through a Swift string: it is named with its bad bytes escaped
-    /// (`\xff`) and fails as a script that does not load, so it is never silently left out.
+    /// UTF-8 is named with its bad bytes escaped (``EscapedName``, `b\xff.lua`) and runs: the
+    /// loader opens the real bytes. A folder whose name is not UTF-8 is noted and skipped.
     static func luaFiles(under folder: String) -> [String] {
         var found: [String] = []
         var pending = [folder]
@@ -62,18 +64,16 @@ enum Discovery {
             defer { closedir(directory) }
             while let entry = readdir(directory) {
                 let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
-                let name = escapedName(bytes)
+                let name = EscapedName.escape(bytes)
                 if name.hasPrefix(".") { continue }
                 // `helpers/` folders hold modules that scenarios `require`; they are not run.
                 if name == "helpers" { continue }
                 let path = current.hasSuffix("/") ? current + name : current + "/" + name
                 var info = stat()
                 guard lstat(path, &info) == 0 else {
-                    // A name that is not UTF-8 (or a file removed meanwhile): a script fails to
-                    // load under its escaped name, anything else is reported.
+                    // A name that is not UTF-8 (or a file removed meanwhile): a script runs under
+                    // its escaped name (the loader opens its real bytes), anything else is noted.
                     if name.hasSuffix(".lua") {
-                        // It runs as a test that fails to load: never silently left out.
-                        Output.err("stackplay: cannot run \(path): its name is not UTF-8; rename it")
                         found.append(path)
                     } else if !bytes.elementsEqual(name.utf8) {
                         Output.err("stackplay: skipped \(path): its name is not UTF-8")
@@ -96,28 +96,5 @@ enum Discovery {
             }
         }
         return found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-    }
-
-    /// A file name's bytes as text: UTF-8 as it is, each byte that is not part of valid UTF-8
-    /// as `\xHH`.
-    static func escapedName(_ bytes: [UInt8]) -> String {
-        if let name = String(validating: bytes, as: UTF8.self) { return name }
-        var out = ""
-        var index = 0
-        scanning: while index < bytes.count {
-            for length in 1...4 where index + length <= bytes.count {
-                if let scalar = String(validating: bytes[index..<index + length], as: UTF8.self),
-                    scalar.unicodeScalars.count == 1
-                {
-                    out += scalar
-                    index += length
-                    continue scanning
-                }
-            }
-            let hex = String(bytes[index], radix: 16)
-            out += "\\x" + (hex.count == 1 ? "0" : "") + hex
-            index += 1
-        }
-        return out
     }
 }

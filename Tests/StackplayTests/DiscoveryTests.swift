@@ -44,21 +44,21 @@ import Testing
         #expect(named.stderr.hasPrefix("stackplay: not a regular file or a folder: s/x.lua\n"))
     }
 
-    @Test("a script whose name is not UTF-8 is reported with the byte escaped and fails the run")
+    @Test("a script whose name is not UTF-8 runs and is reported with the byte escaped")
     func nonUTF8Name() throws {
         let folder = try temporaryFolder(["s/a.lua": Self.passing])
         defer { try? FileManager.default.removeItem(at: folder) }
-        var path = Array(folder.appendingPathComponent("s/b").path.utf8) + [0xFF] + Array(".lua".utf8)
-        path.append(0)
-        let descriptor = path.withUnsafeBufferPointer {
+        var path = Array(folder.appendingPathComponent("s/b").path.utf8) + [0xFF] + Array(".lua".utf8) + [0]
+        let descriptor = path.withUnsafeMutableBufferPointer {
             $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
         }
         #expect(descriptor >= 0)
+        let script = "test('t', function() expect(1):to_equal(2) end)\n"
+        #expect(write(descriptor, script, script.utf8.count) == script.utf8.count)
         close(descriptor)
         let run = try stackplay(arguments: ["s"], in: folder)
         #expect(run.status == 1)
-        #expect(run.stderr.hasPrefix("stackplay: cannot run s/b\\xff.lua: its name is not UTF-8; rename it\n"))
-        #expect(run.stdout.contains("s/b\\xff.lua\n  FAIL"))
-        #expect(run.stdout.hasSuffix("1 passed, 1 failed\n"))
+        #expect(run.stdout == "s/a.lua\n  ok   t\ns/b\\xff.lua\n  FAIL t\n1 passed, 1 failed\n")
+        #expect(run.stderr.contains("s/b\\xff.lua:1: values differ"))
     }
 }
