@@ -16,7 +16,9 @@ extension LuaState {
         var name = bytes + [0]
         let source = { () -> [UInt8]? in
             let descriptor = name.withUnsafeMutableBufferPointer {
-                $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+                $0.withMemoryRebound(to: CChar.self) {
+                    open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+                }
             }
             guard descriptor >= 0 else { return nil }
             defer { close(descriptor) }

@@ -54,11 +54,13 @@ public struct StackModelModule: LuaModule {
             .function("screen") { try ScreenMethods.make($0, session: session, defaults: defaults) })
         try lua.setField("_dump", in: "stackplay", .function("_dump") { _ in [.string(session.dump())] })
         try lua.setField(
-            "replay", in: "stackplay", .function("replay") { try TraceMethods.replay($0, session: session, files: files) })
+            "replay", in: "stackplay",
+            .function("replay") { try TraceMethods.replay($0, session: session, files: files) })
         try lua.setField(
             "_traces", in: "stackplay", .function("_traces") { _ in TraceMethods.traces(session: session) })
         try lua.setField(
-            "_golden", in: "stackplay", .function("_golden") { try TraceMethods.golden($0, session: session, files: files) }
+            "_golden", in: "stackplay",
+            .function("_golden") { try TraceMethods.golden($0, session: session, files: files) }
         )
     }
 }

@@ -32,7 +32,8 @@ public enum EscapedName {
         var escaped = false
         var index = 0
         while index < utf8.count {
-            if utf8[index] == UInt8(ascii: "\\"), index + 3 < utf8.count, utf8[index + 1] == UInt8(ascii: "x"),
+            if utf8[index] == UInt8(ascii: "\\"), index + 3 < utf8.count,
+                utf8[index + 1] == UInt8(ascii: "x"),
                 let byte = UInt8(String(decoding: utf8[index + 2...index + 3], as: UTF8.self), radix: 16),
                 byte >= 0x80
             {

@@ -28,7 +28,8 @@ public enum GoldenTrace {
 
     /// One screen's trace `text` against the golden trace at `golden`. Throws when the golden
     /// trace cannot be reached or written (a path outside its folder, a FIFO, a full disk).
-    public static func check(_ text: String, golden: ConfinedPath, policy: GoldenPolicy) throws(ConfinedPath.Refusal)
+    public static func check(_ text: String, golden: ConfinedPath, policy: GoldenPolicy) throws(ConfinedPath
+        .Refusal)
         -> Outcome
     {
         if policy.update || !golden.exists {
@@ -64,7 +65,9 @@ public enum GoldenTrace {
         let beyond = try ConfinedPath(name(traces.count), under: folder, what: what)
         if policy.update || !(paths + [beyond]).contains(where: \.exists) {
             var outcomes: [Outcome] = []
-            for (text, path) in zip(traces, paths) { outcomes.append(try check(text, golden: path, policy: policy)) }
+            for (text, path) in zip(traces, paths) {
+                outcomes.append(try check(text, golden: path, policy: policy))
+            }
             var index = traces.count
             while policy.update {
                 let stale = try ConfinedPath(name(index), under: folder, what: what)

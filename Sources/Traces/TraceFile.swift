@@ -120,7 +120,9 @@ public enum TraceFile {
     }
 
     /// Writes all of `text`, flushes it when `sync`, and closes `descriptor`, checking each step.
-    private static func writeAll(_ text: String, to descriptor: Int32, path: String, sync: Bool) throws(Failure) {
+    private static func writeAll(_ text: String, to descriptor: Int32, path: String, sync: Bool)
+        throws(Failure)
+    {
         var text = text
         let written: Int32 = text.withUTF8 { bytes in
             var offset = 0

@@ -21,7 +21,8 @@ public struct TraceMismatch: Error, Equatable, Sendable, CustomStringConvertible
             return "\(file):\(line): the header: \(place) differs\n"
                 + "  expected: \(expected)\n    actual: \(actual)"
         }
-        return "\(file):\(line): event \(index) (\(type) at t = \(JSONValue.format(time)) s): \(place) differs\n"
+        return
+            "\(file):\(line): event \(index) (\(type) at t = \(JSONValue.format(time)) s): \(place) differs\n"
             + "  expected: \(expected)\n    actual: \(actual)"
     }
 }
@@ -235,7 +236,8 @@ public enum TraceComparison {
     /// (numbers within `tolerance` are equal), or a missing or extra event. Messages name
     /// `expected`'s file and line, as `stackplay replay` does.
     public static func firstDifference(expected: Trace, actual: Trace, tolerance: Double) -> TraceMismatch? {
-        func mismatch(_ step: TraceStep, _ difference: FrameDifference, prefix: String = "") -> TraceMismatch {
+        func mismatch(_ step: TraceStep, _ difference: FrameDifference, prefix: String = "") -> TraceMismatch
+        {
             TraceMismatch(
                 file: expected.file, line: step.line, index: step.index, time: step.time, type: step.type,
                 place: prefix + TraceReplayer.place(difference.path), field: difference.path.last ?? "frame",
@@ -257,7 +259,9 @@ public enum TraceComparison {
             }
             if abs(e.time - a.time) > tolerance {
                 return mismatch(
-                    e, FrameDifference(path: ["t"], expected: JSONValue.format(e.time), actual: JSONValue.format(a.time)))
+                    e,
+                    FrameDifference(
+                        path: ["t"], expected: JSONValue.format(e.time), actual: JSONValue.format(a.time)))
             }
             switch (e.frame, a.frame) {
             case (let frame?, let other?):
@@ -277,9 +281,12 @@ public enum TraceComparison {
         guard e != a else { return nil }
         let extra = e > a ? expected.steps[a] : actual.steps[e]
         return TraceMismatch(
-            file: expected.file, line: e > a ? extra.line : (expected.steps.last?.line ?? 1) + 1, index: extra.index,
+            file: expected.file, line: e > a ? extra.line : (expected.steps.last?.line ?? 1) + 1,
+            index: extra.index,
             time: extra.time, type: extra.type,
-            place: e > a ? "the run ends before this event: the number of events" : "the run has more events: the number of events",
+            place: e > a
+                ? "the run ends before this event: the number of events"
+                : "the run has more events: the number of events",
             field: "events", expected: "\(e) events", actual: "\(a) events")
     }
 

@@ -58,7 +58,8 @@ enum Discovery {
         var pending = [folder]
         while let current = pending.popLast() {
             guard let directory = opendir(current) else {
-                Output.err("stackplay: cannot read the folder \(current): \(String(cString: strerror(errno)))")
+                Output.err(
+                    "stackplay: cannot read the folder \(current): \(String(cString: strerror(errno)))")
                 continue
             }
             defer { closedir(directory) }

@@ -175,7 +175,8 @@ struct Options {
                 var message = "unknown option '\(argument)'"
                 let known = [
                     "--filter", "--list", "--jobs", "--shard", "--tap", "--json", "--junit", "--cpu-budget",
-                    "--memory-budget", "--root", "--version", "--help", "--trace", "--golden", "--update", "--ci",
+                    "--memory-budget", "--root", "--version", "--help", "--trace", "--golden", "--update",
+                    "--ci",
                     "--artifacts",
                     "--tolerance", "--at", "--output",
                 ]

@@ -16,10 +16,13 @@ import Testing
     }
 
     static func luaString(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            + "\""
     }
 
-    @Test("stackplay.replay refuses absolute paths, '..', links out, FIFOs and devices, naming the path at the script's line")
+    @Test(
+        "stackplay.replay refuses absolute paths, '..', links out, FIFOs and devices, naming the path at the script's line"
+    )
     func replayRefusals() throws {
         let outside = try temporaryFolder(["secret.jsonl": "{\"format\":\"top secret line\"}\n"])
         defer { try? FileManager.default.removeItem(at: outside) }
@@ -27,7 +30,10 @@ import Testing
             ("/etc/passwd", "bad argument #1 to 'replay' ('/etc/passwd' is an absolute path"),
             ("../x.jsonl", "bad argument #1 to 'replay' ('../x.jsonl' leads outside the scripts' folder"),
             ("sub/../../x.jsonl", "('sub/../../x.jsonl' leads outside the scripts' folder"),
-            ("out/secret.jsonl", "replay: 'out/secret.jsonl' leads outside the scripts' folder (.) through a link"),
+            (
+                "out/secret.jsonl",
+                "replay: 'out/secret.jsonl' leads outside the scripts' folder (.) through a link"
+            ),
             ("fifo.jsonl", "replay: cannot read fifo.jsonl: it is a FIFO, not a regular file"),
             ("zero.jsonl", "replay: 'zero.jsonl' leads outside the scripts' folder (.) through a link"),
             ("missing.jsonl", "replay: no file 'missing.jsonl'"),
@@ -82,23 +88,36 @@ import Testing
         let run = try stackplay(arguments: ["scripts"], in: folder, removing: ["CI"])
         #expect(run.status == 1)
         #expect(run.stdout.hasSuffix("0 passed, 4 failed\n"))
-        #expect(run.stderr.contains("scripts/s.lua:4: the screen's trace differs from ../escaped.jsonl\n  cannot use the golden trace: '../escaped.jsonl' leads outside the scripts' folder (scripts)"))
-        #expect(run.stderr.contains("is an absolute path: name a file relative to the scripts' folder (scripts)"))
-        #expect(run.stderr.contains("'scripts/out/linked.jsonl' leads outside the scripts' folder (scripts) through a link"))
-        #expect(run.stderr.contains("cannot use the golden trace: 'scripts/out' leads outside the scripts' folder (scripts) through a link"))
+        #expect(
+            run.stderr.contains(
+                "scripts/s.lua:4: the screen's trace differs from ../escaped.jsonl\n  cannot use the golden trace: '../escaped.jsonl' leads outside the scripts' folder (scripts)"
+            ))
+        #expect(
+            run.stderr.contains("is an absolute path: name a file relative to the scripts' folder (scripts)"))
+        #expect(
+            run.stderr.contains(
+                "'scripts/out/linked.jsonl' leads outside the scripts' folder (scripts) through a link"))
+        #expect(
+            run.stderr.contains(
+                "cannot use the golden trace: 'scripts/out' leads outside the scripts' folder (scripts) through a link"
+            ))
         #expect(!run.stderr.contains("wrote"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("escaped.jsonl").path))
     }
 
-    @Test("a relative golden path resolves against the scripts' folder, not the working folder; folders are made")
+    @Test(
+        "a relative golden path resolves against the scripts' folder, not the working folder; folders are made"
+    )
     func relativeToTheRoot() throws {
         let folder = try temporaryFolder(["scripts/s.lua": GoldenTests.scene("golden/deep/t.jsonl")])
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try stackplay(arguments: ["scripts"], in: folder, removing: ["CI"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "stackplay: wrote the golden trace scripts/golden/deep/t.jsonl\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("scripts/golden/deep").path) == ["t.jsonl"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(
+                atPath: folder.appendingPathComponent("scripts/golden/deep").path) == ["t.jsonl"])
         // The same with --root from a file argument.
         let again = try stackplay(arguments: ["--root", "scripts", "scripts/s.lua"], in: folder)
         #expect(again.status == 0, "\(again.stderr)")
@@ -117,7 +136,8 @@ import Testing
 
         #expect(try stackplay(arguments: ["--trace", "traces", "s.lua"], in: folder).status == 0)
         let trace = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("traces").path).first)
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("traces").path)
+                .first)
         let render = try stackplay(arguments: ["render", "traces/\(trace)", "-o", "/dev/full"], in: folder)
         #expect(render.status == 1)
         #expect(render.stderr == "stackplay: cannot write /dev/full: No space left on device\n")
@@ -136,8 +156,10 @@ import Testing
         #expect(mkfifo(folder.appendingPathComponent("fifo.jsonl").path, 0o644) == 0)
         let replay = try stackplay(arguments: ["replay", "fifo.jsonl", "/dev/zero"], in: folder)
         #expect(replay.status == 1)
-        #expect(replay.stderr.contains("stackplay: cannot read fifo.jsonl: it is a FIFO, not a regular file\n"))
-        #expect(replay.stderr.contains("stackplay: cannot read /dev/zero: it is a device, not a regular file\n"))
+        #expect(
+            replay.stderr.contains("stackplay: cannot read fifo.jsonl: it is a FIFO, not a regular file\n"))
+        #expect(
+            replay.stderr.contains("stackplay: cannot read /dev/zero: it is a device, not a regular file\n"))
         let render = try stackplay(arguments: ["render", "fifo.jsonl"], in: folder)
         #expect(render.status == 1)
     }

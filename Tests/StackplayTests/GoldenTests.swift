@@ -47,7 +47,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try stackplayRecording(["--golden", "golden", "twins.lua"], in: folder)
         #expect(first.status == 0, "\(first.stderr)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("golden").path)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("golden").path)
         #expect(files.count == 2)
         #expect(files.allSatisfy { $0.hasPrefix("twins-lua--swipe-left-") && $0.hasSuffix(".jsonl") })
         let second = try stackplay(arguments: ["--golden", "golden", "twins.lua"], in: folder)
@@ -65,11 +66,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try stackplay(arguments: ["--trace", "traces", "a"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("traces").path)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("traces").path)
         #expect(files.count == 2, "\(files)")
     }
 
-    @Test("with --ci or a non-empty CI, a missing golden trace fails and nothing is written",
+    @Test(
+        "with --ci or a non-empty CI, a missing golden trace fails and nothing is written",
         arguments: [(["--ci"], [String: String]()), ([], ["CI": "true"])])
     func ciRefusesToRecord(_ flags: [String], _ environment: [String: String]) throws {
         let folder = try temporaryFolder([
@@ -95,7 +98,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("golden").path))
 
         // --update records, in CI too.
-        let update = try stackplay(arguments: flags + ["--update", "scene.lua"], in: folder, environment: environment)
+        let update = try stackplay(
+            arguments: flags + ["--update", "scene.lua"], in: folder, environment: environment)
         #expect(update.status == 0, "\(update.stderr)")
         #expect(update.stderr == "stackplay: wrote the golden trace golden/scene.jsonl\n")
     }
@@ -105,19 +109,25 @@ import Testing
         let folder = try temporaryFolder(["two.lua": Self.screens(2)])
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try stackplayRecording(["--golden", "g", "two.lua"], in: folder).status == 0)
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("g").path).sorted()
+        let names = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("g").path
+        ).sorted()
         #expect(names.count == 2)
         #expect(names[0].hasSuffix(".2.jsonl"))
 
         // One screen fewer: the golden trace's second screen is missing from the run.
-        try Self.screens(1).write(to: folder.appendingPathComponent("two.lua"), atomically: true, encoding: .utf8)
+        try Self.screens(1).write(
+            to: folder.appendingPathComponent("two.lua"), atomically: true, encoding: .utf8)
         let fewer = try stackplayRecording(["--golden", "g", "two.lua"], in: folder)
         #expect(fewer.status == 1)
-        #expect(fewer.stderr.contains("the run does not match its golden traces:\nthe golden trace g/\(names[0])"))
+        #expect(
+            fewer.stderr.contains("the run does not match its golden traces:\nthe golden trace g/\(names[0])")
+        )
         #expect(fewer.stderr.contains("has a screen this run did not make (it made 1)"))
 
         // One screen more: the third screen has no golden trace, and it is not recorded silently.
-        try Self.screens(3).write(to: folder.appendingPathComponent("two.lua"), atomically: true, encoding: .utf8)
+        try Self.screens(3).write(
+            to: folder.appendingPathComponent("two.lua"), atomically: true, encoding: .utf8)
         let more = try stackplayRecording(["--golden", "g", "two.lua"], in: folder)
         #expect(more.status == 1)
         #expect(more.stderr.contains("this run made screen 3, which has no golden trace"))
@@ -125,9 +135,12 @@ import Testing
 
         // --update records three, then one (the stale second and third are removed).
         #expect(try stackplayRecording(["--golden", "g", "--update", "two.lua"], in: folder).status == 0)
-        try Self.screens(1).write(to: folder.appendingPathComponent("two.lua"), atomically: true, encoding: .utf8)
+        try Self.screens(1).write(
+            to: folder.appendingPathComponent("two.lua"), atomically: true, encoding: .utf8)
         #expect(try stackplayRecording(["--golden", "g", "--update", "two.lua"], in: folder).status == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("g").path).count == 1)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("g").path).count
+                == 1)
         #expect(try stackplay(arguments: ["--golden", "g", "two.lua"], in: folder).status == 0)
     }
 
@@ -147,7 +160,8 @@ import Testing
         #expect(try stackplayRecording(["--golden", "dir", "scene.lua"], in: folder).status == 0)
         let inScript = folder.appendingPathComponent("golden/scene.jsonl")
         let dirFile = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("dir").path).first)
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("dir").path)
+                .first)
         let inDir = folder.appendingPathComponent("dir/\(dirFile)")
         // Both golden traces get amex's resting y nudged by 1e-7.
         for url in [inScript, inDir] {
@@ -161,11 +175,14 @@ import Testing
         #expect(exact.status == 1)
         // Each failure names the golden file's line, the event, the card, the field and both values.
         let differences = exact.stderr.matches(
-            of: /([^ \n]+):\d+: event \d+ \([a-z_]+ at t = [0-9.]+ s\): component 'wallet', card 'amex', field 'y' differs/)
+            of:
+                /([^ \n]+):\d+: event \d+ \([a-z_]+ at t = [0-9.]+ s\): component 'wallet', card 'amex', field 'y' differs/
+        )
         #expect(differences.map { String($0.1) }.sorted() == ["dir/\(dirFile)", "golden/scene.jsonl"])
         #expect(exact.stderr.contains("expected: 1e-7") || exact.stderr.contains("expected: 1e-07"))
         #expect(exact.stderr.contains("  actual: 0"))
-        let forgiving = try stackplay(arguments: ["--golden", "dir", "--tolerance", "1e-6", "scene.lua"], in: folder)
+        let forgiving = try stackplay(
+            arguments: ["--golden", "dir", "--tolerance", "1e-6", "scene.lua"], in: folder)
         #expect(forgiving.status == 0, "\(forgiving.stderr)")
     }
 }

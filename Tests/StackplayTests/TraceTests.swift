@@ -43,7 +43,8 @@ import Testing
             toFile: "\(dir)/truncated.jsonl", atomically: true, encoding: .utf8)
         let run = try stackplay(
             "replay", "\(dir)/edited.jsonl", "\(dir)/truncated.jsonl",
-            "\(golden)/tests-stackplaytests-fixtures-traces-session-lua--sticky-scroll-and-pin-853e6bde.jsonl")
+            "\(golden)/tests-stackplaytests-fixtures-traces-session-lua--sticky-scroll-and-pin-853e6bde.jsonl"
+        )
         #expect(run.status == 1)
         #expect(run.stderr.contains("edited.jsonl:4: event 2 (advance at t = "))
         #expect(

@@ -6,13 +6,15 @@ import Traces
 /// Files without surprises: injective trace names, Windows line ends, confined paths, the one
 /// golden comparison.
 @Suite struct TraceFileTests {
-    @Test("names that sanitising maps to one stem stay apart", arguments: [
-        (["s.lua", "Swipe left"], ["s.lua", "swipe-left"]),
-        (["a/b-lua.lua"], ["a/b/lua.lua"]),
-        (["x.lua", "a b"], ["x.lua", "a  b"]),
-        (["x.lua", "é"], ["x.lua", "è"]),
-        (["x.lua", ""], ["x.lua"]),
-    ])
+    @Test(
+        "names that sanitising maps to one stem stay apart",
+        arguments: [
+            (["s.lua", "Swipe left"], ["s.lua", "swipe-left"]),
+            (["a/b-lua.lua"], ["a/b/lua.lua"]),
+            (["x.lua", "a b"], ["x.lua", "a  b"]),
+            (["x.lua", "é"], ["x.lua", "è"]),
+            (["x.lua", ""], ["x.lua"]),
+        ])
     func stemsAreUnique(_ a: [String], _ b: [String]) {
         #expect(TraceFile.stem(a) != TraceFile.stem(b))
         #expect(TraceFile.stem(a) == TraceFile.stem(a))
@@ -26,9 +28,11 @@ import Traces
         #expect(stem.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
     }
 
-    @Test("a name that is not UTF-8 is escaped byte by byte and read back", arguments: [
-        [0xFF], [0x61, 0xFE, 0x62], [0xC3], [0xC3, 0xA9, 0x80], [0xED, 0xA0, 0x80],
-    ] as [[UInt8]])
+    @Test(
+        "a name that is not UTF-8 is escaped byte by byte and read back",
+        arguments: [
+            [0xFF], [0x61, 0xFE, 0x62], [0xC3], [0xC3, 0xA9, 0x80], [0xED, 0xA0, 0x80],
+        ] as [[UInt8]])
     func escapedNames(_ bytes: [UInt8]) {
         let name = EscapedName.escape(bytes)
         #expect(name.utf8.allSatisfy { $0 < 0x80 } || name.contains("é"))
@@ -64,7 +68,8 @@ import Traces
         lines[index] = edited
         let expected = try Trace(text: lines.joined(separator: "\n") + "\n", file: "golden.jsonl")
         let actual = try Trace(text: text, file: "(this run)")
-        let mismatch = try #require(TraceComparison.firstDifference(expected: expected, actual: actual, tolerance: 0))
+        let mismatch = try #require(
+            TraceComparison.firstDifference(expected: expected, actual: actual, tolerance: 0))
         #expect(mismatch.line == index + 1)
         #expect(mismatch.field == "seconds")
         #expect(mismatch.expected == "0.125")
@@ -78,15 +83,18 @@ import Traces
         let shorter = text.split(separator: "\n").dropLast().joined(separator: "\n") + "\n"
         let full = try Trace(text: text, file: "full")
         let short = try Trace(text: shorter, file: "short")
-        let missing = try #require(TraceComparison.firstDifference(expected: full, actual: short, tolerance: 0))
+        let missing = try #require(
+            TraceComparison.firstDifference(expected: full, actual: short, tolerance: 0))
         #expect(missing.field == "events")
         let extra = try #require(TraceComparison.firstDifference(expected: short, actual: full, tolerance: 0))
         #expect(extra.field == "events")
     }
 
-    @Test("confined paths refuse absolute paths, '..', NUL and empty names", arguments: [
-        "/etc/passwd", "../x.jsonl", "golden/../../x", "", "a\u{0}b",
-    ])
+    @Test(
+        "confined paths refuse absolute paths, '..', NUL and empty names",
+        arguments: [
+            "/etc/passwd", "../x.jsonl", "golden/../../x", "", "a\u{0}b",
+        ])
     func confinedRefusals(_ name: String) {
         #expect(throws: ConfinedPath.Refusal.self) { try ConfinedPath(name, under: "/tmp") }
     }
@@ -107,13 +115,17 @@ import Traces
         #expect(symlink("/etc", "\(folder)/etc") == 0)
         let fifo = try ConfinedPath("fifo", under: folder)
         #expect(throws: ConfinedPath.Refusal.self) { try fifo.read() }
-        do { _ = try fifo.read() } catch { #expect(error.message == "cannot read \(folder)/fifo: it is a FIFO, not a regular file") }
+        do { _ = try fifo.read() } catch {
+            #expect(error.message == "cannot read \(folder)/fifo: it is a FIFO, not a regular file")
+        }
         #expect(throws: ConfinedPath.Refusal.self) { try ConfinedPath("zero", under: folder).read() }
         do { _ = try ConfinedPath("etc/passwd", under: folder).read() } catch {
             #expect(error.message.contains("leads outside"))
             #expect(!error.message.contains("root:"))
         }
-        #expect(throws: ConfinedPath.Refusal.self) { try ConfinedPath("etc/new.jsonl", under: folder).write("x") }
+        #expect(throws: ConfinedPath.Refusal.self) {
+            try ConfinedPath("etc/new.jsonl", under: folder).write("x")
+        }
         #expect(throws: ConfinedPath.Refusal.self) { try ConfinedPath("fifo", under: folder).write("x") }
 
         let file = try ConfinedPath("a/b/c.jsonl", under: folder)
@@ -146,9 +158,12 @@ import Traces
         #expect(
             try GoldenTrace.check(text, golden: golden, policy: GoldenPolicy(ci: true))
                 == .failed(
-                    "golden trace \(folder)/g.jsonl is missing; run without CI/--ci or with --update to record it"))
+                    "golden trace \(folder)/g.jsonl is missing; run without CI/--ci or with --update to record it"
+                ))
         #expect(!golden.exists)
-        #expect(try GoldenTrace.check(text, golden: golden, policy: GoldenPolicy()) == .recorded("\(folder)/g.jsonl"))
+        #expect(
+            try GoldenTrace.check(text, golden: golden, policy: GoldenPolicy())
+                == .recorded("\(folder)/g.jsonl"))
         #expect(try GoldenTrace.check(text, golden: golden, policy: GoldenPolicy(ci: true)) == .matched)
         // One frame number off by 1e-7: a difference unless the tolerance forgives it.
         let nudged = text.replacing(/"scroll_offset":([0-9.]+)/) { match in
@@ -156,18 +171,24 @@ import Traces
         }
         #expect(nudged != text)
         try golden.write(nudged)
-        guard case .failed(let message) = try GoldenTrace.check(text, golden: golden, policy: GoldenPolicy()) else {
+        guard case .failed(let message) = try GoldenTrace.check(text, golden: golden, policy: GoldenPolicy())
+        else {
             Issue.record("an exact comparison forgave 1e-7")
             return
         }
         #expect(message.contains("differs\n  expected: "))
-        #expect(message.hasSuffix("To fix: if the change is meant, run again with --update to record \(folder)/g.jsonl."))
-        #expect(try GoldenTrace.check(text, golden: golden, policy: GoldenPolicy(tolerance: 1e-6)) == .matched)
+        #expect(
+            message.hasSuffix(
+                "To fix: if the change is meant, run again with --update to record \(folder)/g.jsonl."))
+        #expect(
+            try GoldenTrace.check(text, golden: golden, policy: GoldenPolicy(tolerance: 1e-6)) == .matched)
     }
 
     private func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stackplay-tf-\(UUID().uuidString)")
-            .path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stackplay-tf-\(UUID().uuidString)"
+        )
+        .path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
