@@ -269,7 +269,8 @@ function Expectation:to_match_trace(path)
   if type(path) ~= "string" then
     error("bad argument #1 to 'to_match_trace' (string expected, got " .. type(path) .. ")", 2)
   end
-  local difference = golden(self.actual, path)
+  local difference, problem = golden(self.actual, path)
+  if problem then error(problem, 2) end
   local lines = difference and { "  " .. gsub(difference, "\n", "\n  ") } or nil
   return outcome(self, difference == nil, "the screen's trace differs from " .. path, path, lines)
 end

@@ -1,3 +1,5 @@
+import Traces
+
 /// Something that adds functions, values and classes to every fresh script state.
 ///
 /// The runner installs ``StackplayModules/standard`` after the sandbox; a module usually fills
@@ -25,13 +27,15 @@ public enum StackplayModules {
     /// The modules with the project's default screen size (`.stackplay.lua`'s `screen`).
     /// With `recordsTraces`, every screen is recorded and the runner collects the traces.
     public static func standard(
-        screen: ScreenDefaults, recordsTraces: Bool = false, updatesGolden: Bool = false
+        screen: ScreenDefaults, recordsTraces: Bool = false, updatesGolden: Bool = false,
+        golden: GoldenPolicy = GoldenPolicy()
     )
         -> [any LuaModule]
     {
         [
             CoreModule(),
-            StackModelModule(defaults: screen, recordsTraces: recordsTraces, updatesGolden: updatesGolden),
+            StackModelModule(
+                defaults: screen, recordsTraces: recordsTraces, updatesGolden: updatesGolden, golden: golden),
             PreludeModule(),
         ]
     }

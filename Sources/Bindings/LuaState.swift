@@ -16,6 +16,8 @@ public final class LuaState {
     /// Swift functions for stackplay's own Lua (the prelude) and never for scripts: modules add
     /// them, the prelude receives them as its argument.
     var internals: [String: LuaValue] = [:]
+    /// The scripts' folder, set by ``Sandbox``: paths a script names resolve inside it.
+    var scriptsRoot: String?
 
     /// A fresh state with no libraries open, enforcing `budget` while chunks run.
     public init(budget: LuaBudget = .standard) throws(LuaFailure) {
@@ -122,7 +124,7 @@ public final class LuaState {
 
     /// Loads the text file at `path` as a chunk named `@path` and runs it.
     public func run(file path: String) throws(LuaFailure) {
-        if stackplay_loadfile(stack.L, path) != LUA_OK {
+        if load(file: path) != LUA_OK {
             throw LuaFailure(kind: .load, message: stack.popErrorMessage())
         }
         _ = try call(arguments: [], results: 0)
@@ -131,7 +133,7 @@ public final class LuaState {
     /// Loads the text file at `path` as a chunk named `@path`, runs it and returns its results
     /// (a config file's table).
     public func evaluate(file path: String) throws(LuaFailure) -> [LuaValue] {
-        if stackplay_loadfile(stack.L, path) != LUA_OK {
+        if load(file: path) != LUA_OK {
             throw LuaFailure(kind: .load, message: stack.popErrorMessage())
         }
         return try call(arguments: [], results: stackplay_lua_multret())
@@ -140,7 +142,7 @@ public final class LuaState {
     /// Loads (compiles) the text file at `path` without running it: a syntax error is a
     /// `.load` failure. `stackplay check` uses it.
     public func compile(file path: String) throws(LuaFailure) {
-        if stackplay_loadfile(stack.L, path) != LUA_OK {
+        if load(file: path) != LUA_OK {
             throw LuaFailure(kind: .load, message: stack.popErrorMessage())
         }
         stack.pop(1)

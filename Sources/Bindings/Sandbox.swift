@@ -1,3 +1,5 @@
+import Traces
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -26,6 +28,7 @@ public struct Sandbox: Sendable {
     /// Opens the allowed libraries in a fresh state and trims them.
     public func install(in lua: LuaState) throws(LuaFailure) {
         lua.openStandardLibraries()
+        lua.scriptsRoot = root
         let root = self.root
         let locate = LuaValue.function("require") { arguments in
             let name = try arguments.string(at: 1)
@@ -61,20 +64,16 @@ enum ModulePath {
         guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(allowed) }) else {
             return .failure(Problem(message: "a module name is words joined by dots, like 'helpers.swipe'"))
         }
-        let path = (root.hasSuffix("/") ? root : root + "/") + parts.joined(separator: "/") + ".lua"
-        guard let realRoot = realPath(root), let realFile = realPath(path), isRegularFile(realFile) else {
-            return .failure(Problem(message: "no file '\(path)'"))
+        let confined: ConfinedPath
+        let real: String
+        do {
+            confined = try ConfinedPath(parts.joined(separator: "/") + ".lua", under: root)
+            real = try confined.existing()
+        } catch {
+            return .failure(Problem(message: error.message))
         }
-        guard realFile.hasPrefix(realRoot == "/" ? "/" : realRoot + "/") else {
-            return .failure(Problem(message: "'\(path)' leads outside the scripts folder"))
-        }
-        return .success(path)
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        guard isRegularFile(real) else { return .failure(Problem(message: "no file '\(confined.path)'")) }
+        return .success(confined.path)
     }
 
     static func isRegularFile(_ path: String) -> Bool {

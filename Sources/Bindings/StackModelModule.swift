@@ -1,4 +1,5 @@
 import StackModel
+import Traces
 
 /// Lua: `stackplay.screen { ... }` and the classes of screens and components.
 public struct StackModelModule: LuaModule {
@@ -7,13 +8,17 @@ public struct StackModelModule: LuaModule {
     public let recordsTraces: Bool
     /// `--update`: `expect_trace` writes its golden trace again instead of comparing.
     public let updatesGolden: Bool
+    /// `--ci` and `--tolerance` for `to_match_trace` (its `update` comes from `updatesGolden`).
+    public let golden: GoldenPolicy
 
     public init(
-        defaults: ScreenDefaults = ScreenDefaults(), recordsTraces: Bool = false, updatesGolden: Bool = false
+        defaults: ScreenDefaults = ScreenDefaults(), recordsTraces: Bool = false, updatesGolden: Bool = false,
+        golden: GoldenPolicy = GoldenPolicy()
     ) {
         self.defaults = defaults
         self.recordsTraces = recordsTraces
         self.updatesGolden = updatesGolden
+        self.golden = golden
     }
 
     /// Every name a script can call on the API: `stackplay.screen`, the methods of screens and
@@ -33,6 +38,7 @@ public struct StackModelModule: LuaModule {
         session.recordsTraces = recordsTraces
         session.updatesGolden = updatesGolden
         let defaults = defaults
+        let files = ScriptFiles(root: lua.scriptsRoot, golden: golden)
         try lua.defineClass(
             Screen.self, name: "stackplay.screen",
             methods: ScreenMethods.methods(session: session, defaults: defaults))
@@ -49,8 +55,11 @@ public struct StackModelModule: LuaModule {
             "screen", in: "stackplay",
             .function("screen") { try ScreenMethods.make($0, session: session, defaults: defaults) })
         try lua.setField(
-            "replay", in: "stackplay", .function("replay") { try TraceMethods.replay($0, session: session) })
-        lua.internals["golden"] = .function("to_match_trace") { try TraceMethods.golden($0, session: session) }
+            "replay", in: "stackplay",
+            .function("replay") { try TraceMethods.replay($0, session: session, files: files) })
+        lua.internals["golden"] = .function("to_match_trace") {
+            try TraceMethods.golden($0, session: session, files: files)
+        }
     }
 }
 

@@ -5,8 +5,8 @@ import Traces
     import Glibc
 #endif
 
-/// Lua: `stackplay.replay(path, { events = N, tolerance = 1e-9, check = true })` and the runner's
-/// `stackplay._traces()`.
+/// Lua: `stackplay.replay(path, { events = N, tolerance = 1e-9, check = true })` and the prelude's
+/// `to_match_trace`.
 enum TraceMethods {
     /// The tolerance replays use when none is given: layout arithmetic is exact run to run, so
     /// this only forgives a trace written by another tool with rounded numbers.
@@ -15,9 +15,10 @@ enum TraceMethods {
     /// Lua: `local screen, components = stackplay.replay("traces/x.jsonl", { events = 12 })`.
     /// Builds the screen from the trace's header, feeds it the first `events` events (all by
     /// default) and, unless `check = false`, raises at the first frame that differs from the
-    /// recorded one. Returns the screen and a table of its components by name.
-    static func replay(_ a: LuaArguments, session: ScriptSession) throws -> [LuaValue] {
-        let path = try a.string(at: 1)
+    /// recorded one. Returns the screen and a table of its components by name. The path is
+    /// relative to the scripts' folder and may not leave it.
+    static func replay(_ a: LuaArguments, session: ScriptSession, files: ScriptFiles) throws -> [LuaValue] {
+        let path = try files.confine(try a.string(at: 1), argument: 1, of: a)
         let o = try LuaOptions(a, at: 2, known: ["events", "tolerance", "check"])
         let until = try o.optionalNumber("events", allowNegative: false).map { Int($0) }
         let tolerance = try o.number("tolerance", default: defaultTolerance, allowNegative: false)
@@ -46,37 +47,29 @@ enum TraceMethods {
         "the screen is not recorded: make it with stackplay.screen { record = true }, or run with --trace"
 
     /// Lua (the prelude's `expect_trace(screen, path)`): compares what `screen` has recorded so
-    /// far with the golden trace at `path`. A missing file, or any with `--update`, is written and
-    /// named on stderr. Returns nil when they match, or the first difference as text.
-    static func golden(_ a: LuaArguments, session: ScriptSession) throws -> [LuaValue] {
+    /// far with the golden trace at `path` (relative to the scripts' folder), by ``GoldenTrace``'s
+    /// rules, as `--golden` does. A recorded golden trace is named on stderr. Returns nil when
+    /// they match, or why not as text.
+    static func golden(_ a: LuaArguments, session: ScriptSession, files: ScriptFiles) throws -> [LuaValue] {
         let screen = try a.object(at: 1, as: Screen.self)
-        let path = try a.string(at: 2)
+        let name = try a.string(at: 2)
         guard let recorder = session.recorder(of: screen) else { throw a.error(at: 1, notRecorded) }
-        let text = recorder.text
+        var policy = files.golden
+        policy.update = session.updatesGolden
+        // A path that cannot be used comes back as a second result: the prelude raises it at the
+        // script's line (an error raised here would point into the prelude), negated or not.
         do {
-            if session.updatesGolden || !TraceFile.exists(path) {
-                if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-                    try TraceFile.makeDirectory(String(path[..<slash]))
-                }
-                try TraceFile.write(text, to: path)
-                GoldenNotice.wrote(path)
+            guard let root = files.root else { return [.nil, .string("no scripts folder to find '\(name)' in")] }
+            let path = try ConfinedPath(name, under: root)
+            switch try GoldenTrace.check(recorder.text, golden: path, policy: policy) {
+            case .matched: return [.nil]
+            case .recorded(let written):
+                GoldenNotice.wrote(written)
                 return [.nil]
+            case .failed(let message): return [.string(message)]
             }
-            let expected = try Trace(contentsOf: path)
-            let actual = try Trace(text: text, file: "(this run)")
-            guard
-                let mismatch = TraceComparison.firstDifference(
-                    expected: expected, actual: actual, tolerance: 0)
-            else { return [.nil] }
-            return [
-                .string(
-                    "\(mismatch)\n  To fix: if the change is meant, run again with --update to record \(path)."
-                )
-            ]
-        } catch let error as TraceError {
-            throw LuaError("expect_trace: \(error)")
-        } catch let error as TraceFile.Failure {
-            throw LuaError("expect_trace: \(error.message)")
+        } catch {
+            return [.nil, .string("to_match_trace: cannot use the golden trace: \(error.message)")]
         }
     }
 
@@ -97,9 +90,18 @@ enum TraceMethods {
         return table
     }
 
-    /// The runner's view: the trace of every recorded screen, in the order they were made.
-    static func traces(session: ScriptSession) -> [LuaValue] {
-        [.array(session.recorders.map { .string($0.text) })]
+}
+
+/// What a script's file paths resolve against, and how its golden traces are compared.
+struct ScriptFiles {
+    /// The scripts' folder (`--root`, or the folder given); nil: scripts name no files.
+    var root: String?
+    var golden: GoldenPolicy
+
+    /// `name` resolved inside the scripts' folder, or a `bad argument` error naming it.
+    func confine(_ name: String, argument: Int, of a: LuaArguments) throws -> ConfinedPath {
+        guard let root else { throw a.error(at: argument, "no scripts folder to find '\(name)' in") }
+        do { return try ConfinedPath(name, under: root) } catch { throw a.error(at: argument, error.message) }
     }
 }
 

@@ -20,6 +20,9 @@ public struct TraceStep: Sendable {
     public var frame: JSONValue?
     /// The line's `type`, for messages.
     public var type: String
+    /// The line's input fields (`type` and its parameters; no `i`, `t` or `frame`), so that a
+    /// difference in the input names its field.
+    public var event: JSONValue
 }
 
 /// A trace read from a file: its header and its events, checked field by field.
@@ -32,10 +35,14 @@ public struct Trace: Sendable {
     public var components: [JSONValue]
     public var steps: [TraceStep]
 
-    /// Reads the text of a trace; `file` is the name messages use.
+    /// Reads the text of a trace; `file` is the name messages use. A UTF-8 byte order mark and
+    /// Windows line ends (`\r\n`) are accepted.
     public init(text: String, file: String) throws(TraceError) {
         self.file = file
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+            String(decoding: $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0, as: UTF8.self)
+        }
+        if lines.first?.unicodeScalars.first == "\u{FEFF}" { lines[0].unicodeScalars.removeFirst() }
         if lines.last == "" { lines.removeLast() }
         guard let first = lines.first else {
             throw TraceError(
@@ -85,20 +92,30 @@ public struct Trace: Sendable {
                 _ = try TraceFormat.decodeFrame(fields, settings: settings)
                 frame = try o.value("frame")
             }
+            let event = JSONValue.object(o.fields.filter { !["i", "t", "frame"].contains($0.0) })
             steps.append(
                 TraceStep(
-                    line: line, index: index, time: t, input: input, frame: frame, type: try o.string("type"))
-            )
+                    line: line, index: index, time: t, input: input, frame: frame, type: try o.string("type"),
+                    event: event))
         }
     }
 
-    /// Reads the trace at `path`.
+    /// Reads the trace at `path` (a regular file of at most ``TraceFile/sizeLimit`` bytes).
     public init(contentsOf path: String) throws(TraceError) {
         let text: String
         do { text = try TraceFile.read(path) } catch {
             throw TraceError(file: path, line: 0, message: error.message)
         }
         try self.init(text: text, file: path)
+    }
+
+    /// Reads the trace a script named, confined to its folder.
+    public init(contentsOf path: ConfinedPath) throws(TraceError) {
+        let text: String
+        do { text = try path.read() } catch {
+            throw TraceError(file: path.path, line: 0, message: error.message)
+        }
+        try self.init(text: text, file: path.path)
     }
 
     static func parse(_ text: String, file: String, line: Int) throws(TraceError) -> JSONValue {

@@ -14,8 +14,10 @@ public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// Line 0: the file could not be read at all, and the message names it.
     public var description: String {
-        "\(file):\(line): " + (field.map { "field '\($0)': " } ?? "") + message
+        if line == 0 { return message }
+        return "\(file):\(line): " + (field.map { "field '\($0)': " } ?? "") + message
     }
 }
 

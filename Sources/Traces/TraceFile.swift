@@ -2,36 +2,152 @@
     import Glibc
 #endif
 
-/// Reading and writing whole files without Foundation.
+/// Reading and writing whole files without Foundation, safely: reads never block or run away,
+/// writes are checked to the end and replace a file atomically.
 public enum TraceFile {
-    public struct Failure: Error, Sendable { public var message: String }
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var message: String
+        public init(message: String) { self.message = message }
+        public var description: String { message }
+    }
 
-    /// The text of the file at `path`.
-    public static func read(_ path: String) throws(Failure) -> String {
-        guard let file = fopen(path, "rb") else {
-            throw Failure(message: "cannot open: \(String(cString: strerror(errno)))")
+    /// The largest file a read accepts: 64 MiB, far above any trace a test records.
+    public static let sizeLimit = 64 << 20
+
+    /// The text of the regular file at `path` (a UTF-8 byte order mark removed). A FIFO, a device,
+    /// a folder or a file over `limit` bytes is refused without reading a byte, and opening never
+    /// blocks. With `followLinks` false, a link as the last part of `path` is refused too.
+    public static func read(_ path: String, limit: Int = sizeLimit, followLinks: Bool = true) throws(Failure)
+        -> String
+    {
+        var flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
+        if !followLinks { flags |= O_NOFOLLOW }
+        let descriptor = open(path, flags)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw Failure(message: "cannot read \(path): it is a link") }
+            throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
         }
-        defer { fclose(file) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        if let kind = notRegular(info.st_mode) {
+            throw Failure(message: "cannot read \(path): it is \(kind), not a regular file")
+        }
+        guard Int(info.st_size) <= limit else {
+            throw Failure(message: "cannot read \(path): it is larger than \(limit >> 20) MiB")
+        }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count > 0 { bytes.append(contentsOf: buffer[0..<count]) }
-            if count < buffer.count { break }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+            // The file grew while it was read.
+            if bytes.count > limit {
+                throw Failure(message: "cannot read \(path): it is larger than \(limit >> 20) MiB")
+            }
         }
-        if ferror(file) != 0 { throw Failure(message: "cannot read: \(String(cString: strerror(errno)))") }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Writes `text` to `path`, replacing it.
-    public static func write(_ text: String, to path: String) throws(Failure) {
-        guard let file = fopen(path, "wb") else {
-            throw Failure(message: "cannot write \(path): \(String(cString: strerror(errno)))")
+    /// What a file of `mode` is when it is not a regular file ("a FIFO"), or nil.
+    static func notRegular(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a link"
+        default: "not a file"
         }
-        defer { fclose(file) }
+    }
+
+    /// Writes `text` to `path`. A regular file (or a new one) is replaced atomically: the text
+    /// goes to a temporary file in the same folder, is flushed to disk, and is renamed over
+    /// `path`, so a reader never sees half a file. A link is written through to its target. A
+    /// device or FIFO the user named (`--junit /dev/stdout`) is written in place. Every write,
+    /// flush and close is checked: `/dev/full` is an error.
+    public static func write(_ text: String, to path: String) throws(Failure) {
+        var info = stat()
+        if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK, let target = realPath(path) {
+            return try write(text, to: target)
+        }
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                throw Failure(message: "cannot write \(path): it is a folder")
+            }
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+            guard descriptor >= 0 else { throw failure(path) }
+            try writeAll(text, to: descriptor, path: path, sync: false)
+            return
+        }
+        try replace(path, with: text)
+    }
+
+    /// Writes `text` to a new temporary file beside `path` and renames it over `path`; a link or
+    /// anything else at `path` is replaced, never followed.
+    public static func replace(_ path: String, with text: String) throws(Failure) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var temporary = ""
+        var descriptor: Int32 = -1
+        for attempt in 0..<100 {
+            temporary = "\(folder).\(name).\(getpid()).\(attempt).tmp"
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else { throw failure(path) }
+        do {
+            try writeAll(text, to: descriptor, path: path, sync: true)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let problem = failure(path)
+            unlink(temporary)
+            throw problem
+        }
+    }
+
+    /// Writes all of `text`, flushes it when `sync`, and closes `descriptor`, checking each step.
+    private static func writeAll(_ text: String, to descriptor: Int32, path: String, sync: Bool)
+        throws(Failure)
+    {
         var text = text
-        let ok = text.withUTF8 { $0.isEmpty || fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
-        if !ok { throw Failure(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+        let written: Int32 = text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { return count == 0 ? ENOSPC : errno }
+                offset += count
+            }
+            return 0
+        }
+        if written != 0 {
+            close(descriptor)
+            throw Failure(message: "cannot write \(path): \(String(cString: strerror(written)))")
+        }
+        if sync && fsync(descriptor) != 0 && errno != EINVAL && errno != EROFS {
+            let problem = failure(path)
+            close(descriptor)
+            throw problem
+        }
+        if close(descriptor) != 0 && errno != EINTR { throw failure(path) }
+    }
+
+    private static func failure(_ path: String) -> Failure {
+        Failure(message: "cannot write \(path): \(String(cString: strerror(errno)))")
     }
 
     /// Makes the folder `path` and its parents.
@@ -43,15 +159,32 @@ public enum TraceFile {
                 throw Failure(message: "cannot make the folder \(built): \(String(cString: strerror(errno)))")
             }
         }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw Failure(message: "cannot make the folder \(path): something else is there")
+        }
     }
 
-    /// Whether a file exists at `path`.
-    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    /// Whether anything (a file, a folder, a dangling link) is at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
 
-    /// A file name made of `parts`: lower-case letters, digits and '-', at most 120 characters
-    /// (`scripts/swipe_rtl.lua`, `N11 right to left` → `scripts-swipe_rtl--n11-right-to-left`).
+    /// The real path of `path` (links resolved), or nil when it does not exist.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// A file name for a test's traces, readable and unique: `parts` in lower-case letters,
+    /// digits, '_' and '-' (at most 120 characters each), then '-' and 8 hex digits of a hash of
+    /// the exact parts (`scripts/swipe_rtl.lua`, `N11 right to left` →
+    /// `scripts-swipe_rtl-lua--n11-right-to-left-1a2b3c4d`). The readable part loses case and
+    /// punctuation ("Swipe left" and "swipe-left"), the hash keeps them apart.
     public static func stem(_ parts: [String]) -> String {
-        parts.map { part in
+        let readable = parts.map { part in
             var out = ""
             var lastDash = true
             for scalar in part.lowercased().unicodeScalars {
@@ -66,5 +199,19 @@ public enum TraceFile {
             while out.hasSuffix("-") { out.removeLast() }
             return String(out.prefix(120))
         }.filter { !$0.isEmpty }.joined(separator: "--")
+        return (readable.isEmpty ? "" : readable + "-") + hash(parts)
+    }
+
+    /// 32 bits of FNV-1a over the parts' UTF-8 bytes, each followed by a 0 byte, as 8 hex digits.
+    static func hash(_ parts: [String]) -> String {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for part in parts {
+            for byte in part.utf8 + [0] {
+                value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+        }
+        let folded = UInt32(truncatingIfNeeded: value ^ (value >> 32))
+        let digits = String(folded, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 }

@@ -15,8 +15,14 @@ public struct TraceMismatch: Error, Equatable, Sendable, CustomStringConvertible
     public var expected: String
     public var actual: String
 
+    /// An index of -1 is the header (the screen and its components before the first event).
     public var description: String {
-        "\(file):\(line): event \(index) (\(type) at t = \(JSONValue.format(time)) s): \(place) differs\n"
+        if index < 0 {
+            return "\(file):\(line): the header: \(place) differs\n"
+                + "  expected: \(expected)\n    actual: \(actual)"
+        }
+        return
+            "\(file):\(line): event \(index) (\(type) at t = \(JSONValue.format(time)) s): \(place) differs\n"
             + "  expected: \(expected)\n    actual: \(actual)"
     }
 }
@@ -226,34 +232,66 @@ public final class TraceReplayer {
 
 /// Comparing two recorded runs event by event (golden traces).
 public enum TraceComparison {
-    /// The first event where `actual` parts from `expected`: a different input, a different
-    /// frame, or a missing or extra event.
+    /// The first place where `actual` parts from `expected`: the header, an input, a frame
+    /// (numbers within `tolerance` are equal), or a missing or extra event. Messages name
+    /// `expected`'s file and line, as `stackplay replay` does.
     public static func firstDifference(expected: Trace, actual: Trace, tolerance: Double) -> TraceMismatch? {
-        func mismatch(_ step: TraceStep, _ place: String, _ e: String, _ a: String) -> TraceMismatch {
+        func mismatch(_ step: TraceStep, _ difference: FrameDifference, prefix: String = "") -> TraceMismatch
+        {
             TraceMismatch(
                 file: expected.file, line: step.line, index: step.index, time: step.time, type: step.type,
-                place: place,
-                field: place, expected: e, actual: a)
+                place: prefix + TraceReplayer.place(difference.path), field: difference.path.last ?? "frame",
+                expected: difference.expected, actual: difference.actual)
         }
-        if expected.components != actual.components || expected.settings != actual.settings,
-            let first = expected.steps.first
-        {
-            return mismatch(first, "the screen or its components (header)", "as recorded", "different set-up")
+        let headers = (header(expected), header(actual))
+        if let difference = TraceReplayer.difference(headers.0, headers.1, tolerance: tolerance) {
+            return TraceMismatch(
+                file: expected.file, line: 1, index: -1, time: expected.settings.now, type: "header",
+                place: TraceReplayer.place(difference.path), field: difference.path.last ?? "header",
+                expected: difference.expected, actual: difference.actual)
         }
         for (e, a) in zip(expected.steps, actual.steps) {
-            if e.input != a.input { return mismatch(e, "the input", e.type, a.type) }
-            if let frame = e.frame, let other = a.frame,
-                let difference = TraceReplayer.difference(frame, other, tolerance: tolerance)
-            {
-                var found = mismatch(
-                    e, TraceReplayer.place(difference.path), difference.expected, difference.actual)
-                found.field = difference.path.last ?? "frame"
-                return found
+            if e.input != a.input || e.event != a.event {
+                let difference =
+                    TraceReplayer.difference(e.event, a.event, tolerance: 0)
+                    ?? FrameDifference(path: ["type"], expected: e.event.text, actual: a.event.text)
+                return mismatch(e, difference, prefix: "the input, ")
+            }
+            if abs(e.time - a.time) > tolerance {
+                return mismatch(
+                    e,
+                    FrameDifference(
+                        path: ["t"], expected: JSONValue.format(e.time), actual: JSONValue.format(a.time)))
+            }
+            switch (e.frame, a.frame) {
+            case (let frame?, let other?):
+                if let difference = TraceReplayer.difference(frame, other, tolerance: tolerance) {
+                    return mismatch(e, difference)
+                }
+            case (.some, nil), (nil, .some):
+                return mismatch(
+                    e,
+                    FrameDifference(
+                        path: ["frame"], expected: e.frame == nil ? "(none)" : "a frame",
+                        actual: a.frame == nil ? "(none)" : "a frame"))
+            case (nil, nil): break
             }
         }
-        if expected.steps.count != actual.steps.count, let last = (expected.steps.last ?? actual.steps.last) {
-            return mismatch(last, "the number of events", "\(expected.steps.count)", "\(actual.steps.count)")
-        }
-        return nil
+        let (e, a) = (expected.steps.count, actual.steps.count)
+        guard e != a else { return nil }
+        let extra = e > a ? expected.steps[a] : actual.steps[e]
+        return TraceMismatch(
+            file: expected.file, line: e > a ? extra.line : (expected.steps.last?.line ?? 1) + 1,
+            index: extra.index,
+            time: extra.time, type: extra.type,
+            place: e > a
+                ? "the run ends before this event: the number of events"
+                : "the run has more events: the number of events",
+            field: "events", expected: "\(e) events", actual: "\(a) events")
+    }
+
+    /// The header's screen and components, as one value to compare.
+    static func header(_ trace: Trace) -> JSONValue {
+        .object([("screen", TraceFormat.encode(trace.settings)), ("components", .array(trace.components))])
     }
 }

@@ -1,3 +1,5 @@
+import Traces
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -21,17 +23,23 @@ enum Discovery {
             case .file: scripts.append(Script(path: path, root: root ?? folder(of: path)))
             case .folder: scripts += luaFiles(under: path).map { Script(path: $0, root: root ?? path) }
             case .missing: throw Missing(message: "no such file or folder: \(path)")
+            case .other: throw Missing(message: "not a regular file or a folder: \(path)")
             }
         }
         return scripts
     }
 
-    enum Kind { case file, folder, missing }
+    enum Kind { case file, folder, other, missing }
 
+    /// What is at `path`, links followed: a path named on the command line is taken as meant.
     static func kind(of path: String) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .missing }
-        return (info.st_mode & S_IFMT) == S_IFDIR ? .folder : .file
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .folder
+        case S_IFREG: return .file
+        default: return .other
+        }
     }
 
     static func folder(of path: String) -> String {
@@ -39,24 +47,51 @@ enum Discovery {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// Every `*.lua` file under `folder`, sorted by path (byte order, so runs are stable).
+    /// Every `*.lua` file under `folder`, sorted by path (byte order, so runs are stable). Links
+    /// to folders are not followed, so a link to `.` cannot make the walk loop or run a script
+    /// twice; links to files are. A `*.lua` that is not a regular file (a FIFO, a device) is
+    /// reported on stderr and skipped: opening it could block the run. A script whose name is not
+    /// UTF-8 is named with its bad bytes escaped (``EscapedName``, `b\xff.lua`) and runs: the
+    /// loader opens the real bytes. A folder whose name is not UTF-8 is noted and skipped.
     static func luaFiles(under folder: String) -> [String] {
         var found: [String] = []
         var pending = [folder]
         while let current = pending.popLast() {
-            guard let directory = opendir(current) else { continue }
+            guard let directory = opendir(current) else {
+                Output.err(
+                    "stackplay: cannot read the folder \(current): \(String(cString: strerror(errno)))")
+                continue
+            }
             defer { closedir(directory) }
             while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                    String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-                }
+                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+                let name = EscapedName.escape(bytes)
                 if name.hasPrefix(".") { continue }
                 // `helpers/` folders hold modules that scenarios `require`; they are not run.
                 if name == "helpers" { continue }
                 let path = current.hasSuffix("/") ? current + name : current + "/" + name
-                switch kind(of: path) {
-                case .folder: pending.append(path)
-                case .file where name.hasSuffix(".lua"): found.append(path)
+                var info = stat()
+                guard lstat(path, &info) == 0 else {
+                    // A name that is not UTF-8 (or a file removed meanwhile): a script runs under
+                    // its escaped name (the loader opens its real bytes), anything else is noted.
+                    if name.hasSuffix(".lua") {
+                        found.append(path)
+                    } else if !bytes.elementsEqual(name.utf8) {
+                        Output.err("stackplay: skipped \(path): its name is not UTF-8")
+                    }
+                    continue
+                }
+                var mode = info.st_mode & S_IFMT
+                if mode == S_IFLNK {
+                    guard stat(path, &info) == 0 else { continue }
+                    mode = info.st_mode & S_IFMT
+                    if mode == S_IFDIR { continue }
+                }
+                switch mode {
+                case S_IFDIR: pending.append(path)
+                case S_IFREG where name.hasSuffix(".lua"): found.append(path)
+                case _ where name.hasSuffix(".lua"):
+                    Output.err("stackplay: skipped \(path): it is not a regular file")
                 default: break
                 }
             }

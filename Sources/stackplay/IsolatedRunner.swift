@@ -1,4 +1,5 @@
 import Bindings
+import Traces
 
 #if canImport(Glibc)
     import Glibc
@@ -135,8 +136,10 @@ enum Interruption {
     static func report(_ results: [TestResult], of total: Int, junit: String?, format: Options.Format?) -> Int32 {
         let signal = WorkerPool.interruption
         Reporters.report(results, format: format ?? .human, seed: nil)
-        if let junit, !Output.writeFile(junit, JUnitReporter(seed: nil).xml(results)) {
-            Output.err("stackplay: cannot write the JUnit report to \(junit)")
+        if let junit {
+            do { try TraceFile.write(JUnitReporter(seed: nil).xml(results), to: junit) } catch {
+                Output.err("stackplay: \(error.message)")
+            }
         }
         Output.err(
             "stackplay: interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): "

@@ -5,6 +5,10 @@ import Bindings
 #endif
 import StackModel
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The command line, parsed. Flags win over the project's `.stackplay.lua`.
 struct Options {
     enum Action { case run, check, replay, render, help, version }
@@ -91,6 +95,9 @@ struct Options {
                                  recorded; with --update, all are recorded again
           --update               record golden traces again: those of --golden, and those
                                  that scripts compare with to_match_trace
+          --tolerance X          golden traces (--golden, to_match_trace) and replay accept
+                                 numbers within X (default: exact for golden traces, 1e-9 for
+                                 replay)
           --artifacts DIR        write an SVG of each failed test's last frame and report.html,
                                  a filmstrip of every test's frames, to DIR
           --cpu-budget SECONDS   CPU time each test may use (default: 10)
@@ -102,8 +109,9 @@ struct Options {
           --repeat N             run every test N times, each from a fresh start, and fail a test
                                  whose outcome, output or trace differs between runs
           --forbid-only          fail the run when a test is left as only(...)
-          --ci                   as in CI (also when the CI variable is set): golden traces are
-                                 compared, never written; only(...) fails the run
+          --ci                   as in CI (also when the CI variable is set and not empty):
+                                 a missing golden trace fails instead of being recorded, and
+                                 only(...) fails the run
           --timeout SECONDS      wall time one test may take before it is stopped and reported
                                  as timed out (default: 120); a test that crashes is reported as
                                  crashed and the run goes on
@@ -121,6 +129,7 @@ struct Options {
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
+        if let ci = getenv("CI"), ci.pointee != 0 { options.ci = true }
         var rest = arguments[...]
         switch rest.first {
         case "check": options.action = .check
@@ -212,14 +221,14 @@ struct Options {
                 let known = [
                     "--filter", "--list", "--jobs", "--shard", "--tap", "--json", "--junit", "--cpu-budget",
                     "--memory-budget", "--root", "--version", "--help", "--trace", "--golden", "--update",
+                    "--ci",
                     "--artifacts",
-                    "--tolerance", "--at", "--output", "--seed", "--repeat", "--forbid-only", "--ci", "--timeout",
+                    "--tolerance", "--at", "--output", "--seed", "--repeat", "--forbid-only", "--timeout",
                 ]
                 if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }
                 throw UsageError(message: message)
             }
         }
-        if let ci = getenv("CI"), ci.pointee != 0 { options.ci = true }
         if options.update && options.goldenDirectory == nil && options.action != .run {
             throw UsageError(message: "--update goes with running scripts")
         }

@@ -29,12 +29,4 @@ enum Output {
         if let value = getenv("NO_COLOR"), value.pointee != 0 { return false }
         return isatty(STDOUT_FILENO) != 0
     }
-
-    /// Writes `text` to the file at `path`; false when it cannot.
-    static func writeFile(_ path: String, _ text: String) -> Bool {
-        guard let file = fopen(path, "w") else { return false }
-        defer { fclose(file) }
-        var text = text
-        return text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
-    }
 }

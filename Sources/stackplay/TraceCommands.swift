@@ -54,11 +54,20 @@ struct TraceOutputs {
     let options: Options
 
     /// A test's trace file names: `<stem>.jsonl` for its first screen, `<stem>.2.jsonl` for the
-    /// second, ...; the stem comes from the script path and the test name, so it is stable.
-    static func names(_ result: TestResult) -> [String] {
+    /// second, ...; the stem comes from the script path and the test name (``TraceFile/stem(_:)``:
+    /// readable, with a hash that keeps every test's name apart), so it is stable and unique.
+    static func names(_ result: TestResult) -> [String] { result.traces.indices.map { name(result, $0) } }
+
+    /// The file name of screen `index` (from 0) of `result`'s test.
+    static func name(_ result: TestResult, _ index: Int) -> String {
         let stem = TraceFile.stem(
             result.test.index == 0 ? [result.test.file] : [result.test.file, result.test.name])
-        return result.traces.indices.map { $0 == 0 ? "\(stem).jsonl" : "\(stem).\($0 + 1).jsonl" }
+        return index == 0 ? "\(stem).jsonl" : "\(stem).\(index + 1).jsonl"
+    }
+
+    /// How `--golden` compares: the same rules as a script's `to_match_trace`.
+    var policy: GoldenPolicy {
+        GoldenPolicy(update: options.update, ci: options.ci, tolerance: options.tolerance)
     }
 
     /// Writes the traces, compares or records the golden ones (a difference fails the test), and
@@ -82,7 +91,7 @@ struct TraceOutputs {
             try TraceFile.makeDirectory(directory)
             for result in results {
                 for (name, text) in zip(Self.names(result), result.traces) {
-                    try TraceFile.write(text, to: "\(directory)/\(name)")
+                    try TraceFile.replace("\(directory)/\(name)", with: text)
                 }
             }
             return true
@@ -94,37 +103,24 @@ struct TraceOutputs {
 
     private func golden(_ result: inout TestResult, in directory: String) -> Bool {
         do {
-            try TraceFile.makeDirectory(directory)
-            for (name, text) in zip(Self.names(result), result.traces) {
-                let path = "\(directory)/\(name)"
-                if options.update || !TraceFile.exists(path) {
-                    try TraceFile.write(text, to: path)
-                    Output.err("stackplay: wrote the golden trace \(path)")
-                    continue
+            // Under --ci a missing folder is missing golden traces: nothing is made.
+            if !options.ci || options.update { try TraceFile.makeDirectory(directory) }
+            let outcomes = try GoldenTrace.check(
+                result.traces, name: { Self.name(result, $0) }, under: directory, policy: policy)
+            for outcome in outcomes {
+                switch outcome {
+                case .matched: break
+                case .recorded(let path): Output.err("stackplay: wrote the golden trace \(path)")
+                case .failed(let message):
+                    result.status = .failed
+                    result.message =
+                        (result.message.isEmpty ? "" : result.message + "\n")
+                        + "the run does not match its golden traces:\n\(message)"
                 }
-                let stored = try TraceFile.read(path)
-                if stored == text { continue }
-                let message: String
-                do {
-                    let expected = try Trace(text: stored, file: path)
-                    let actual = try Trace(text: text, file: "this run")
-                    guard
-                        let mismatch = TraceComparison.firstDifference(
-                            expected: expected, actual: actual, tolerance: options.tolerance ?? 1e-9)
-                    else { continue }
-                    message = "\(mismatch)"
-                } catch {
-                    message = "\(error)"
-                }
-                result.status = .failed
-                result.message =
-                    (result.message.isEmpty ? "" : result.message + "\n")
-                    + "the run differs from the golden trace:\n\(message)\n"
-                    + "  To fix: if the change is meant, run again with --update to record \(path)."
             }
             return true
         } catch {
-            Output.err("stackplay: \(error.message)")
+            Output.err("stackplay: \(error)")
             return false
         }
     }
@@ -142,11 +138,11 @@ struct TraceOutputs {
                         traces: traces))
                 if result.status == .failed, let trace = traces.last, !trace.steps.isEmpty {
                     let svg = "\(directory)/\(names[traces.count - 1].dropLast(".jsonl".count)).svg"
-                    try TraceFile.write(try TraceSVG.render(trace, at: nil), to: svg)
+                    try TraceFile.replace(svg, with: try TraceSVG.render(trace, at: nil))
                     Output.err("stackplay: wrote \(svg)")
                 }
             }
-            try TraceFile.write(TraceReport.html(entries), to: "\(directory)/report.html")
+            try TraceFile.replace("\(directory)/report.html", with: TraceReport.html(entries))
             Output.err("stackplay: wrote \(directory)/report.html")
             return true
         } catch {

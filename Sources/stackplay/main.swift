@@ -64,7 +64,8 @@ if options.action == .check {
 
 let defaults = ScreenDefaults(width: config.screen.width, height: config.screen.height)
 let modules = StackplayModules.standard(
-    screen: defaults, recordsTraces: options.recordsTraces, updatesGolden: options.update)
+    screen: defaults, recordsTraces: options.recordsTraces, updatesGolden: options.update,
+    golden: TraceOutputs(options: options).policy)
 if options.randomSeed {
     options.seed = Int(UInt64.random(in: 0...UInt64(Int32.max)))
     Output.err("stackplay: seed \(options.seed!) (run again with --seed \(options.seed!))")
@@ -109,8 +110,8 @@ results = tracedResults
 
 Reporters.report(results, format: options.format ?? .human, seed: seed)
 if let junit = options.junit {
-    guard Output.writeFile(junit, JUnitReporter(seed: seed).xml(results)) else {
-        Output.err("stackplay: cannot write the JUnit report to \(junit)")
+    do { try TraceFile.write(JUnitReporter(seed: seed).xml(results), to: junit) } catch {
+        Output.err("stackplay: \(error.message)")
         exit(ExitCode.failure)
     }
 }

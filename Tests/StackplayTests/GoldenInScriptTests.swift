@@ -24,14 +24,14 @@ struct GoldenInScriptTests {
     func recordThenMatch() throws {
         let folder = try temporaryFolder(["golden.lua": Self.script])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try stackplay(arguments: ["golden.lua"], in: folder)
+        let first = try stackplayRecording(["golden.lua"], in: folder)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("stackplay: wrote the golden trace golden/wallet.jsonl"))
         let written = try String(
             contentsOf: folder.appendingPathComponent("golden/wallet.jsonl"), encoding: .utf8)
         #expect(written.hasPrefix("{\"format\":\"stackplay-trace\""))
 
-        let second = try stackplay(arguments: ["golden.lua"], in: folder)
+        let second = try stackplayRecording(["golden.lua"], in: folder)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(!second.stderr.contains("wrote"))
         #expect(second.stdout.hasSuffix("2 passed, 0 failed\n"))
@@ -41,7 +41,7 @@ struct GoldenInScriptTests {
     func editedGoldenFails() throws {
         let folder = try temporaryFolder(["golden.lua": Self.script])
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try stackplay(arguments: ["golden.lua"], in: folder)
+        _ = try stackplayRecording(["golden.lua"], in: folder)
         let url = folder.appendingPathComponent("golden/wallet.jsonl")
         var lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
         // The last event's frame: amex back on top at y 0 after the selection settled.
@@ -52,15 +52,15 @@ struct GoldenInScriptTests {
         lines[last] = edited
         try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
 
-        let run = try stackplay(arguments: ["golden.lua"], in: folder)
+        let run = try stackplayRecording(["golden.lua"], in: folder)
         #expect(run.status == 1)
         #expect(run.stderr.contains("golden.lua:6: the screen's trace differs from golden/wallet.jsonl"))
         #expect(run.stderr.contains("card 'amex', field 'y'"))
         #expect(run.stderr.contains("run again with --update"))
 
-        let update = try stackplay(arguments: ["--update", "golden.lua"], in: folder)
+        let update = try stackplayRecording(["--update", "golden.lua"], in: folder)
         #expect(update.status == 0, "\(update.stderr)")
         #expect(update.stderr.contains("stackplay: wrote the golden trace golden/wallet.jsonl"))
-        #expect(try stackplay(arguments: ["golden.lua"], in: folder).status == 0)
+        #expect(try stackplayRecording(["golden.lua"], in: folder).status == 0)
     }
 }

@@ -29,25 +29,37 @@ struct Run {
 /// Runs `stackplay arguments` in the package root.
 func stackplay(_ arguments: String...) throws -> Run { try stackplay(arguments: arguments) }
 
+/// Runs `stackplay arguments` in `directory` without `CI` in its environment, so that missing
+/// golden traces are recorded, not failures.
+func stackplayRecording(_ arguments: [String], in directory: URL = packageRoot) throws -> Run {
+    try stackplay(arguments: arguments, in: directory, removing: ["CI"])
+}
+
 /// Runs `stackplay arguments` in `directory` (the package root by default) with `environment`
-/// added to this process's. stdout and stderr are read on their own threads, so a long report on
-/// one stream cannot fill its pipe and block the child.
-func stackplay(arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:])
-    throws -> Run
-{
+/// added to this process's and the variables in `removing` taken out (`["CI"]` for a run that
+/// must record golden traces: CI runs this suite with `CI=true`). stdout and stderr are read on
+/// their own threads, so a long report on one stream cannot fill its pipe and block the child.
+func stackplay(
+    arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:],
+    removing: [String] = []
+) throws -> Run {
     let process = Process()
     process.executableURL = stackplayBinary()
     process.arguments = arguments
     process.currentDirectoryURL = directory
     // CI's own `CI=true` would make every run strict (no golden writes, no only()): tests that
     // mean CI pass it in `environment`.
-    process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "CI" }
-        .merging(environment) { $1 }
+    var merged = ProcessInfo.processInfo.environment.filter { $0.key != "CI" }.merging(environment) { $1 }
+    for name in removing { merged[name] = nil }
+    process.environment = merged
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    // A run that blocks (a FIFO opened for reading, say) fails its test instead of hanging the suite.
+    let child = process
+    DispatchQueue.global().asyncAfter(deadline: .now() + 120) { if child.isRunning { child.terminate() } }
     let (outText, errText) = readBoth(out, err)
     process.waitUntilExit()
     return Run(

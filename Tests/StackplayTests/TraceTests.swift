@@ -32,7 +32,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let source = try String(
             contentsOfFile:
-                "\(packageRoot.path)/\(golden)/tests-stackplaytests-fixtures-traces-session-lua--wallet-open-a-card-escape-select-new-height.jsonl",
+                "\(packageRoot.path)/\(golden)/tests-stackplaytests-fixtures-traces-session-lua--wallet-open-a-card-escape-select-new-height-ed5161aa.jsonl",
             encoding: .utf8)
         var lines = source.split(separator: "\n").map(String.init)
         lines[3] = lines[3].replacingOccurrences(
@@ -43,7 +43,8 @@ import Testing
             toFile: "\(dir)/truncated.jsonl", atomically: true, encoding: .utf8)
         let run = try stackplay(
             "replay", "\(dir)/edited.jsonl", "\(dir)/truncated.jsonl",
-            "\(golden)/tests-stackplaytests-fixtures-traces-session-lua--sticky-scroll-and-pin.jsonl")
+            "\(golden)/tests-stackplaytests-fixtures-traces-session-lua--sticky-scroll-and-pin-853e6bde.jsonl"
+        )
         #expect(run.status == 1)
         #expect(run.stderr.contains("edited.jsonl:4: event 2 (advance at t = "))
         #expect(
@@ -63,11 +64,11 @@ import Testing
         let run = try stackplay("--golden", golden, session)
         #expect(run.status == 0, "\(run.stderr)")
         let fresh = temporary("golden")
-        let record = try stackplay("--golden", fresh, session)
+        let record = try stackplayRecording(["--golden", fresh, session])
         #expect(record.status == 0)
         #expect(
             record.stderr.contains(
-                "stackplay: wrote the golden trace \(fresh)/tests-stackplaytests-fixtures-traces-session-lua--sticky-scroll-and-pin.jsonl"
+                "stackplay: wrote the golden trace \(fresh)/tests-stackplaytests-fixtures-traces-session-lua--sticky-scroll-and-pin-853e6bde.jsonl"
             ))
     }
 
@@ -80,7 +81,7 @@ import Testing
     @Test func renderWritesAnSVGWithOneShapePerVisibleCard() throws {
         let out = temporary("frame") + ".svg"
         let trace =
-            "\(golden)/tests-stackplaytests-fixtures-traces-session-lua--notifications-open-swipe-one-away.jsonl"
+            "\(golden)/tests-stackplaytests-fixtures-traces-session-lua--notifications-open-swipe-one-away-c0e28a82.jsonl"
         let run = try stackplay("render", trace, "--at", "1", "-o", out)
         #expect(run.status == 0, "\(run.stderr)")
         let count = try python(
@@ -97,7 +98,7 @@ import Testing
         let run = try stackplay("--artifacts", dir, "\(fixtures)/traces/failing.lua", session)
         #expect(run.status == 1)
         let svg =
-            "\(dir)/tests-stackplaytests-fixtures-traces-failing-lua--wallet-expects-the-wrong-card-on-top.svg"
+            "\(dir)/tests-stackplaytests-fixtures-traces-failing-lua--wallet-expects-the-wrong-card-on-top-f599a985.svg"
         #expect(run.stderr.contains("stackplay: wrote \(svg)"))
         let html = try String(contentsOfFile: "\(dir)/report.html", encoding: .utf8)
         let failedAt = try #require(html.range(of: "FAILED"))

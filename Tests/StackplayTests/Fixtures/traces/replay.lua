@@ -1,6 +1,7 @@
 -- A recorded session becomes a scenario: replay it, all of it or up to an event, then assert.
-local path = "Tests/StackplayTests/Fixtures/traces/golden/"
-  .. "tests-stackplaytests-fixtures-traces-session-lua--wallet-open-a-card-escape-select-new-height.jsonl"
+-- Paths a script names are relative to the scripts' folder (here, this file's).
+local path = "golden/"
+  .. "tests-stackplaytests-fixtures-traces-session-lua--wallet-open-a-card-escape-select-new-height-ed5161aa.jsonl"
 
 test("the whole session", function()
   local screen, components = stackplay.replay(path)
