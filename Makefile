@@ -24,7 +24,9 @@ test: build
 	$(BIN) scripts
 
 bench: deps
-	$(SWIFT) run -c release stackplay-bench
+	$(SWIFT) build -c release --product stackplay
+	$(SWIFT) build -c release --product stackplay-bench
+	.build/release/stackplay-bench
 
 # The scenarios' HTML report (a filmstrip of every test), and a screenshot of it taken by headless
 # Chromium, installed from Debian when missing: artifacts/report.html, artifacts/report.png.

@@ -183,3 +183,37 @@ func scriptFiles(under folder: String) -> [String] {
     return names.filter { $0.hasSuffix(".lua") && !$0.split(separator: "/").contains("helpers") }
         .map { "\(folder)/\($0)" }.sorted()
 }
+
+// What running tests in worker processes costs (process start, fork, the pipes): the same 200
+// empty tests in-process and through the `stackplay` binary beside this one, one job.
+let emptyFolder = NSTemporaryDirectory() + "stackplay-bench-\(getpid())"
+try? FileManager.default.createDirectory(atPath: emptyFolder, withIntermediateDirectories: true)
+let emptyFile = emptyFolder + "/empty.lua"
+try (1...200).map { "test('t\($0)', function() end)" }.joined(separator: "\n")
+    .write(toFile: emptyFile, atomically: true, encoding: .utf8)
+defer { try? FileManager.default.removeItem(atPath: emptyFolder) }
+let inProcessStart = clock.now
+for test in (try? runner.discover(file: emptyFile, root: emptyFolder).get()) ?? [] { _ = runner.run(test) }
+let inProcess = clock.now - inProcessStart
+let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("stackplay")
+if FileManager.default.isExecutableFile(atPath: binary.path) {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["--jobs", "1", emptyFile]
+    process.standardOutput = FileHandle.nullDevice
+    let isolatedStart = clock.now
+    try process.run()
+    process.waitUntilExit()
+    let isolated = clock.now - isolatedStart
+    func milliseconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) * 1e-15
+    }
+    print(
+        "200 empty tests, one job: in-process \(String(format: "%.1f", milliseconds(inProcess))) ms, "
+            + "stackplay binary with worker processes \(String(format: "%.1f", milliseconds(isolated))) ms "
+            + "(\(String(format: "%.1f", (milliseconds(isolated) - milliseconds(inProcess)) * 1000 / 200)) µs a test "
+            + "for isolation and start-up)")
+} else {
+    print("200 empty tests: no stackplay binary beside stackplay-bench (run `make bench`)")
+}
