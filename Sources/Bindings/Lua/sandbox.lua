@@ -19,7 +19,7 @@ local locate, write, stopped, seed = internal.locate, internal.write, internal.s
 
 local load, loadfile, error, select, type, os = load, loadfile, error, select, type, os
 local rawget, rawequal, rawlen, raw_next, raw_pairs = rawget, rawequal, rawlen, next, pairs
-local raw_tostring, raw_xpcall, raw_setmetatable = tostring, xpcall, setmetatable
+local raw_tostring, raw_xpcall, raw_setmetatable, pcall = tostring, xpcall, setmetatable, pcall
 local raw_random, raw_randomseed, math_type, maxinteger = math.random, math.randomseed, math.type, math.maxinteger
 local sort, concat, unpack = table.sort, table.concat, table.unpack
 local raw_format, find, sub, match = string.format, string.find, string.sub, string.match
@@ -94,7 +94,7 @@ end
 --- Lua: `next(t [, k])`: the key after `k` in the documented order, and its value.
 local function det_next(t, k)
   if type(t) ~= "table" then
-    error(raw_format("bad argument #1 to 'next' (table expected, got %s)", t == nil and "no value" or type(t)), 2)
+    error(raw_format("bad argument #1 to 'next' (table expected, got %s)", type(t)), 2)
   end
   local traversal, i
   if k == nil then
@@ -124,7 +124,11 @@ _G.next = det_next
 
 --- Lua: `pairs(t)`: `__pairs` when the table has one, else `det_next` in the documented order.
 _G.pairs = function(t)
-  local f, s, c = raw_pairs(t)
+  local ok, f, s, c = pcall(raw_pairs, t)
+  if not ok then
+    -- Lua's own message ("bad argument #1 to 'pairs' ..."), at the script's line
+    error(f, match(f, "^[^\n]-:%d+:") and 0 or 2)
+  end
   if rawequal(f, raw_next) then return det_next, t, nil end
   return f, s, c
 end
