@@ -14,6 +14,7 @@ public enum LuaLibrary {
     public static func open(_ state: OpaquePointer) -> Int32 {
         let lua = LuaState(borrowing: state)
         lua.scriptsRoot = "."
+        lua.session.keepsScreens = false
         do {
             for module: any LuaModule in [CoreModule(), StackModelModule(), PreludeModule()] {
                 try module.install(in: lua)
