@@ -3,7 +3,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/stackplay
 
-.PHONY: deps build run test bench report format clean lua
+.PHONY: deps build run test bench report format clean lua lua-module install test-lua-module lua-tools
 
 # Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4.
 deps:
@@ -22,6 +22,7 @@ run: build
 test: build
 	$(SWIFT) test
 	$(BIN) scripts
+	$(MAKE) test-lua-module
 
 bench: deps
 	$(SWIFT) build -c release --product stackplay
@@ -40,6 +41,55 @@ report: build
 	chromium --headless --no-sandbox --disable-gpu --screenshot=artifacts/report.png \
 	  --window-size=1200,1600 file://$(CURDIR)/artifacts/report.html 2>/dev/null
 	@echo "wrote artifacts/report.html and artifacts/report.png"
+
+# The Lua C module, `require "stackplay"` from lua5.4 or busted: .build/lua/stackplay.so. A
+# release build of the stackplay-lua product with the Swift runtime linked in (-static-stdlib, for
+# this product only, in its own scratch folder), so that it loads without the Swift toolchain.
+LUA_MODULE := .build/lua/stackplay.so
+# (luarocks runs this with CC=gcc and its CFLAGS: SwiftPM would compile the C targets with them.)
+lua-module: deps
+	env -u CC -u CFLAGS -u LDFLAGS -u LIBFLAG $(SWIFT) build -c release --product stackplay-lua -Xswiftc -static-stdlib --scratch-path .build/lua-module
+	mkdir -p $(dir $(LUA_MODULE))
+	cp .build/lua-module/release/libstackplay-lua.so $(LUA_MODULE)
+	@echo "built $(LUA_MODULE): package.cpath = \"$(CURDIR)/.build/lua/?.so;\" .. package.cpath"
+
+# Where Debian's lua5.4 looks: the module in LUA_LIBDIR, and beside the Lua files the LuaLS
+# definitions and the luacheck standards (LUA_SHAREDIR/stackplay/). luarocks passes its own dirs.
+PREFIX ?= /usr/local
+LUA_LIBDIR ?= $(PREFIX)/lib/lua/5.4
+LUA_SHAREDIR ?= $(PREFIX)/share/lua/5.4
+INSTALL_SUDO := $(shell [ -w "$(DESTDIR)$(PREFIX)" ] || [ "$$(id -u)" = 0 ] || echo sudo)
+install: lua-module
+	$(INSTALL_SUDO) install -d $(DESTDIR)$(LUA_LIBDIR) $(DESTDIR)$(LUA_SHAREDIR)/stackplay/types
+	$(INSTALL_SUDO) install -m 755 -s $(LUA_MODULE) $(DESTDIR)$(LUA_LIBDIR)/stackplay.so
+	$(INSTALL_SUDO) install -m 644 types/stackplay.lua $(DESTDIR)$(LUA_SHAREDIR)/stackplay/types/stackplay.lua
+	$(INSTALL_SUDO) install -m 644 lint/luacheckrc.lua $(DESTDIR)$(LUA_SHAREDIR)/stackplay/luacheckrc.lua
+
+# lua5.4, busted, luarocks and luacheck from Debian, only when one is missing.
+lua-tools:
+	@for tool in lua5.4 busted luarocks luacheck; do command -v $$tool >/dev/null 2>&1 || missing=1; done; \
+	[ -z "$$missing" ] || { \
+	  echo "installing lua5.4 lua-busted luarocks lua-check"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq lua5.4 lua-busted luarocks lua-check >/dev/null; }
+
+# The module as its users meet it: a lua5.4 one-liner, the busted specs, `luarocks make` into a
+# temporary tree (then loaded from there), and luacheck over scripts/ and spec/.
+LUA_ONE_LINER := package.cpath = ".build/lua/?.so;" .. package.cpath; \
+  local stackplay = require "stackplay"; \
+  local screen = stackplay.screen { layout_direction = "rtl" }; \
+  local stack = screen:notification_stack { items = { "messages", "calendar", "mail" }, dismissible = true }; \
+  stack:tap(); screen:settle(); stack:drag("calendar", { x = 111 }); screen:settle(); \
+  local ids = table.concat(stack:ids(), " "); print("lua5.4: " .. ids); assert(ids == "messages mail", ids)
+test-lua-module: lua-tools lua-module
+	lua5.4 -e '$(LUA_ONE_LINER)'
+	busted --lua=lua5.4 --cpath=".build/lua/?.so" spec
+	tree=$$(mktemp -d) && trap 'rm -rf "$$tree"' EXIT && \
+	  luarocks --lua-version=5.4 make --tree "$$tree" stackplay-dev-1.rockspec && \
+	  lua5.4 -e "package.cpath = '$$tree/lib/lua/5.4/?.so;' .. package.cpath; \
+	    print('luarocks: stackplay ' .. require('stackplay').version .. ' from ' .. package.searchpath('stackplay', package.cpath))" && \
+	  test -f "$$tree/share/lua/5.4/stackplay/types/stackplay.lua"
+	luacheck --no-color scripts spec lint
 
 # stackplay's own Lua (Sources/Bindings/Lua/*.lua) into Sources/Bindings/EmbeddedLua.swift.
 lua:

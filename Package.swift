@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .executable(name: "stackplay", targets: ["stackplay"]),
         .library(name: "StackModel", targets: ["StackModel"]),
+        // The Lua C module (`require "stackplay"`): `make lua-module` builds it as stackplay.so.
+        .library(name: "stackplay-lua", type: .dynamic, targets: ["StackplayLua", "CStackplayLua"]),
     ],
     targets: [
         // Lua 5.4 from Debian's liblua5.4-dev, its macros re-declared in shim.h.
@@ -30,6 +32,9 @@ let package = Package(
         .target(name: "Bindings", dependencies: ["CLua", "StackModel", "Traces"], exclude: ["Lua"]),
         // The thin executable: arguments, discovery, reporters, exit codes.
         .executableTarget(name: "stackplay", dependencies: ["Bindings", "StackModel", "Traces"]),
+        // The Lua C module: luaopen_stackplay in C (it raises), the module itself in Swift.
+        .target(name: "CStackplayLua", dependencies: ["CLua"]),
+        .target(name: "StackplayLua", dependencies: ["Bindings"]),
         // `make bench`: events per second, release build.
         .executableTarget(name: "stackplay-bench", dependencies: ["Bindings", "StackModel"]),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),

@@ -8,19 +8,19 @@ local function wallet(size, height)
 end
 
 test("W12 W1 at Large the peek is 64", function()
-  local screen, stack = wallet("large")
+  local _, stack = wallet("large")
   expect(stack:peek()):to_equal(64)
   expect(stack:step()):to_equal(64)
 end)
 
 test("W12 at AX5 the peek is 64 × 53 / 17 before tightening", function()
-  local screen, stack = wallet("AX5")
+  local _, stack = wallet("AX5")
   expect(stack:peek()):to_equal(64 * 53 / 17)
   expect(stack:step()):to_equal(64 * 53 / 17)
 end)
 
 test("W12 W1 at AX5 in 600 pt the stack tightens to (600 - 200) / 3", function()
-  local screen, stack = wallet("AX5", 600)
+  local _, stack = wallet("AX5", 600)
   expect(stack:step()):to_equal(400 / 3)
 end)
 
@@ -28,7 +28,7 @@ test("W12 every size scales the peek by its headline size over 17", function()
   local sizes = { xSmall = 14, small = 15, medium = 16, large = 17, xLarge = 19, xxLarge = 21,
     xxxLarge = 23, AX1 = 28, AX2 = 33, AX3 = 40, AX4 = 47, AX5 = 53 }
   for name, headline in pairs(sizes) do
-    local screen, stack = wallet(name)
+    local _, stack = wallet(name)
     expect(stack:peek()):to_equal(64 * headline / 17)
   end
 end)

@@ -3,7 +3,7 @@
 local lock = require "helpers.lock_screen"
 
 test("N1 N2 N3 N4 N5 closed: three cards show, bottoms peek 10 pt apart, the ones behind smaller", function()
-  local screen, stack = lock.lock_screen()
+  local _, stack = lock.lock_screen()
   expect(stack:open()):to_be_falsy()
   expect(stack:progress()):to_equal(0)
   -- Closed tops: 0, 10, 20, 20 below y 180; the stack is 70 + 2 * 10 high.
@@ -46,7 +46,7 @@ test("N6 N7 G1 a tap opens the pile, and progress passes strictly between 0 and 
 end)
 
 test("N2 N8 open: a column 10 pt apart under a 44 pt header", function()
-  local screen, stack = lock.opened()
+  local _, stack = lock.opened()
   local ys = {}
   for i, card in ipairs(stack:cards()) do ys[i] = card.y end
   -- Header 44 + spacing 10 above the cards, then tops 0, 80, 160, 240.

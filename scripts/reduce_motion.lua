@@ -33,7 +33,7 @@ test("G2 toggled off again: springs are back", function()
 end)
 
 test("G2 N13 with Reduce Motion a short swipe snaps back at once", function()
-  local screen, stack = lock.opened { reduce_motion = true }
+  local _, stack = lock.opened { reduce_motion = true }
   stack:drag("calendar", { x = -60 })
   expect(stack:card("calendar").x):to_equal(16)
 end)

@@ -12,7 +12,7 @@ local function demo(options)
 end
 
 test("S6 the content is 1872 pt high and scrolls between 0 and 1028", function()
-  local screen, cards = demo()
+  local _, cards = demo()
   -- 12 + 5 * 348 + 4 * 20 + 40 = 1872; 1872 - 844 = 1028.
   expect(cards:content_height()):to_equal(1872)
   expect(cards:max_offset()):to_equal(1028)
@@ -23,7 +23,7 @@ test("S6 the content is 1872 pt high and scrolls between 0 and 1028", function()
 end)
 
 test("S1 S2 at offset 0 every card sits where the column puts it, unpinned", function()
-  local screen, cards = demo()
+  local _, cards = demo()
   local ys, scales = {}, {}
   for i, card in ipairs(cards:cards()) do ys[i], scales[i] = card.y, card.scale end
   expect(ys):to_equal { 12, 380, 748, 1116, 1484 }
@@ -31,7 +31,7 @@ test("S1 S2 at offset 0 every card sits where the column puts it, unpinned", fun
 end)
 
 test("S1 S2 S3 after one card's travel the first is pinned at 12 and shrunk to 0.95", function()
-  local screen, cards = demo()
+  local _, cards = demo()
   cards:scroll_to(TRAVEL)
   local first, second = cards:card("Design"), cards:card("Build")
   expect(first.y):to_equal(12)                           -- pin offset 12 - (12 - 368) = 368
@@ -43,7 +43,7 @@ test("S1 S2 S3 after one card's travel the first is pinned at 12 and shrunk to 0
 end)
 
 test("S3 far past the end the scale stops at 4 cards of travel and never goes under 0.6", function()
-  local screen, cards = demo()
+  local _, cards = demo()
   cards:scroll_to(1028)
   for _, card in ipairs(cards:cards()) do
     expect(card.scale >= 0.6):to_be_truthy()
@@ -75,7 +75,7 @@ test("S5 later cards are drawn over earlier ones", function()
 end)
 
 test("S6 a drag scrolls by its translation and stops at the end", function()
-  local screen, cards = demo()
+  local _, cards = demo()
   cards:scroll(300)                          -- finger up 300 pt
   expect(cards:scroll_offset()):to_equal(300)
   cards:scroll(5000)

@@ -8,7 +8,7 @@ local function ids(elements)
 end
 
 test("N15 closed: one button for the whole stack, '4 notifications', 'Shows them all'", function()
-  local screen, stack = lock.lock_screen()
+  local _, stack = lock.lock_screen()
   local elements = stack:accessibility()
   expect(#elements):to_equal(1)
   expect(elements[1].value):to_equal "4 notifications"
@@ -17,18 +17,18 @@ test("N15 closed: one button for the whole stack, '4 notifications', 'Shows them
 end)
 
 test("N15 open: the header, then each card with a Clear action", function()
-  local screen, stack = lock.opened()
+  local _, stack = lock.opened()
   local elements = stack:accessibility()
   expect(ids(elements)):to_equal { "title", "show_less", "card:messages", "card:calendar", "card:mail", "card:fitness" }
   expect(elements[3].actions):to_equal { "Clear" }
 end)
 
 test("N15 G6 'Clear' dismisses only when a swipe could", function()
-  local screen, stack = lock.lock_screen()
+  local _, stack = lock.lock_screen()
   expect(stack:action("Clear", "mail")):to_be_falsy()        -- closed
-  local screen2, keep = lock.opened { dismissible = false }
+  local _, keep = lock.opened { dismissible = false }
   expect(keep:action("Clear", "mail")):to_be_falsy()         -- no onDismiss
-  local screen3, open = lock.opened()
+  local _, open = lock.opened()
   expect(open:action("Clear", "mail")):to_be_truthy()
   expect(open:ids()):to_equal { "messages", "calendar", "fitness" }
   expect(function() open:action("Archive", "messages") end):to_raise("no action 'Archive'")

@@ -21,7 +21,7 @@ local function tops(stack)
 end
 
 test("W1 W3 the stack takes its height; cards stand peek apart, later over earlier", function()
-  local screen, stack = wallet()
+  local _, stack = wallet()
   expect(stack:step()):to_equal(64)
   expect(tops(stack)):to_equal { 0, 64, 128, 192 }
   for i, card in ipairs(stack:cards()) do
@@ -32,7 +32,7 @@ test("W1 W3 the stack takes its height; cards stand peek apart, later over earli
 end)
 
 test("W1 six cards that do not fit tighten the step to (height - card) / 5", function()
-  local screen, stack = wallet { items = { "a", "b", "c", "d", "e", "f" }, height = 400 }
+  local _, stack = wallet { items = { "a", "b", "c", "d", "e", "f" }, height = 400 }
   expect(stack:step()):to_equal(40)
   expect(tops(stack)):to_equal { 0, 40, 80, 120, 160, 200 }
 end)
@@ -50,7 +50,8 @@ test("W2 with seven cards the pile gap is pileHeight / others", function()
   local screen, stack = wallet { items = { "a", "b", "c", "d", "e", "f", "g" } }
   stack:select("d"); screen:settle()
   local gap = 76 / 6
-  expect(tops(stack)):to_be_near({ 524, 524 + gap, 524 + 2 * gap, 0, 524 + 3 * gap, 524 + 4 * gap, 524 + 5 * gap }, 1e-9)
+  expect(tops(stack)):to_be_near(
+    { 524, 524 + gap, 524 + 2 * gap, 0, 524 + 3 * gap, 524 + 4 * gap, 524 + 5 * gap }, 1e-9)
 end)
 
 test("W4 a tap on a pile card while one is open closes it, and does not switch", function()
@@ -118,7 +119,7 @@ test("W9 Escape clears the selection", function()
 end)
 
 test("W11 a selection that names no card counts as none", function()
-  local screen, stack = wallet { selection = "nope" }
+  local _, stack = wallet { selection = "nope" }
   expect(tops(stack)):to_equal { 0, 64, 128, 192 }
   expect(stack:part("detail")):to_equal(nil)
 end)

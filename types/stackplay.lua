@@ -1,7 +1,9 @@
 ---@meta stackplay
 -- LuaLS definitions for stackplay scenario scripts: the `stackplay` table, screens, the three
 -- components, and the test prelude (test, skip, only, before_each, after_each, expect).
--- Point an editor at this folder with `.luarc.json`: { "workspace.library": ["types"] }.
+-- Point an editor at this folder with `.luarc.json`: { "workspace.library": ["types"] }
+-- (docs/luarc.example.json). `local stackplay = require "stackplay"` (the Lua module) gets the same
+-- types; test/expect exist only in scripts run by the `stackplay` runner.
 -- Units are points (pt) and seconds (s); ids are the strings given in `items`.
 
 ---@alias stackplay.layout_direction "ltr"|"rtl"
@@ -142,8 +144,14 @@
 ---@field components stackplay.component_snapshot[]
 
 ---@class stackplaylib
----@field version string
+---@field version string stackplay's version, "0.1.0"
 stackplay = {}
+
+--- A value as Lua source, as failure reports show it: strings quoted, tables with sorted keys,
+--- cycles named, `{...}` past 20 levels. `stackplay.show { "a", 1 }` is `{ "a", 1 }`.
+---@param value any
+---@return string
+function stackplay.show(value) end
 
 --- A new screen with its own clock at t = 0.
 ---@param options? stackplay.screen_options
@@ -158,7 +166,7 @@ function stackplay.screen(options) end
 --- Rebuilds the screen a trace recorded (`stackplay --trace DIR`), feeds it the recorded inputs
 --- and checks each recorded frame; raises at the first difference. Returns the screen and its
 --- components by name, to assert on.
----@param path string         a `.jsonl` trace, relative to the working folder
+---@param path string         a `.jsonl` trace, relative to the scripts' folder (in the Lua module: the working folder)
 ---@param options? stackplay.replay_options
 ---@return stackplay.screen screen
 ---@return table<string, stackplay.notification_stack|stackplay.wallet_card_stack|stackplay.sticky_stacked_cards> components
@@ -395,3 +403,5 @@ function expectation:to_not() end
 ---@param actual any
 ---@return stackplay.expectation
 function expect(actual) end
+
+return stackplay

@@ -18,31 +18,48 @@ public final class LuaState {
     var internals: [String: LuaValue] = [:]
     /// The scripts' folder, set by ``Sandbox``: paths a script names resolve inside it.
     var scriptsRoot: String?
+    /// Whether the state is a host's (``init(borrowing:)``): no guard, no budgets, not closed here.
+    let isHost: Bool
+
+    /// Calls the Swift closure of the Lua function running on `state` (the C trampoline's side).
+    private static let dispatch: stackplay_dispatch_fn = { state, box in
+        Unmanaged<FunctionBox>.fromOpaque(box!).takeUnretainedValue().call(LuaStack(state!))
+    }
+    /// Balances the retain a userdata slot holds.
+    private static let release: @convention(c) (UnsafeMutableRawPointer?) -> Void = { object in
+        Unmanaged<AnyObject>.fromOpaque(object!).release()
+    }
 
     /// A fresh state with no libraries open, enforcing `budget` while chunks run.
     public init(budget: LuaBudget = .standard) throws(LuaFailure) {
-        let dispatch: stackplay_dispatch_fn = { state, box in
-            Unmanaged<FunctionBox>.fromOpaque(box!).takeUnretainedValue().call(LuaStack(state!))
-        }
-        let release: @convention(c) (UnsafeMutableRawPointer?) -> Void = { object in
-            Unmanaged<AnyObject>.fromOpaque(object!).release()
-        }
         let memory = budget.memoryBytes > 0 ? budget.memoryBytes : 0
-        guard let state = stackplay_newstate(memory, budget.cpuSeconds, dispatch, release) else {
+        guard let state = stackplay_newstate(memory, budget.cpuSeconds, Self.dispatch, Self.release) else {
             throw LuaFailure(kind: .error, message: "cannot create a Lua state: out of memory")
         }
         stack = LuaStack(state)
         self.budget = budget
+        isHost = false
         stackplay_set_budget_texts(state, budget.cpuStopText, budget.memoryStopText)
     }
 
-    deinit { stackplay_close(stack.L) }
+    /// The state of a host that loaded stackplay as a library (`require "stackplay"`), borrowed:
+    /// its allocator, extra space and hooks stay the host's, so there are no budgets and no
+    /// sandbox, and the state is not closed when this object goes.
+    public init(borrowing state: OpaquePointer) {
+        stack = LuaStack(state)
+        budget = LuaBudget(cpuSeconds: 0, memoryMiB: 0)
+        isHost = true
+        stackplay_host_install(state, Self.dispatch, Self.release)
+        makeHostGlobals()
+    }
+
+    deinit { if !isHost { stackplay_close(stack.L) } }
 
     /// Whether a budget has stopped the script (every further line raises the stop again).
-    var isStopped: Bool { stackplay_stopped(stack.L) != 0 }
+    var isStopped: Bool { !isHost && stackplay_stopped(stack.L) != 0 }
 
-    /// Bytes Lua holds now.
-    public var memoryUsed: Int { stackplay_memory_used(stack.L) }
+    /// Bytes Lua holds now (0 in a host's state, whose allocator stackplay does not count).
+    public var memoryUsed: Int { isHost ? 0 : stackplay_memory_used(stack.L) }
 
     /// Opens base, string, table, math, utf8, coroutine and os, unfiltered: ``Sandbox`` trims them.
     func openStandardLibraries() { stackplay_open_libraries(stack.L) }
@@ -52,7 +69,7 @@ public final class LuaState {
     /// Sets the global `name`. Lua: `name = value`.
     public func setGlobal(_ name: String, _ value: LuaValue) throws {
         try stack.ensure(4)
-        lua_rawgeti(stack.L, stackplay_lua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        pushGlobals()
         try stack.push(value)
         stack.setField(name, in: -2)
         stackplay_lua_pop(stack.L, 1)
@@ -60,7 +77,7 @@ public final class LuaState {
 
     /// The global `name`, read without metamethods.
     public func global(_ name: String) -> LuaValue {
-        lua_rawgeti(stack.L, stackplay_lua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        pushGlobals()
         stack.pushField(name, of: -1)
         defer { stackplay_lua_pop(stack.L, 2) }
         return stack.value(at: -1)
@@ -70,7 +87,7 @@ public final class LuaState {
     /// Lua: `stackplay.screen = ...` for `setField("screen", in: "stackplay", ...)`.
     public func setField(_ key: String, in table: String, _ value: LuaValue) throws {
         try stack.ensure(5)
-        lua_rawgeti(stack.L, stackplay_lua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        pushGlobals()
         stack.pushField(table, of: -1)
         if lua_type(stack.L, -1) != LUA_TTABLE {
             stackplay_lua_pop(stack.L, 1)
@@ -203,6 +220,7 @@ public final class LuaState {
             }
         }
         if status != LUA_OK { throw LuaFailure(kind: .load, message: stack.popErrorMessage()) }
+        if isHost { setChunkGlobals() }
         _ = try call(arguments: arguments, results: keepingResult ? 1 : 0, keepingResult: keepingResult)
     }
 
@@ -246,7 +264,10 @@ public final class LuaState {
             lua_settop(stack.L, base)
             throw LuaFailure(kind: .error, message: "\(error)")
         }
-        let status = stackplay_pcall(stack.L, Int32(arguments.count), results)
+        let status =
+            isHost
+            ? stackplay_lua_pcall(stack.L, Int32(arguments.count), results, 0)
+            : stackplay_pcall(stack.L, Int32(arguments.count), results)
         defer { lua_settop(stack.L, base) }
         if status == LUA_OK {
             if keepingResult {
@@ -258,7 +279,7 @@ public final class LuaState {
         }
         let reported = stack.popErrorMessage()
         let (message, traceback) = LuaFailure.split(reported)
-        switch stackplay_stopped(stack.L) {
+        switch isHost ? 0 : stackplay_stopped(stack.L) {
         case Int32(STACKPLAY_STOP_CPU):
             throw LuaFailure(
                 kind: .cpuBudget, message: String(cString: stackplay_stop(stack.L)), traceback: traceback)

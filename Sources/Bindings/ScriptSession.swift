@@ -16,6 +16,9 @@ final class ScriptSession {
     var updatesGolden: Bool
     /// What the script printed, for the reporters.
     let output = CapturedOutput()
+    /// Whether screens are kept for the failure report. The Lua module (``LuaLibrary``) has no
+    /// report and lives as long as its host, so it keeps none: a screen goes with its last reference.
+    var keepsScreens = true
 
     init(recordsTraces: Bool = false, updatesGolden: Bool = false) {
         self.recordsTraces = recordsTraces
@@ -25,7 +28,7 @@ final class ScriptSession {
     /// Keeps `screen` for the failure report, and starts recording it when traces are on or the
     /// script asked (`stackplay.screen { record = true }`). Call it before anything happens on it.
     func track(_ screen: Screen, record: Bool = false) {
-        screens.append(screen)
+        if keepsScreens { screens.append(screen) }
         if recordsTraces || record {
             let recorder = TraceRecorder(screen: screen, stackplay: StackplayVersion.string)
             recorders.append(recorder)

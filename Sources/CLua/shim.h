@@ -196,19 +196,29 @@ static inline void stackplay_close(lua_State *L) {
 
 // MARK: Calling Swift from Lua
 
-/// `__gc` of every userdata holding a retained Swift object: releases it once, then nulls the
-/// slot so that a resurrected userdata or a second finalizer finds it dead.
-static int stackplay_release_gc(lua_State *L) {
+/// Releases the Swift object in the userdata slot at 1 once, then nulls the slot so that a
+/// resurrected userdata or a second finalizer finds it dead.
+static inline void stackplay_release_slot(lua_State *L, void (*release)(void *)) {
     void **slot = (void **)lua_touserdata(L, 1);
     if (slot && *slot) {
         void *object = *slot;
         *slot = NULL;
-        stackplay_guard_of(L)->release(object);
+        release(object);
     }
+}
+
+/// `__gc` of every userdata holding a retained Swift object.
+static int stackplay_release_gc(lua_State *L) {
+    stackplay_release_slot(L, stackplay_guard_of(L)->release);
     return 0;
 }
 
-static inline void stackplay_push_release_gc(lua_State *L) { lua_pushcfunction(L, stackplay_release_gc); }
+static inline int stackplay_push_host_release_gc(lua_State *L);
+/// Pushes the `__gc` for object metatables (the host's variant in a host's state).
+static inline void stackplay_push_release_gc(lua_State *L) {
+    if (stackplay_push_host_release_gc(L)) return;
+    lua_pushcfunction(L, stackplay_release_gc);
+}
 
 /// Pushes a full userdata holding `object` (already retained) with the metatable stored in the
 /// registry under the light key `metatable` (lua_rawsetp). Returns 0 if there is no such metatable.
@@ -247,8 +257,81 @@ static int stackplay_trampoline(lua_State *L) {
     return n;
 }
 
+// MARK: Host mode: stackplay as a library in a state it did not create
+
+/// In a host's own state (`require "stackplay"` from lua5.4 or busted) there is no guard: the
+/// allocator and the extra space are the host's, so there are no budgets, and stackplay_guard_of
+/// must never be called. The Swift dispatcher and release function live in a userdata under the
+/// registry's "stackplay.host" field instead, and each function stackplay pushes there carries it
+/// as an upvalue. The registry has no metatable, so these lua_getfield/lua_setfield run no Lua code.
+typedef struct stackplay_host {
+    stackplay_dispatch_fn dispatch;
+    void (*release)(void *object);
+} stackplay_host;
+
+/// Pushes the host record and returns it if `L` is a host's state; else pushes nothing, returns NULL.
+static inline stackplay_host *stackplay_host_of(lua_State *L) {
+    if (lua_getfield(L, LUA_REGISTRYINDEX, "stackplay.host") == LUA_TUSERDATA) {
+        return (stackplay_host *)lua_touserdata(L, -1);
+    }
+    lua_settop(L, -2);
+    return NULL;
+}
+
+/// Marks `L`, a state stackplay did not create, as a host's state (once; later calls keep the first).
+static inline void stackplay_host_install(lua_State *L, stackplay_dispatch_fn dispatch, void (*release)(void *)) {
+    if (stackplay_host_of(L)) { lua_settop(L, -2); return; }
+    stackplay_host *h = (stackplay_host *)lua_newuserdatauv(L, sizeof *h, 0);
+    h->dispatch = dispatch;
+    h->release = release;
+    lua_setfield(L, LUA_REGISTRYINDEX, "stackplay.host");
+}
+
+/// `__gc` in a host's state: the host record is upvalue 1.
+static int stackplay_host_release_gc(lua_State *L) {
+    stackplay_release_slot(L, ((stackplay_host *)lua_touserdata(L, lua_upvalueindex(1)))->release);
+    return 0;
+}
+
+/// The trampoline in a host's state: the box is upvalue 1, the host record upvalue 2. Raises the
+/// Swift function's error after the Swift frames have returned; no budgets to check.
+static int stackplay_host_trampoline(lua_State *L) {
+    void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
+    stackplay_host *h = (stackplay_host *)lua_touserdata(L, lua_upvalueindex(2));
+    if (!*slot) return luaL_error(L, "a stackplay function was called after it was released");
+    int n = h->dispatch(L, *slot);
+    if (n == STACKPLAY_RAISE) return lua_error(L);
+    return n;
+}
+
+/// In a host's state, pushes the `__gc` closure for object metatables and returns 1; else 0.
+static inline int stackplay_push_host_release_gc(lua_State *L) {
+    if (!stackplay_host_of(L)) return 0;
+    lua_pushcclosure(L, stackplay_host_release_gc, 1);
+    return 1;
+}
+
+/// In a host's state, pushes a Lua function calling the Swift closure `box` and returns 1; else 0.
+static inline int stackplay_push_host_function(lua_State *L, void *box) {
+    if (!stackplay_host_of(L)) return 0;
+    void **slot = (void **)lua_newuserdatauv(L, sizeof(void *), 0);
+    *slot = box;
+    if (luaL_newmetatable(L, "stackplay.host_function")) {
+        lua_pushvalue(L, -3);
+        lua_pushcclosure(L, stackplay_host_release_gc, 1);
+        lua_setfield(L, -2, "__gc");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_setmetatable(L, -2);
+    lua_rotate(L, -2, 1);
+    lua_pushcclosure(L, stackplay_host_trampoline, 2);
+    return 1;
+}
+
 /// Pushes a Lua function that calls the Swift closure `box` (retained; released by its `__gc`).
 static inline void stackplay_push_swift_function(lua_State *L, void *box) {
+    if (stackplay_push_host_function(L, box)) return;
     void **slot = (void **)lua_newuserdatauv(L, sizeof(void *), 0);
     *slot = box;
     // The registry has no metatable, so these lua_getfield/lua_setfield calls run no Lua code.
