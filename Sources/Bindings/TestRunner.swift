@@ -32,7 +32,8 @@ public struct TestRunner: Sendable {
                     return TestCase(
                         file: file, root: root, name: fields["name"]?.string ?? "?",
                         position: fields["position"]?.string ?? file, index: offset + 1,
-                        skipped: fields["skipped"]?.boolean ?? false, focused: fields["only"]?.boolean ?? false)
+                        skipped: fields["skipped"]?.boolean ?? false, focused: fields["only"]?.boolean ?? false,
+                        tags: Self.strings(fields["tags"]))
                 })
         } catch {
             var failed = Self.failed(whole, error)
@@ -87,6 +88,10 @@ public struct TestRunner: Sendable {
                         test: test, status: .failed, message: fields["message"]?.string ?? "",
                         traceback: fields["traceback"]?.string ?? "",
                         position: fields["position"]?.string ?? "")
+                    if fields["assertion"]?.boolean == true { result.kind = .failure }
+                    result.expected = fields["expected"]?.string ?? ""
+                    result.actual = fields["actual"]?.string ?? ""
+                    result.diff = fields["diff"]?.string ?? ""
                 default:
                     result = TestResult(
                         test: test, status: .failed, message: "stackplay: the test runner returned nothing it knows")
@@ -164,6 +169,14 @@ public struct TestRunner: Sendable {
             index = firstLine.index(after: colon)
         }
         return String(firstLine[..<end])
+    }
+}
+
+extension TestRunner {
+    /// The strings of a Lua list (a test's tags); an empty table reads as `.table([:])`.
+    static func strings(_ value: LuaValue?) -> [String] {
+        guard case .array(let list)? = value else { return [] }
+        return list.compactMap(\.string)
     }
 }
 

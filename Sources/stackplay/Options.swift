@@ -19,7 +19,12 @@ struct Options {
     var budget = LuaBudget.standard
     /// `--root DIR`: where `require` looks for modules of scripts given as files.
     var root: String?
-    var filter: String?
+    /// `--filter PATTERN`, repeatable: a test runs when its `file: name` contains any of them.
+    var filters: [String] = []
+    /// `--tag NAME[,NAME]`, repeatable: only tests with any of these tags run.
+    var tags: [String] = []
+    /// `--exclude-tag NAME[,NAME]`, repeatable: tests with any of these tags do not run.
+    var excludedTags: [String] = []
     var list = false
     var jobs: Int?
     var shard: (index: Int, count: Int)?
@@ -81,7 +86,13 @@ struct Options {
                                  last) to FILE (default: stdout)
 
         OPTIONS:
-          --filter PATTERN       run only tests whose 'file: name' contains PATTERN
+          --filter PATTERN       run only tests whose 'file: name' contains PATTERN; given
+                                 more than once, tests that match any of them
+          --tag TAG[,TAG]        run only tests tagged with any of these
+                                 (test(name, { tags = { "rtl" } }, fn)); repeatable
+          --exclude-tag TAG[,TAG]
+                                 do not run tests tagged with any of these; repeatable; wins
+                                 over --tag
           --list                 list the tests that would run, and exit
           --jobs N               run N tests at once, each in its own Lua state
                                  (default: the number of cores)
@@ -187,7 +198,9 @@ struct Options {
             case "--ci": options.ci = true
             case "--timeout":
                 options.timeout = try positive(try value(), for: name)
-            case "--filter": options.filter = try value()
+            case "--filter": options.filters.append(try value())
+            case "--tag", "--tags": options.tags += try tagList(try value(), for: name)
+            case "--exclude-tag", "--exclude-tags": options.excludedTags += try tagList(try value(), for: name)
             case "--list": options.list = true
             case "--jobs":
                 let text = try value()
@@ -224,6 +237,7 @@ struct Options {
                     "--ci",
                     "--artifacts",
                     "--tolerance", "--at", "--output", "--seed", "--repeat", "--forbid-only", "--timeout",
+                    "--tag", "--exclude-tag",
                 ]
                 if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }
                 throw UsageError(message: message)
@@ -240,6 +254,17 @@ struct Options {
             throw UsageError(message: "\(name) needs a positive number, not '\(text)'")
         }
         return number
+    }
+
+    /// `rtl,smoke` → `["rtl", "smoke"]`; an empty name is a usage error.
+    private static func tagList(_ text: String, for name: String) throws(UsageError) -> [String] {
+        let tags = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            String($0.trimmingPrefix(" ").reversed().drop { $0 == " " }.reversed())
+        }
+        guard !tags.contains(where: \.isEmpty) else {
+            throw UsageError(message: "\(name) needs tag names separated by commas, not '\(text)'")
+        }
+        return tags
     }
 
     private static func shard(_ text: String) throws(UsageError) -> (Int, Int) {

@@ -87,16 +87,25 @@ for outcome in discovered {
     case .failure(let failed): broken.append(failed)
     }
 }
-let chosen = Selection.apply(tests, filter: options.filter, shard: options.shard)
-let chosenBroken = Selection.apply(broken.map(\.test), filter: options.filter, shard: nil)
+let chosen = Selection.apply(
+    tests, filters: options.filters, tags: options.tags, excludedTags: options.excludedTags, shard: options.shard)
+// A file that does not load has no tags: a tag selection leaves it out, a filter may keep it.
+let chosenBroken =
+    options.tags.isEmpty ? Selection.apply(broken.map(\.test), filters: options.filters, shard: nil) : []
+let selecting = !options.filters.isEmpty || !options.tags.isEmpty || !options.excludedTags.isEmpty
+if selecting, chosen.isEmpty, chosenBroken.isEmpty {
+    let selection = Selection.describe(
+        filters: options.filters, tags: options.tags, excludedTags: options.excludedTags)
+    Output.err("stackplay: no test matches \(selection)")
+    exit(ExitCode.failure)
+}
 if options.list {
-    for test in chosen { Output.out(test.fullName + (test.skipped ? " (skipped)" : "")) }
+    for test in chosen {
+        let tags = test.tags.isEmpty ? "" : " [" + test.tags.joined(separator: ", ") + "]"
+        Output.out(test.fullName + tags + (test.skipped ? " (skipped)" : ""))
+    }
     for test in chosenBroken { Output.out(test.fullName + " (does not load)") }
     exit(chosenBroken.isEmpty ? ExitCode.success : ExitCode.failure)
-}
-if let filter = options.filter, chosen.isEmpty, chosenBroken.isEmpty {
-    Output.err("stackplay: no test matches --filter '\(filter)'")
-    exit(ExitCode.failure)
 }
 
 let (ran, runEnded) = isolated.run(chosen)
@@ -110,7 +119,7 @@ results = tracedResults
 
 Reporters.report(results, format: options.format ?? .human, seed: seed)
 if let junit = options.junit {
-    do { try TraceFile.write(JUnitReporter(seed: seed).xml(results), to: junit) } catch {
+    do { try JUnitReporter.write(results, seed: seed, to: junit) } catch {
         Output.err("stackplay: \(error.message)")
         exit(ExitCode.failure)
     }
