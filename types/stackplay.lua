@@ -278,7 +278,7 @@ function component:card(id) end
 function component:cards() end
 ---@return stackplay.rect
 function component:frame() end
----@param name string "header", "show_less", "details", ...
+---@param name string "header", "Show less" (or "show_less"): notification stack; "detail": wallet. Another name raises.
 ---@return stackplay.part?
 function component:part(name) end
 ---@return stackplay.element[]

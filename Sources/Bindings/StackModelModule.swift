@@ -83,14 +83,37 @@ enum ComponentFactories {
     }
 }
 
-/// The screen size `stackplay.screen {}` gets when a script gives none: 390 × 844 unless the
-/// project's `.stackplay.lua` says otherwise.
+/// What `stackplay.screen {}` gets for the settings a script does not give: 390 × 844,
+/// left to right, Reduce Motion off, Dynamic Type large, unless the project's `.stackplay.lua`
+/// says otherwise (`screen = { layout_direction = "rtl", dynamic_type = "AX3" }`).
 public struct ScreenDefaults: Sendable, Equatable {
     public var width: Double
     public var height: Double
+    public var layoutDirection: LayoutDirection
+    public var reduceMotion: Bool
+    public var dynamicTypeSize: DynamicTypeSize
 
-    public init(width: Double? = nil, height: Double? = nil) {
+    public init(
+        width: Double? = nil, height: Double? = nil, layoutDirection: LayoutDirection? = nil,
+        reduceMotion: Bool? = nil, dynamicTypeSize: DynamicTypeSize? = nil
+    ) {
         self.width = width ?? 390
         self.height = height ?? 844
+        self.layoutDirection = layoutDirection ?? .leftToRight
+        self.reduceMotion = reduceMotion ?? false
+        self.dynamicTypeSize = dynamicTypeSize ?? .large
     }
+
+    /// The settings a screen takes, by their Lua names: what `.stackplay.lua`'s `screen` accepts.
+    public static let keys = ["width", "height", "layout_direction", "reduce_motion", "dynamic_type"]
+
+    /// `"unknown size 'AX9' (did you mean 'AX5'?)"`, or the list of sizes when none is near.
+    public static func unknownSize(_ name: String) -> String {
+        let names = DynamicTypeSize.allCases.map(\.shortName)
+        if let near = nearestName(to: name, in: names) { return "unknown size '\(name)' (did you mean '\(near)'?)" }
+        return "unknown size '\(name)' (sizes: \(names.joined(separator: ", ")))"
+    }
+
+    /// `"'ltr' or 'rtl' expected, got 'rlt'"`.
+    public static func unknownDirection(_ name: String) -> String { "'ltr' or 'rtl' expected, got '\(name)'" }
 }

@@ -110,6 +110,9 @@ public struct TestRunner: Sendable {
         result.output = lua.session.output.captured
         result.traces = lua.session.recorders.map(\.text)
         if result.status == .failed { result.dump = lua.session.dump() }
+        if result.status == .failed, result.kind == .failure, let moving = lua.session.stillAnimating() {
+            result.message += "\n" + moving
+        }
     }
 
     /// What differs between two runs of one test, or nil.

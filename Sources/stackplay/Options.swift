@@ -130,7 +130,8 @@ struct Options {
           -h, --help             print this help and exit
 
         A '.stackplay.lua' in the current folder may return defaults: paths, screen (width,
-        height), cpu_budget, memory_budget, reporter ('human', 'tap', 'json'), jobs, junit, seed.
+        height, layout_direction, reduce_motion, dynamic_type: every screen's defaults),
+        cpu_budget, memory_budget, reporter ('human', 'tap', 'json'), jobs, junit, seed.
         Flags win over it. NO_COLOR turns colour off; colour is used only on a terminal.
 
         Prints 'N passed, N failed' at the end. Exits 0 when all passed, 1 when any failed,

@@ -62,7 +62,7 @@ if options.action == .check {
     exit(Check.run(scripts) ? ExitCode.success : ExitCode.failure)
 }
 
-let defaults = ScreenDefaults(width: config.screen.width, height: config.screen.height)
+let defaults = config.screen
 let modules = StackplayModules.standard(
     screen: defaults, recordsTraces: options.recordsTraces, updatesGolden: options.update,
     golden: TraceOutputs(options: options).policy)
