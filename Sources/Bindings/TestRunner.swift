@@ -86,7 +86,7 @@ public struct TestRunner: Sendable {
                 case .table(let fields)?:
                     result = TestResult(
                         test: test, status: .failed, message: fields["message"]?.string ?? "",
-                        traceback: fields["traceback"]?.string ?? "",
+                        traceback: Self.scriptFrames(fields["traceback"]?.string ?? ""),
                         position: fields["position"]?.string ?? "")
                     if fields["assertion"]?.boolean == true { result.kind = .failure }
                     result.expected = fields["expected"]?.string ?? ""
@@ -152,8 +152,21 @@ public struct TestRunner: Sendable {
 
     static func failed(_ test: TestCase, _ error: LuaFailure) -> TestResult {
         TestResult(
-            test: test, status: .failed, message: error.message, traceback: error.traceback,
+            test: test, status: .failed, message: error.message, traceback: scriptFrames(error.traceback),
             position: position(in: error.message))
+    }
+
+    /// The script's own frames of a Lua traceback: the prelude, the sandbox and the runner (and
+    /// the C functions that connect them) are noise to the reader. "" when no frame is left (a
+    /// budget stop is raised from the runner's frames).
+    static func scriptFrames(_ traceback: String) -> String {
+        let noise = [
+            "stackplay/", "(...tail calls...)", "in function 'xpcall'", "in function 'error'", "[C]: in ?",
+            "'raw_xpcall'", "[C]: in metamethod 'index'",
+        ]
+        let kept = traceback.split(separator: "\n").filter { line in !noise.contains { line.contains($0) } }
+        guard kept.count > 1 else { return "" }
+        return kept.joined(separator: "\n")
     }
 
     /// The `path:line` a message starts with, or "".

@@ -83,6 +83,8 @@ var tests: [TestCase] = []
 var broken: [TestResult] = []
 for outcome in discovered {
     switch outcome {
+    case .success(let found) where EmptyScript.isEmpty(found):
+        broken.append(EmptyScript.failure(found[0]))
     case .success(let found): tests += found
     case .failure(let failed): broken.append(failed)
     }

@@ -17,7 +17,7 @@ local type, ipairs, next, tostring, select, error = type, ipairs, next, tostring
 local rawget, rawlen, getmetatable, setmetatable = rawget, rawlen, getmetatable, setmetatable
 local xpcall, pcall, tonumber = xpcall, pcall, tonumber
 local format, rep, concat, sort = string.format, string.rep, table.concat, table.sort
-local find, match, gmatch, gsub = string.find, string.match, string.gmatch, string.gsub
+local find, match, gsub = string.find, string.match, string.gsub
 local math_type, floor, abs, huge = math.type, math.floor, math.abs, math.huge
 
 -- Showing values -----------------------------------------------------------------------------
@@ -567,17 +567,8 @@ local function describe(captured)
     result.message = (result.position and (result.position .. ": ") or "")
       .. "(error object is a " .. type(err) .. " value: " .. show(err) .. ")"
   end
-  -- The script's own frames only: the prelude, the sandbox and the runner are noise to the reader.
-  local kept = {}
-  for line in gmatch(captured.traceback, "[^\n]+") do
-    if not (find(line, "stackplay/", 1, true) or find(line, "(...tail calls...)", 1, true)
-        or find(line, "in function 'xpcall'", 1, true) or find(line, "in function 'error'", 1, true)
-        or find(line, "[C]: in ?", 1, true) or find(line, "'raw_xpcall'", 1, true)
-        or find(line, "[C]: in metamethod 'index'", 1, true)) then
-      kept[#kept + 1] = line
-    end
-  end
-  result.traceback = concat(kept, "\n")
+  -- The runner keeps the script's own frames only (TestRunner.scriptFrames).
+  result.traceback = captured.traceback
   return result
 end
 
