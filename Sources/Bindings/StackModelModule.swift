@@ -26,11 +26,34 @@ public struct StackModelModule: LuaModule {
     public static var apiNames: (fields: Set<String>, methods: Set<String>) {
         var methods = Set(ScreenMethods.methods(session: ScriptSession(), defaults: ScreenDefaults()).keys)
         for (_, names) in ComponentFactories.methodNames { methods.formUnion(names) }
-        methods.formUnion([
-            "to_equal", "to_be_near", "to_be_truthy", "to_be_falsy", "to_raise", "to_match_trace", "never",
-            "to_not",
-        ])
-        return (["screen", "version", "replay"], methods)
+        methods.formUnion(matchers)
+        return (["screen", "version", "replay", "show"], methods)
+    }
+
+    /// The methods of `expect(...)` (the prelude's; a test keeps the two lists equal).
+    public static let matchers: Set<String> = [
+        "to_equal", "to_be_near", "to_be_truthy", "to_be_falsy", "to_be_nil", "to_raise", "to_match_trace",
+        "to_be_greater_than", "to_be_greater_than_or_equal", "to_be_less_than", "to_be_less_than_or_equal",
+        "to_be_between", "to_contain", "to_have_length", "to_be_type", "to_match", "never", "to_not",
+    ]
+
+    /// The option names of each call that takes an options table, by the call's name:
+    /// `stackplay.screen { ... }`, `screen:notification_stack { ... }`, a drag's `{ x =, y = }` and
+    /// `{ steps =, duration = }`. `stackplay check` checks the tables it can see in the source.
+    public static var optionNames: [String: [String]] {
+        let gesture = ["x", "y", "steps", "duration"]
+        return [
+            "screen": ScreenMethods.screenOptions,
+            "notification_stack": NotificationStackMethods.options,
+            "wallet_card_stack": WalletCardStackMethods.options,
+            "sticky_stacked_cards": StickyStackedCardsMethods.options,
+            "set_size": ["width", "height"],
+            "set_items": ["items", "card_height"],
+            "replay": ["events"],
+            "tap": gesture, "drag": gesture, "scroll": gesture, "hit_test": ["x", "y"],
+            "touch_down": ["x", "y"], "touch_move": ["x", "y"],
+            "test": ["tags"], "skip": ["tags"], "only": ["tags"],
+        ]
     }
 
     public func install(in lua: LuaState) throws {

@@ -52,7 +52,8 @@ guard !options.paths.isEmpty else {
 
 let scripts: [Script]
 do {
-    scripts = try Discovery.scripts(in: options.paths, root: options.root)
+    scripts = try Discovery.scripts(
+        in: options.paths, root: options.root, includingHelpers: options.action == .check)
 } catch {
     Output.usageError(error.message)
     exit(ExitCode.usage)
