@@ -36,7 +36,7 @@ public struct TestRunner: Sendable {
                         tags: Self.strings(fields["tags"]))
                 })
         } catch {
-            var failed = Self.failed(whole, error)
+            var failed = Self.failed(whole, error, in: lua)
             failed.seed = seed
             if let lua { Self.collect(lua, into: &failed) }
             return .failure(failed)
@@ -98,7 +98,7 @@ public struct TestRunner: Sendable {
                 }
             }
         } catch {
-            result = Self.failed(test, error)
+            result = Self.failed(test, error, in: lua)
         }
         result.seed = seed
         if let lua { Self.collect(lua, into: &result) }
@@ -150,10 +150,23 @@ public struct TestRunner: Sendable {
         return "'" + short.replacing("\n", with: "\\n") + "'"
     }
 
-    static func failed(_ test: TestCase, _ error: LuaFailure) -> TestResult {
-        TestResult(
+    /// The result of a test or script that raised `error`. A script without tests whose
+    /// expectation failed is a failure (with both sides), not an error: its failure reaches here
+    /// as text, and the prelude keeps the last one for comparison.
+    static func failed(_ test: TestCase, _ error: LuaFailure, in lua: LuaState? = nil) -> TestResult {
+        var result = TestResult(
             test: test, status: .failed, message: error.message, traceback: scriptFrames(error.traceback),
             position: position(in: error.message))
+        if test.index == 0, error.kind == .error, let lua,
+            case .table(let fields)? = try? lua.callRunner("last_failure", []).first,
+            fields["message"]?.string == error.message
+        {
+            result.kind = .failure
+            result.expected = fields["expected"]?.string ?? ""
+            result.actual = fields["actual"]?.string ?? ""
+            result.diff = fields["diff"]?.string ?? ""
+        }
+        return result
     }
 
     /// The script's own frames of a Lua traceback: the prelude, the sandbox and the runner (and

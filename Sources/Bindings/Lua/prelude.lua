@@ -158,10 +158,13 @@ local function fail(self, report)
   end
   if report.detail then lines[#lines + 1] = report.detail end
   if report.hint then lines[#lines + 1] = "  To fix: " .. report.hint end
-  error(setmetatable({
+  local failure = setmetatable({
     message = concat(lines, "\n"), position = position, expected = report.expected,
     actual = report.actual, diff = report.diff and concat(report.diff, "\n") or nil, assertion = true,
-  }, Failure), 0)
+  }, Failure)
+  -- A script without tests fails outside the runner's steps: the runner finds it here.
+  registry.last_failure = failure
+  error(failure, 0)
 end
 
 local function check_arity(name, n, count)
@@ -588,6 +591,14 @@ function runner.run(index)
   for _, fn in ipairs(registry.after_each) do step(fn) end
   if failure then return describe(failure) end
   return nil
+end
+
+--- The last expectation that failed, as `describe` gives it, for a script without tests (whose
+--- error reaches the runner as text): the runner compares the messages.
+function runner.last_failure()
+  local failure = registry.last_failure
+  if failure == nil then return nil end
+  return describe({ value = failure, traceback = "", where = rawget(failure, "position") })
 end
 
 return runner
