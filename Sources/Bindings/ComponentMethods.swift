@@ -75,7 +75,9 @@ enum ComponentMethods {
                 // A part this kind has can be absent (nil: the header of a closed stack); a name
                 // no part of this kind has is a typo.
                 let known = partNames(h.component.kind)
-                guard known.contains(name) else { throw a.error(at: 2, unknownPart(given, of: h.component.kind)) }
+                guard known.contains(name) else {
+                    throw a.error(at: 2, unknownPart(given, of: h.component.kind))
+                }
                 return [h.snapshot.part(name).map(LuaSnapshot.part) ?? .nil]
             },
             "accessibility": { a in

@@ -334,7 +334,9 @@ function Expectation:to_contain(...)
   local item = ...
   local actual, found = self.actual, false
   if type(actual) == "string" then
-    if type(item) ~= "string" then bad_argument(1, "to_contain", "string expected for a string, got " .. type(item)) end
+    if type(item) ~= "string" then
+      bad_argument(1, "to_contain", "string expected for a string, got " .. type(item))
+    end
     found = find(actual, item, 1, true) ~= nil
   elseif type(actual) == "table" then
     for i = 1, rawlen(actual) do
@@ -378,7 +380,8 @@ function Expectation:to_be_type(name)
   local known = false
   for _, t in ipairs(type_names) do if t == name then known = true end end
   if not known then
-    bad_argument(1, "to_be_type", "a Lua type name expected (" .. concat(type_names, ", ") .. "), got " .. show(name))
+    bad_argument(1, "to_be_type",
+      "a Lua type name expected (" .. concat(type_names, ", ") .. "), got " .. show(name))
   end
   local wanted = "a value of type " .. name
   return outcome(self, type(self.actual) == name, {
@@ -419,7 +422,9 @@ function Expectation:to_raise(text)
   else message = show(err) end
   local wanted = "an error" .. (text and (" containing " .. show(text)) or "")
   if ok then
-    return outcome(self, false, { message = "expected " .. wanted .. ", got none", wanted = wanted, expected = wanted, actual = "no error" })
+    return outcome(self, false, {
+      message = "expected " .. wanted .. ", got none", wanted = wanted, expected = wanted, actual = "no error",
+    })
   end
   if text and not find(message, text, 1, true) then
     return outcome(self, false, {
@@ -469,8 +474,8 @@ local function read_tags(kind, options)
   for i = 1, rawlen(given) do
     local tag = rawget(given, i)
     if type(tag) ~= "string" or tag == "" or find(tag, "[%s,]") then
-      error(format("bad argument #2 to '%s' (field 'tags': tag %d must be a word without spaces or commas, got %s)",
-        kind, i, show(tag)), 4)
+      error(format("bad argument #2 to '%s' (field 'tags': tag %d must be a word without spaces or commas, "
+        .. "got %s)", kind, i, show(tag)), 4)
     end
     tags[#tags + 1] = tag
   end

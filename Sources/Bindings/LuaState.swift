@@ -115,7 +115,8 @@ public final class LuaState {
         // "unknown method 'tapp' of notification_stack (did you mean 'tap'?)" at the script's line.
         stackplay_lua_newtable(stack.L)
         let known = (Array(methods.keys) + (releaseMethod.map { [$0] } ?? [])).sorted()
-        try stack.push(.function("__index") { a in throw Self.unknownMember(a.value(at: 2), of: name, known: known) })
+        try stack.push(
+            .function("__index") { a in throw Self.unknownMember(a.value(at: 2), of: name, known: known) })
         stack.setField("__index", in: -2)
         try stack.push(.string("locked"))
         stack.setField("__metatable", in: -2)

@@ -25,7 +25,9 @@ enum ScreenMethods {
         return [.object(screen)]
     }
 
-    static func dynamicType(_ options: LuaOptions, default standard: DynamicTypeSize) throws -> DynamicTypeSize {
+    static func dynamicType(_ options: LuaOptions, default standard: DynamicTypeSize) throws
+        -> DynamicTypeSize
+    {
         guard let name = try options.optionalString("dynamic_type") else { return standard }
         guard let size = DynamicTypeSize(name: name) else {
             throw options.error("dynamic_type", ScreenDefaults.unknownSize(name))

@@ -46,7 +46,8 @@ final class ScriptSession {
             for component in screen.components {
                 guard let end = component.animationEndTime, end > now else { continue }
                 let left = end.isFinite ? "\(formatNumber(end - now)) s left" : "it never rests"
-                moving.append("\(component.kind.rawValue) '\(component.name)' (\(left) at t = \(formatNumber(now)) s)")
+                moving.append(
+                    "\(component.kind.rawValue) '\(component.name)' (\(left) at t = \(formatNumber(now)) s)")
             }
         }
         guard !moving.isEmpty else { return nil }

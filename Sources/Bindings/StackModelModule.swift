@@ -133,7 +133,9 @@ public struct ScreenDefaults: Sendable, Equatable {
     /// `"unknown size 'AX9' (did you mean 'AX5'?)"`, or the list of sizes when none is near.
     public static func unknownSize(_ name: String) -> String {
         let names = DynamicTypeSize.allCases.map(\.shortName)
-        if let near = nearestName(to: name, in: names) { return "unknown size '\(name)' (did you mean '\(near)'?)" }
+        if let near = nearestName(to: name, in: names) {
+            return "unknown size '\(name)' (did you mean '\(near)'?)"
+        }
         return "unknown size '\(name)' (sizes: \(names.joined(separator: ", ")))"
     }
 

@@ -32,8 +32,8 @@ public struct TestRunner: Sendable {
                     return TestCase(
                         file: file, root: root, name: fields["name"]?.string ?? "?",
                         position: fields["position"]?.string ?? file, index: offset + 1,
-                        skipped: fields["skipped"]?.boolean ?? false, focused: fields["only"]?.boolean ?? false,
-                        tags: Self.strings(fields["tags"]))
+                        skipped: fields["skipped"]?.boolean ?? false,
+                        focused: fields["only"]?.boolean ?? false, tags: Self.strings(fields["tags"]))
                 })
         } catch {
             var failed = Self.failed(whole, error, in: lua)

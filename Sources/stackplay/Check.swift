@@ -29,7 +29,9 @@ enum Check {
             for module in modules where seen.insert(module.path).inserted { queue.append(module) }
             var defined = Set<String>()
             for module in modules {
-                if let text = readFile(module.path) { defined.formUnion(LuaScan.definedNames(LuaScan.tokenize(text))) }
+                if let text = readFile(module.path) {
+                    defined.formUnion(LuaScan.definedNames(LuaScan.tokenize(text)))
+                }
             }
             let found =
                 LuaScan.unknownNames(in: source, fields: api.fields, methods: api.methods, defined: defined)
@@ -50,7 +52,8 @@ enum Check {
         var pending = LuaScan.requires(LuaScan.tokenize(source))
         var names = Set<String>()
         while let name = pending.popLast() {
-            guard names.insert(name).inserted, !name.isEmpty, !name.hasPrefix("/"), !name.contains("..") else {
+            guard names.insert(name).inserted, !name.isEmpty, !name.hasPrefix("/"), !name.contains("..")
+            else {
                 continue
             }
             let path = (root.hasSuffix("/") ? root : root + "/") + name.replacing(".", with: "/") + ".lua"

@@ -113,12 +113,17 @@ struct Config {
             }
             switch name {
             case "width", "height":
-                guard let number = item.number, number.isFinite, number >= 0 else { throw bad("a number >= 0") }
+                guard let number = item.number, number.isFinite, number >= 0 else {
+                    throw bad("a number >= 0")
+                }
                 if name == "width" { defaults.width = number } else { defaults.height = number }
             case "layout_direction":
                 guard let text = item.string else { throw bad("'ltr' or 'rtl'") }
                 guard let direction = LayoutDirection(rawValue: text) else {
-                    throw Invalid(message: "\(fileName): 'screen.layout_direction': \(ScreenDefaults.unknownDirection(text))")
+                    throw Invalid(
+                        message:
+                            "\(fileName): 'screen.layout_direction': \(ScreenDefaults.unknownDirection(text))"
+                    )
                 }
                 defaults.layoutDirection = direction
             case "reduce_motion":
@@ -127,7 +132,8 @@ struct Config {
             case "dynamic_type":
                 guard let text = item.string else { throw bad("a Dynamic Type size ('large', 'AX1', ...)") }
                 guard let size = DynamicTypeSize(name: text) else {
-                    throw Invalid(message: "\(fileName): 'screen.dynamic_type': \(ScreenDefaults.unknownSize(text))")
+                    throw Invalid(
+                        message: "\(fileName): 'screen.dynamic_type': \(ScreenDefaults.unknownSize(text))")
                 }
                 defaults.dynamicTypeSize = size
             default:

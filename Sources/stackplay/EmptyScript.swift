@@ -5,7 +5,9 @@ import Bindings
 enum EmptyScript {
     /// Whether `tests` is a whole file without tests whose text holds no Lua code.
     static func isEmpty(_ tests: [TestCase]) -> Bool {
-        guard tests.count == 1, tests[0].index == 0, let source = Check.readFile(tests[0].file) else { return false }
+        guard tests.count == 1, tests[0].index == 0, let source = Check.readFile(tests[0].file) else {
+            return false
+        }
         return LuaScan.tokenize(source).isEmpty
     }
 

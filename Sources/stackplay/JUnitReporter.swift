@@ -20,7 +20,8 @@ struct JUnitReporter {
         let allErrors = Self.errors(results)
         var lines = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-            "<testsuites name=\"stackplay\" tests=\"\(results.count)\" failures=\"\(all.failed - allErrors)\" "
+            "<testsuites name=\"stackplay\" tests=\"\(results.count)\" "
+                + "failures=\"\(all.failed - allErrors)\" "
                 + "errors=\"\(allErrors)\" skipped=\"\(all.skipped)\">",
         ]
         for file in files {
@@ -29,7 +30,8 @@ struct JUnitReporter {
             let errors = Self.errors(suite)
             let time = suite.reduce(0) { $0 + $1.seconds }
             lines.append(
-                "  <testsuite name=\"\(escape(file))\" tests=\"\(suite.count)\" failures=\"\(summary.failed - errors)\" "
+                "  <testsuite name=\"\(escape(file))\" tests=\"\(suite.count)\" "
+                    + "failures=\"\(summary.failed - errors)\" "
                     + "errors=\"\(errors)\" skipped=\"\(summary.skipped)\" time=\"\(time)\">")
             if let seed {
                 lines.append("    <properties><property name=\"seed\" value=\"\(seed)\"/></properties>")
@@ -53,7 +55,8 @@ struct JUnitReporter {
                     lines.append(open + ">")
                     let element = result.kind == .failure ? "failure" : "error"
                     lines.append(
-                        "      <\(element) message=\"\(escape(firstLine))\" type=\"\(element)\">\(escape(body))</\(element)>"
+                        "      <\(element) message=\"\(escape(firstLine))\" type=\"\(element)\">"
+                            + "\(escape(body))</\(element)>"
                             + output)
                     lines.append("    </testcase>")
                 }

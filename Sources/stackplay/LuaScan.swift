@@ -85,7 +85,9 @@ enum LuaScan {
     /// `line: message` for each key of an option table the source passes to a call in `options`
     /// (`stackplay.screen { layout_directon = "rtl" }`) that the call does not take. Calls named
     /// like a method the script or its modules define (`defined`) are the script's own: skipped.
-    static func unknownOptions(in source: String, options: [String: [String]], defined: Set<String>) -> [String] {
+    static func unknownOptions(in source: String, options: [String: [String]], defined: Set<String>)
+        -> [String]
+    {
         let tokens = tokenize(source)
         let ownNames = definedNames(tokens).union(defined)
         var problems: [String] = []
@@ -132,7 +134,9 @@ enum LuaScan {
         while j < tokens.count {
             switch tokens[j].text {
             case "(", "{", "[":
-                if tokens[j].text == "{", depth == 1, ["(", ","].contains(tokens[j - 1].text) { tables.append(j) }
+                if tokens[j].text == "{", depth == 1, ["(", ","].contains(tokens[j - 1].text) {
+                    tables.append(j)
+                }
                 depth += 1
             case ")", "}", "]":
                 depth -= 1

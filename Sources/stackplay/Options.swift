@@ -201,7 +201,8 @@ struct Options {
                 options.timeout = try positive(try value(), for: name)
             case "--filter": options.filters.append(try value())
             case "--tag", "--tags": options.tags += try tagList(try value(), for: name)
-            case "--exclude-tag", "--exclude-tags": options.excludedTags += try tagList(try value(), for: name)
+            case "--exclude-tag", "--exclude-tags":
+                options.excludedTags += try tagList(try value(), for: name)
             case "--list": options.list = true
             case "--jobs":
                 let text = try value()

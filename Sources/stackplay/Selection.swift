@@ -8,9 +8,13 @@ enum Selection {
         shard: (index: Int, count: Int)?
     ) -> [TestCase] {
         var chosen = tests
-        if !filters.isEmpty { chosen = chosen.filter { test in filters.contains { test.fullName.contains($0) } } }
+        if !filters.isEmpty {
+            chosen = chosen.filter { test in filters.contains { test.fullName.contains($0) } }
+        }
         if !tags.isEmpty { chosen = chosen.filter { test in test.tags.contains { tags.contains($0) } } }
-        if !excludedTags.isEmpty { chosen = chosen.filter { test in !test.tags.contains { excludedTags.contains($0) } } }
+        if !excludedTags.isEmpty {
+            chosen = chosen.filter { test in !test.tags.contains { excludedTags.contains($0) } }
+        }
         if let shard {
             // Round robin over the stable order: every test lands in exactly one shard.
             chosen = chosen.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)

@@ -18,7 +18,8 @@ enum TraceCommands {
                         "stackplay: \(mismatch)\n  To fix: if the model changed on purpose, record the trace again."
                     )
                 } else {
-                    Output.out("ok   \(path) (\(trace.steps.count) event\(trace.steps.count == 1 ? "" : "s"))")
+                    Output.out(
+                        "ok   \(path) (\(trace.steps.count) event\(trace.steps.count == 1 ? "" : "s"))")
                 }
             } catch {
                 failed += 1

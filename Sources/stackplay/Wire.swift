@@ -100,7 +100,8 @@ struct WireReader {
             guard let trace = string() else { return nil }
             traces.append(trace)
         }
-        guard let seed = int(), let kindName = string(), let kind = TestResult.FailureKind(rawValue: kindName),
+        guard let seed = int(), let kindName = string(),
+            let kind = TestResult.FailureKind(rawValue: kindName),
             let expected = string(), let actual = string(), let diff = string()
         else { return nil }
         var result = TestResult(

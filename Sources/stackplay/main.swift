@@ -91,7 +91,8 @@ for outcome in discovered {
     }
 }
 let chosen = Selection.apply(
-    tests, filters: options.filters, tags: options.tags, excludedTags: options.excludedTags, shard: options.shard)
+    tests, filters: options.filters, tags: options.tags, excludedTags: options.excludedTags,
+    shard: options.shard)
 // A file that does not load has no tags: a tag selection leaves it out, a filter may keep it.
 let chosenBroken =
     options.tags.isEmpty ? Selection.apply(broken.map(\.test), filters: options.filters, shard: nil) : []

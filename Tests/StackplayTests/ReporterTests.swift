@@ -88,7 +88,8 @@ let mixed = "\(fixtures)/report/mixed.lua"
     // The human report still goes to stdout; the XML only to the file.
     #expect(run.stdout.hasSuffix("3 passed, 1 failed, 1 skipped\n"))
     let junit = try JUnit(file: file)
-    #expect(junit.root == ["name": "stackplay", "tests": "5", "failures": "1", "errors": "0", "skipped": "1"])
+    #expect(
+        junit.root == ["name": "stackplay", "tests": "5", "failures": "1", "errors": "0", "skipped": "1"])
     #expect(junit.suites.map { $0["name"] } == [mixed, "\(fixtures)/report/passing.lua"])
     #expect(junit.suites.map { $0["tests"] } == ["3", "2"])
     #expect(junit.suites.map { $0["failures"] } == ["1", "0"])
@@ -125,7 +126,8 @@ let mixed = "\(fixtures)/report/mixed.lua"
     let failed = try stackplay("--junit", blocked, "\(fixtures)/report/passing.lua")
     #expect(failed.status == 1)
     #expect(failed.stdout.hasSuffix("2 passed, 0 failed\n"))
-    #expect(failed.stderr == "stackplay: cannot make the folder \(folder.path)/a-file: something else is there\n")
+    #expect(
+        failed.stderr == "stackplay: cannot make the folder \(folder.path)/a-file: something else is there\n")
 }
 
 @Test func jsonReportParses() throws {
