@@ -36,7 +36,11 @@ enum Check {
             let found =
                 LuaScan.unknownNames(in: source, fields: api.fields, methods: api.methods, defined: defined)
                 + LuaScan.unknownOptions(in: source, options: options, defined: defined)
-            for problem in found.sorted(by: { lineNumber($0) < lineNumber($1) }) {
+            // By line; on one line, in the order they were found.
+            let ordered = found.enumerated().sorted {
+                (lineNumber($0.element), $0.offset) < (lineNumber($1.element), $1.offset)
+            }.map(\.element)
+            for problem in ordered {
                 Output.err("stackplay: \(script.path):\(problem)")
                 problems += 1
             }

@@ -12,6 +12,8 @@ enum LuaScan {
         var line: Int
         /// A short string literal's text as written (escapes not read): `require "a.b"`'s name.
         var literal: String? = nil
+        /// Where the token is among its source's tokens, when a scan needs to go on from it.
+        var index: Int? = nil
     }
 
     static let stringMethods: Set<String> = [
@@ -107,18 +109,55 @@ enum LuaScan {
                 }
             }
             for table in argumentTables(tokens, after: i) {
-                for key in tableKeys(tokens, at: table) where !known.contains(key.text) {
-                    var text = "\(key.line): unknown option '\(key.text)' of \(tokens[i].text)"
-                    if let near = nearestName(to: key.text, in: known) {
-                        text += " (did you mean '\(near)'?)"
-                    } else {
-                        text += " (it takes: \(known.joined(separator: ", ")))"
+                for key in tableKeys(tokens, at: table) {
+                    if !known.contains(key.text) {
+                        problems.append(unknownOption(key, of: tokens[i].text, known: known))
                     }
-                    problems.append(text)
+                    // `items = { "a", { id = "b", hieght = 90 } }`: each item table's fields.
+                    guard key.text == "items", known.contains("items"), let index = key.index,
+                        index + 2 < tokens.count, tokens[index + 2].text == "{"
+                    else { continue }
+                    for item in elementTables(tokens, at: index + 2) {
+                        for field in tableKeys(tokens, at: item) where !itemFields.contains(field.text) {
+                            problems.append(unknownOption(field, of: "an item", known: itemFields))
+                        }
+                    }
                 }
             }
         }
         return problems
+    }
+
+    /// The fields an item table of `items` takes.
+    static let itemFields = ["id", "height", "label"]
+
+    private static func unknownOption(_ key: Token, of call: String, known: [String]) -> String {
+        var text = "\(key.line): unknown option '\(key.text)' of \(call)"
+        if let near = nearestName(to: key.text, in: known) {
+            text += " (did you mean '\(near)'?)"
+        } else {
+            text += " (it takes: \(known.joined(separator: ", ")))"
+        }
+        return text
+    }
+
+    /// The `{` of each table literal that is an element of the list literal whose `{` is at `start`.
+    static func elementTables(_ tokens: [Token], at start: Int) -> [Int] {
+        var tables: [Int] = []
+        var depth = 0
+        var j = start
+        while j < tokens.count {
+            let text = tokens[j].text
+            if text == "(" || text == "{" || text == "[" {
+                if text == "{", depth == 1, ["{", ",", ";"].contains(tokens[j - 1].text) { tables.append(j) }
+                depth += 1
+            } else if text == ")" || text == "}" || text == "]" {
+                depth -= 1
+                if depth == 0 { break }
+            }
+            j += 1
+        }
+        return tables
     }
 
     /// The indices of the `{` of each table literal given directly as an argument of the call
@@ -163,7 +202,9 @@ enum LuaScan {
             } else if depth == 1, isName(text), j + 1 < tokens.count, tokens[j + 1].text == "=",
                 ["{", ",", ";"].contains(tokens[j - 1].text)
             {
-                keys.append(tokens[j])
+                var key = tokens[j]
+                key.index = j
+                keys.append(key)
             }
             j += 1
         }

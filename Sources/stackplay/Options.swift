@@ -77,8 +77,10 @@ struct Options {
         start with '.' are skipped.
 
         COMMANDS:
-          check                  parse the scripts and report syntax errors and calls to API
-                                 names that do not exist, without running any gesture
+          check                  parse the scripts and report syntax errors, calls to API
+                                 names that do not exist and option names a call does not
+                                 take, without running any gesture; reads helpers/ and the
+                                 modules the scripts require
           replay                 build the screen of each trace, feed it the recorded events and
                                  check every recorded frame (--tolerance X, default 1e-9); the
                                  first difference names the event, the card and the field

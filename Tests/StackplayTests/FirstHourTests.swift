@@ -111,7 +111,7 @@ func runScript(
               local page = Page.new("rtl")
               page:open_pile()
               page.stack:drag("a", { x = -120 }, { stpes = 4 })
-              local w = page.screen:wallet_card_stack { items = { "v" }, pile_hieght = 70 }
+              local w = page.screen:wallet_card_stack { items = { "v", { id = "w", hieght = 9 } }, pile_hieght = 70 }
               page.screen:set_size { widht = 300 }
             end)
 
@@ -120,13 +120,14 @@ func runScript(
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try stackplay(arguments: ["check", "."], in: folder)
         #expect(run.status == 1)
-        #expect(run.stdout == "2 checked, 6 problems\n")
+        #expect(run.stdout == "2 checked, 7 problems\n")
         #expect(
             run.stderr.split(separator: "\n").map(String.init) == [
                 "stackplay: ./helpers/page.lua:5: unknown option 'layout_directon' of screen (did you mean 'layout_direction'?)",
                 "stackplay: ./helpers/page.lua:9: unknown API name ':tapp' (did you mean ':tap'?)",
                 "stackplay: ./spec.lua:2: unknown option 'tgas' of test (did you mean 'tags'?)",
                 "stackplay: ./spec.lua:5: unknown option 'stpes' of drag (did you mean 'steps'?)",
+                "stackplay: ./spec.lua:6: unknown option 'hieght' of an item (did you mean 'height'?)",
                 "stackplay: ./spec.lua:6: unknown option 'pile_hieght' of wallet_card_stack (did you mean 'pile_height'?)",
                 "stackplay: ./spec.lua:7: unknown option 'widht' of set_size (did you mean 'width'?)",
             ])
