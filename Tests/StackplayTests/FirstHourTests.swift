@@ -602,6 +602,16 @@ func runScript(
                 || readme.contains(" \(bare) ")
             #expect(documented, "README.md does not mention \(name)")
         }
+        // `stackplay check` knows every name a script can reach.
+        let calls = reachable.filter { !$0.hasPrefix(":__") }.map {
+            $0.hasPrefix(":") ? "x\($0)()" : "\($0)()"
+        }
+        .joined(separator: "\n")
+        let folder = try temporaryFolder(["all.lua": "local x = {}\n" + calls + "\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let check = try stackplay(arguments: ["check", "all.lua"], in: folder)
+        #expect(check.stderr == "")
+        #expect(check.status == 0)
         // And every matcher the README shows exists.
         let shown = Set(readme.matches(of: /:(to_[a-z_]+)\(/).map { ":" + String($0.output.1) })
         #expect(shown.subtracting(reachable).sorted() == [])
