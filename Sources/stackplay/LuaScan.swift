@@ -141,23 +141,31 @@ enum LuaScan {
         return text
     }
 
-    /// The `{` of each table literal that is an element of the list literal whose `{` is at `start`.
-    static func elementTables(_ tokens: [Token], at start: Int) -> [Int] {
-        var tables: [Int] = []
+    /// The indices of the tokens directly inside the bracketed group (`(...)`, `{...}`) whose
+    /// opening token is at `start`: not those of groups nested in it, nor the closing token.
+    static func topLevel(_ tokens: [Token], from start: Int) -> [Int] {
+        var inside: [Int] = []
         var depth = 0
         var j = start
         while j < tokens.count {
             let text = tokens[j].text
-            if text == "(" || text == "{" || text == "[" {
-                if text == "{", depth == 1, ["{", ",", ";"].contains(tokens[j - 1].text) { tables.append(j) }
-                depth += 1
-            } else if text == ")" || text == "}" || text == "]" {
+            if text == ")" || text == "}" || text == "]" {
                 depth -= 1
                 if depth == 0 { break }
+            } else if depth == 1 {
+                inside.append(j)
             }
+            if text == "(" || text == "{" || text == "[" { depth += 1 }
             j += 1
         }
-        return tables
+        return inside
+    }
+
+    /// The `{` of each table literal that is an element of the list literal whose `{` is at `start`.
+    static func elementTables(_ tokens: [Token], at start: Int) -> [Int] {
+        topLevel(tokens, from: start).filter {
+            tokens[$0].text == "{" && ["{", ",", ";"].contains(tokens[$0 - 1].text)
+        }
     }
 
     /// The indices of the `{` of each table literal given directly as an argument of the call
@@ -167,48 +175,21 @@ enum LuaScan {
         guard open < tokens.count else { return [] }
         if tokens[open].text == "{" { return [open] }
         guard tokens[open].text == "(" else { return [] }
-        var tables: [Int] = []
-        var depth = 0
-        var j = open
-        while j < tokens.count {
-            switch tokens[j].text {
-            case "(", "{", "[":
-                if tokens[j].text == "{", depth == 1, ["(", ","].contains(tokens[j - 1].text) {
-                    tables.append(j)
-                }
-                depth += 1
-            case ")", "}", "]":
-                depth -= 1
-                if depth == 0 { return tables }
-            default: break
-            }
-            j += 1
+        return topLevel(tokens, from: open).filter {
+            tokens[$0].text == "{" && ["(", ","].contains(tokens[$0 - 1].text)
         }
-        return tables
     }
 
     /// The `name = value` keys at the top level of the table literal whose `{` is at `start`.
     static func tableKeys(_ tokens: [Token], at start: Int) -> [Token] {
-        var keys: [Token] = []
-        var depth = 0
-        var j = start
-        while j < tokens.count {
-            let text = tokens[j].text
-            if text == "(" || text == "{" || text == "[" {
-                depth += 1
-            } else if text == ")" || text == "}" || text == "]" {
-                depth -= 1
-                if depth == 0 { break }
-            } else if depth == 1, isName(text), j + 1 < tokens.count, tokens[j + 1].text == "=",
+        topLevel(tokens, from: start).compactMap { j in
+            guard isName(tokens[j].text), j + 1 < tokens.count, tokens[j + 1].text == "=",
                 ["{", ",", ";"].contains(tokens[j - 1].text)
-            {
-                var key = tokens[j]
-                key.index = j
-                keys.append(key)
-            }
-            j += 1
+            else { return nil }
+            var key = tokens[j]
+            key.index = j
+            return key
         }
-        return keys
     }
 
     private static func message(_ token: Token, _ prefix: String, _ known: Set<String>) -> String {
