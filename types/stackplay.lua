@@ -89,7 +89,7 @@
 ---@field height number
 
 ---@class stackplay.card A card's frame snapshot.
----@field id string
+---@field id string|integer as the items gave it
 ---@field x number
 ---@field y number
 ---@field width number
@@ -171,6 +171,12 @@ function stackplay.screen(options) end
 ---@return stackplay.screen screen
 ---@return table<string, stackplay.notification_stack|stackplay.wallet_card_stack|stackplay.sticky_stacked_cards> components
 function stackplay.replay(path, options) end
+
+--- A value as Lua source, as failure reports show it: strings quoted, table keys sorted, numbers
+--- in their shortest round-trip form (`{ "a", b = 0.1 }`).
+---@param value any
+---@return string
+function stackplay.show(value) end
 
 ---@class stackplay.screen
 local screen = {}
@@ -273,7 +279,8 @@ function component:drag(id, by, options) end
 ---@return number x
 ---@return number y
 function component:point(target) end
----@return string[]
+--- The cards' ids in order; an id given as an integer comes back as one.
+---@return (string|integer)[]
 function component:ids() end
 ---@return integer
 function component:count() end
@@ -286,7 +293,7 @@ function component:card(id) end
 function component:cards() end
 ---@return stackplay.rect
 function component:frame() end
----@param name string "header", "show_less", "details", ...
+---@param name string "header", "Show less" (or "show_less"): notification stack; "detail": wallet. Another name raises.
 ---@return stackplay.part?
 function component:part(name) end
 ---@return stackplay.element[]
@@ -311,7 +318,7 @@ function notification_stack:expanded() end
 function notification_stack:open() end
 ---@return number? progress 0 closed, 1 open (N1)
 function notification_stack:progress() end
----@return string[] ids of the cards swiped away, in order
+---@return (string|integer)[] ids of the cards swiped away, in order
 function notification_stack:dismissed() end
 ---@param expanded boolean
 function notification_stack:set_expanded(expanded) end
@@ -320,7 +327,7 @@ function notification_stack:set_items(options) end
 
 ---@class stackplay.wallet_card_stack: stackplay.component
 local wallet_card_stack = {}
----@return string?
+---@return (string|integer)? selection the selected card's id, as the items gave it
 function wallet_card_stack:selection() end
 --- Selects card `id` (it must exist), or clears the selection with nil.
 ---@param id string?
@@ -350,18 +357,24 @@ function sticky_stacked_cards:scroll(dy, options) end
 
 -- The test prelude -------------------------------------------------------------------------
 
---- A named test; each runs from a fresh start.
----@param name string
----@param fn fun()
-function test(name, fn) end
+---@class stackplay.test_options
+---@field tags? string[] words without spaces or commas, for --tag and --exclude-tag
+
+--- A named test; each runs from a fresh start. `test(name, { tags = { "rtl" } }, fn)` tags it.
+---@param name string not empty
+---@param options_or_fn stackplay.test_options|fun()
+---@param fn? fun()
+function test(name, options_or_fn, fn) end
 --- A test that is listed but not run.
 ---@param name string
----@param fn fun()
-function skip(name, fn) end
+---@param options_or_fn stackplay.test_options|fun()
+---@param fn? fun()
+function skip(name, options_or_fn, fn) end
 --- When any test of a file is `only`, the others are skipped.
 ---@param name string
----@param fn fun()
-function only(name, fn) end
+---@param options_or_fn stackplay.test_options|fun()
+---@param fn? fun()
+function only(name, options_or_fn, fn) end
 --- Runs before every test of the file.
 ---@param fn fun()
 function before_each(fn) end
@@ -384,6 +397,46 @@ function expectation:to_be_near(expected, tolerance) end
 function expectation:to_be_truthy() end
 ---@return stackplay.expectation
 function expectation:to_be_falsy() end
+--- The value is nil.
+---@return stackplay.expectation
+function expectation:to_be_nil() end
+--- A number greater than `n`.
+---@param n number
+---@return stackplay.expectation
+function expectation:to_be_greater_than(n) end
+--- A number greater than or equal to `n`.
+---@param n number
+---@return stackplay.expectation
+function expectation:to_be_greater_than_or_equal(n) end
+--- A number less than `n`.
+---@param n number
+---@return stackplay.expectation
+function expectation:to_be_less_than(n) end
+--- A number less than or equal to `n`.
+---@param n number
+---@return stackplay.expectation
+function expectation:to_be_less_than_or_equal(n) end
+--- A number from `low` to `high`, both included.
+---@param low number
+---@param high number
+---@return stackplay.expectation
+function expectation:to_be_between(low, high) end
+--- A string holding `item` as plain text, or a list holding an element equal to `item`.
+---@param item any
+---@return stackplay.expectation
+function expectation:to_contain(item) end
+--- A string of `n` bytes or a list of `n` elements.
+---@param n integer
+---@return stackplay.expectation
+function expectation:to_have_length(n) end
+--- `type(value) == name`.
+---@param name "nil"|"boolean"|"number"|"string"|"table"|"function"|"thread"|"userdata"
+---@return stackplay.expectation
+function expectation:to_be_type(name) end
+--- A string that matches the Lua pattern `pattern`.
+---@param pattern string
+---@return stackplay.expectation
+function expectation:to_match(pattern) end
 --- The recorded screen given to expect matches the golden trace at `path`: same inputs, same
 --- frames. A missing golden trace, or any with --update, is written (and named on stderr).
 ---@param path string
@@ -400,8 +453,10 @@ function expectation:never() end
 ---@return stackplay.expectation
 function expectation:to_not() end
 
+--- An expectation about `actual`; `message`, when given, heads its failure.
 ---@param actual any
+---@param message? string
 ---@return stackplay.expectation
-function expect(actual) end
+function expect(actual, message) end
 
 return stackplay

@@ -5,11 +5,24 @@ import StackModel
 final class ComponentHandle<C: Component> {
     let screen: Screen
     let component: C
+    /// The ids a script gave as integers (`items = { 1, 2, 3 }`): the model keeps every id as a
+    /// string (traces too), and Lua gets these back as integers (`selection()` is 2, not "2").
+    var integerIDs: Set<String> = []
 
-    init(screen: Screen, component: C) {
+    init(screen: Screen, component: C, integerIDs: Set<String> = []) {
         self.screen = screen
         self.component = component
+        self.integerIDs = integerIDs
     }
+
+    /// A card id as Lua gets it: an integer when the script gave it as one, else a string.
+    func luaID(_ id: String) -> LuaValue {
+        if integerIDs.contains(id), let number = Int(id) { return .integer(number) }
+        return .string(id)
+    }
+
+    /// The integer a card id was given as, if it was.
+    func integerID(_ id: String) -> Int? { integerIDs.contains(id) ? Int(id) : nil }
 
     var settings: ScreenSettings { screen.settings }
     var snapshot: ComponentSnapshot { component.snapshot(in: screen.settings) }
@@ -26,6 +39,20 @@ final class ComponentHandle<C: Component> {
 extension String {
     /// `"Show less"` → `"show_less"`.
     func replacingSpaces() -> String { String(map { $0 == " " ? "_" : $0 }) }
+}
+
+/// The ids of an `items` option given as integers (`1`, or `{ id = 1 }`).
+func integerIDs(_ options: LuaOptions) -> Set<String> {
+    guard case .array(let list)? = options.entries["items"] else { return [] }
+    var ids = Set<String>()
+    for element in list {
+        switch element {
+        case .integer(let number): ids.insert(String(number))
+        case .table(let fields): if case .integer(let number)? = fields["id"] { ids.insert(String(number)) }
+        default: break
+        }
+    }
+    return ids
 }
 
 /// Reads the cards of an `items` option: ids (`"mail"`) or tables (`{ id =, height =, label = }`).

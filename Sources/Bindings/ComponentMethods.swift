@@ -48,7 +48,10 @@ enum ComponentMethods {
                 let at = try point(a, h, defaultTarget: defaultTapTarget(h.component.kind))
                 return [.number(at.x), .number(at.y)]
             },
-            "ids": { a in [.array(try handle(a).cards.map { .string($0.id) })] },
+            "ids": { a in
+                let h = try handle(a)
+                return [.array(h.cards.map { h.luaID($0.id) })]
+            },
             "count": { a in [.integer(try handle(a).cards.count)] },
             "state": { a in [LuaSnapshot.state(of: try handle(a).snapshot)] },
             "card": { a in
@@ -58,13 +61,23 @@ enum ComponentMethods {
                 guard let card = cards.first(where: { $0.id == id }) else {
                     throw a.error(at: 2, unknownCard(id, among: cards.map(\.id)))
                 }
-                return [LuaSnapshot.card(card)]
+                return [LuaSnapshot.card(card, integerID: h.integerID(card.id))]
             },
-            "cards": { a in [.array(try handle(a).cards.map(LuaSnapshot.card))] },
+            "cards": { a in
+                let h = try handle(a)
+                return [.array(h.cards.map { LuaSnapshot.card($0, integerID: h.integerID($0.id)) })]
+            },
             "frame": { a in [LuaSnapshot.rect(try handle(a).snapshot.frame)] },
             "part": { a in
                 let h = try handle(a)
-                let name = h.resolve(try a.string(at: 2))
+                let given = try a.string(at: 2)
+                let name = h.resolve(given)
+                // A part this kind has can be absent (nil: the header of a closed stack); a name
+                // no part of this kind has is a typo.
+                let known = partNames(h.component.kind)
+                guard known.contains(name) else {
+                    throw a.error(at: 2, unknownPart(given, of: h.component.kind))
+                }
                 return [h.snapshot.part(name).map(LuaSnapshot.part) ?? .nil]
             },
             "accessibility": { a in
@@ -115,6 +128,27 @@ enum ComponentMethods {
                 return [.boolean(try a.model { try h.screen.escape(h.component.name) })]
             },
         ]
+    }
+
+    /// The parts each kind can show (`c:part(name)`), by the model's names.
+    static func partNames(_ kind: ComponentKind) -> [String] {
+        switch kind {
+        case .notificationStack: ["header", "show_less"]
+        case .walletCardStack: ["detail"]
+        case .stickyStackedCards: []
+        }
+    }
+
+    /// `notification_stack has no part 'details' (did you mean 'header'?)`, or the list of parts.
+    static func unknownPart(_ given: String, of kind: ComponentKind) -> String {
+        let names = partNames(kind).map { $0 == "show_less" ? "Show less" : $0 }
+        var detail = "\(kind.rawValue) has no part '\(given)'"
+        if let near = nearestName(to: given, in: names + partNames(kind)) {
+            detail += " (did you mean '\(near)'?)"
+        } else {
+            detail += names.isEmpty ? " (it has none)" : " (parts: \(names.joined(separator: ", ")))"
+        }
+        return detail
     }
 
     /// `no card 'calender' (did you mean 'calendar'?)`, or the list of cards when none is near.

@@ -17,13 +17,14 @@ enum EmbeddedLua {
 -- `golden(screen, path)` (`to_match_trace`).
 local internal = ...
 local where, traceback, golden = internal.where, internal.traceback, internal.golden
+local nearest = internal.nearest
 local api = stackplay
 local registry = { tests = {}, before_each = {}, after_each = {} }
 local type, ipairs, next, tostring, select, error = type, ipairs, next, tostring, select, error
 local rawget, rawlen, getmetatable, setmetatable = rawget, rawlen, getmetatable, setmetatable
 local xpcall, pcall, tonumber = xpcall, pcall, tonumber
 local format, rep, concat, sort = string.format, string.rep, table.concat, table.sort
-local find, match, gmatch, gsub = string.find, string.match, string.gmatch, string.gsub
+local find, match, gsub = string.find, string.match, string.gsub
 local math_type, floor, abs, huge = math.type, math.floor, math.abs, math.huge
 
 -- Showing values -----------------------------------------------------------------------------
@@ -34,8 +35,12 @@ local function show_number(n)
   if n == -huge then return "-inf" end
   if math_type(n) == "integer" then return tostring(n) end
   if n == floor(n) and abs(n) < 1e15 then return format("%d", n) end
-  local short = format("%.15g", n)
-  if tonumber(short) == n then return short end
+  -- The shortest of 15, 16 and 17 significant digits that reads back as the same double, as
+  -- Swift prints numbers in the dump: `0.7818181818181819`, never `0.78181818181818186`.
+  for digits = 15, 16 do
+    local short = format("%." .. digits .. "g", n)
+    if tonumber(short) == n then return short end
+  end
   return format("%.17g", n)
 end
 
@@ -143,14 +148,30 @@ local Failure = {}
 Failure.__index = Failure
 Failure.__tostring = function(f) return f.message end
 
---- Raises an assertion failure pointing at the line that called the expectation.
-local function fail(message, expected, actual, lines)
+--- Raises an assertion failure pointing at the line that called the expectation. `report` holds
+--- the message, both sides as text (`expected`, `actual`), the diff lines and what to do next;
+--- the runner reads them apart for JSON and JUnit.
+local function fail(self, report)
   local position = where() or "?"
-  local text = position .. ": " .. message
-  if lines then text = text .. "\n" .. concat(lines, "\n") end
-  error(setmetatable({
-    message = text, position = position, expected = expected, actual = actual, assertion = true,
-  }, Failure), 0)
+  local heading = report.message
+  if self.message then heading = self.message .. ": " .. heading end
+  local lines = { position .. ": " .. heading }
+  if report.sides == false then report.expected, report.actual = nil, nil end
+  if report.expected then lines[#lines + 1] = "  expected: " .. report.expected end
+  if report.actual then lines[#lines + 1] = "    actual: " .. report.actual end
+  if report.diff and #report.diff > 0 then
+    lines[#lines + 1] = "  diff (- expected, + actual):"
+    for _, line in ipairs(report.diff) do lines[#lines + 1] = line end
+  end
+  if report.detail then lines[#lines + 1] = report.detail end
+  if report.hint then lines[#lines + 1] = "  To fix: " .. report.hint end
+  local failure = setmetatable({
+    message = concat(lines, "\n"), position = position, expected = report.expected,
+    actual = report.actual, diff = report.diff and concat(report.diff, "\n") or nil, assertion = true,
+  }, Failure)
+  -- A script without tests fails outside the runner's steps: the runner finds it here.
+  registry.last_failure = failure
+  error(failure, 0)
 end
 
 local function check_arity(name, n, count)
@@ -160,11 +181,15 @@ end
 local Expectation = {}
 Expectation.__index = Expectation
 
---- Lua: `expect(actual)`, then `:to_equal(expected)`, `:to_be_near(expected, tolerance)`,
---- `:to_be_truthy()`, `:to_be_falsy()`, `:to_raise([text])`, `:never()`.
+--- Lua: `expect(actual [, message])`, then a matcher (`:to_equal(expected)`, ...), or `:never()`
+--- first to negate it. The message, when given, heads the failure.
 function _ENV.expect(...)
   check_arity("expect", select("#", ...), 1)
-  return setmetatable({ actual = (...), negated = false }, Expectation)
+  local actual, message = ...
+  if message ~= nil and type(message) ~= "string" then
+    error("bad argument #2 to 'expect' (string expected, got " .. type(message) .. ")", 2)
+  end
+  return setmetatable({ actual = actual, negated = false, message = message }, Expectation)
 end
 
 function Expectation:never()
@@ -173,12 +198,23 @@ function Expectation:never()
 end
 Expectation.to_not = Expectation.never
 
-local function outcome(self, passed, message, expected, lines)
-  if passed == self.negated then
-    if self.negated then message = "expected anything but " .. show(expected) .. ", got it" ; lines = nil end
-    fail(message, expected, self.actual, lines)
+--- Passes or fails. `report.wanted` says what was expected in words ("a value greater than 3"),
+--- `report.expected` shows it as a value; a negated expectation fails with "expected not ...".
+local function outcome(self, passed, report)
+  if passed ~= self.negated then return self end
+  report.actual = report.actual or show(self.actual)
+  if self.negated then
+    local wanted = report.wanted or show(report.value)
+    report.message = report.wanted and ("expected not " .. wanted .. ", got " .. report.actual)
+      or ("expected anything but " .. wanted .. ", got it")
+    report.expected, report.diff, report.detail = "not " .. wanted, nil, nil
   end
-  return self
+  fail(self, report)
+end
+
+--- An argument error for a matcher, at the script's line.
+local function bad_argument(n, name, detail)
+  error(format("bad argument #%d to '%s' (%s)", n, name, detail), 3)
 end
 
 function Expectation:to_equal(...)
@@ -186,14 +222,11 @@ function Expectation:to_equal(...)
   local expected = ...
   local actual = self.actual
   local lines
-  if type(expected) == "table" and type(actual) == "table" then
-    lines = { "  expected: " .. show(expected), "    actual: " .. show(actual), "  diff (- expected, + actual):" }
-    diff(expected, actual, "", lines)
-  else
-    lines = { "  expected: " .. show(expected), "    actual: " .. show(actual) }
-  end
-  lines[#lines + 1] = "  To fix: check the gestures and time before this line, or the expected value."
-  return outcome(self, deep_equal(expected, actual), "values differ", expected, lines)
+  if type(expected) == "table" and type(actual) == "table" then lines = diff(expected, actual, "", {}) end
+  return outcome(self, deep_equal(expected, actual), {
+    message = "values differ", value = expected, expected = show(expected), diff = lines,
+    hint = "check the gestures and time before this line, or the expected value.",
+  })
 end
 
 local function near(expected, actual, tolerance)
@@ -216,86 +249,267 @@ end
 
 function Expectation:to_be_near(expected, tolerance)
   if type(expected) ~= "number" and type(expected) ~= "table" then
-    error("bad argument #1 to 'to_be_near' (number or table expected, got " .. type(expected) .. ")", 2)
+    bad_argument(1, "to_be_near", "number or table expected, got " .. type(expected))
   end
   tolerance = tolerance == nil and 1e-9 or tolerance
   if type(tolerance) ~= "number" or tolerance ~= tolerance or tolerance < 0 then
-    error("bad argument #2 to 'to_be_near' (tolerance must be a number >= 0, got " .. show(tolerance) .. ")", 2)
+    bad_argument(2, "to_be_near", "tolerance must be a number >= 0, got " .. show(tolerance))
   end
-  local lines = {
-    "  expected: " .. show(expected) .. " ± " .. show_number(tolerance),
-    "    actual: " .. show(self.actual),
-  }
-  if type(expected) == "table" and type(self.actual) == "table" then
-    lines[#lines + 1] = "  diff (- expected, + actual):"
-    diff(expected, self.actual, "", lines)
-  end
-  return outcome(self, near(expected, self.actual, tolerance), "values are not near", expected, lines)
+  local lines
+  if type(expected) == "table" and type(self.actual) == "table" then lines = diff(expected, self.actual, "", {}) end
+  local wanted = show(expected) .. " ± " .. show_number(tolerance)
+  return outcome(self, near(expected, self.actual, tolerance), {
+    message = "values are not near", wanted = "a value near " .. wanted, expected = wanted, diff = lines,
+  })
 end
 
 function Expectation:to_be_truthy()
-  return outcome(self, not not self.actual, "expected a truthy value, got " .. show(self.actual), true)
+  return outcome(self, not not self.actual, {
+    message = "expected a truthy value, got " .. show(self.actual), wanted = "a truthy value",
+    expected = "a truthy value (anything but nil and false)",
+  })
 end
 
 function Expectation:to_be_falsy()
-  return outcome(self, not self.actual, "expected a falsy value, got " .. show(self.actual), false)
+  return outcome(self, not self.actual, {
+    message = "expected a falsy value, got " .. show(self.actual), wanted = "a falsy value",
+    expected = "a falsy value (nil or false)",
+  })
+end
+
+function Expectation:to_be_nil()
+  return outcome(self, self.actual == nil, {
+    message = "expected nil, got " .. show(self.actual), wanted = "nil", expected = "nil",
+  })
+end
+
+--- The comparisons: `to_be_greater_than(n)`, `to_be_less_than(n)` and their `_or_equal` forms,
+--- `to_be_between(low, high)` (both ends included). A value that is not a number fails them all,
+--- negated or not.
+local function compare(self, name, bounds, words, passes)
+  for i, bound in ipairs(bounds) do
+    if type(bound) ~= "number" or bound ~= bound then
+      bad_argument(i, name, "number expected, got " .. (type(bound) == "number" and "nan" or type(bound)))
+    end
+  end
+  local wanted = words
+  if type(self.actual) ~= "number" or self.actual ~= self.actual then
+    fail(self, {
+      message = "expected " .. wanted .. ", got " .. show(self.actual) .. " (not a number)",
+      expected = wanted, actual = show(self.actual),
+    })
+  end
+  return outcome(self, passes(self.actual), {
+    message = "expected " .. wanted .. ", got " .. show(self.actual), wanted = wanted, expected = wanted,
+  })
+end
+
+function Expectation:to_be_greater_than(n)
+  return compare(self, "to_be_greater_than", { n }, "a value greater than " .. show(n), function(v) return v > n end)
+end
+
+function Expectation:to_be_greater_than_or_equal(n)
+  return compare(self, "to_be_greater_than_or_equal", { n }, "a value >= " .. show(n), function(v) return v >= n end)
+end
+
+function Expectation:to_be_less_than(n)
+  return compare(self, "to_be_less_than", { n }, "a value less than " .. show(n), function(v) return v < n end)
+end
+
+function Expectation:to_be_less_than_or_equal(n)
+  return compare(self, "to_be_less_than_or_equal", { n }, "a value <= " .. show(n), function(v) return v <= n end)
+end
+
+function Expectation:to_be_between(low, high)
+  if type(low) == "number" and type(high) == "number" and low > high then
+    bad_argument(2, "to_be_between", "the high end " .. show(high) .. " is below the low end " .. show(low))
+  end
+  return compare(self, "to_be_between", { low, high }, "a value between " .. show(low) .. " and " .. show(high),
+    function(v) return v >= low and v <= high end)
+end
+
+--- `to_contain(x)`: a string holds `x` as plain text, or a list holds an element equal to `x`.
+function Expectation:to_contain(...)
+  check_arity("to_contain", select("#", ...), 1)
+  local item = ...
+  local actual, found = self.actual, false
+  if type(actual) == "string" then
+    if type(item) ~= "string" then
+      bad_argument(1, "to_contain", "string expected for a string, got " .. type(item))
+    end
+    found = find(actual, item, 1, true) ~= nil
+  elseif type(actual) == "table" then
+    for i = 1, rawlen(actual) do
+      if deep_equal(rawget(actual, i), item) then found = true; break end
+    end
+  else
+    fail(self, {
+      message = "expected a string or a list containing " .. show(item) .. ", got " .. show(actual),
+      expected = "a string or a list containing " .. show(item), actual = show(actual),
+    })
+  end
+  local wanted = (type(actual) == "string" and "a string containing " or "a list containing ") .. show(item)
+  return outcome(self, found, {
+    message = "expected " .. wanted .. ", got " .. show(actual), wanted = wanted, expected = wanted,
+  })
+end
+
+--- `to_have_length(n)`: a string's bytes or a list's elements (`#`, raw).
+function Expectation:to_have_length(n)
+  if math_type(n) ~= "integer" and not (type(n) == "number" and n == floor(n)) then
+    bad_argument(1, "to_have_length", "whole number expected, got " .. show(n))
+  end
+  local actual = self.actual
+  if type(actual) ~= "string" and type(actual) ~= "table" then
+    fail(self, {
+      message = "expected a string or a table of length " .. show(n) .. ", got " .. show(actual),
+      expected = "length " .. show(n), actual = show(actual),
+    })
+  end
+  local length = rawlen(actual)
+  return outcome(self, length == n, {
+    message = "expected length " .. show(n) .. ", got length " .. length, wanted = "length " .. show(n),
+    expected = "length " .. show(n), actual = "length " .. length .. ": " .. show(actual),
+  })
+end
+
+local type_names = { "nil", "boolean", "number", "string", "table", "function", "thread", "userdata" }
+
+--- `to_be_type(name)`: Lua's `type(actual)` is `name`.
+function Expectation:to_be_type(name)
+  local known = false
+  for _, t in ipairs(type_names) do if t == name then known = true end end
+  if not known then
+    bad_argument(1, "to_be_type",
+      "a Lua type name expected (" .. concat(type_names, ", ") .. "), got " .. show(name))
+  end
+  local wanted = "a value of type " .. name
+  return outcome(self, type(self.actual) == name, {
+    message = "expected " .. wanted .. ", got " .. show(self.actual) .. " (a " .. type(self.actual) .. ")",
+    wanted = wanted, expected = wanted, actual = show(self.actual) .. " (" .. type(self.actual) .. ")",
+  })
+end
+
+--- `to_match(pattern)`: a string matches a Lua pattern (`"^card:%d+$"`).
+function Expectation:to_match(pattern)
+  if type(pattern) ~= "string" then bad_argument(1, "to_match", "string expected, got " .. type(pattern)) end
+  local actual = self.actual
+  local ok, found = pcall(find, type(actual) == "string" and actual or "", pattern)
+  if not ok then bad_argument(1, "to_match", "malformed pattern " .. show(pattern)) end
+  if type(actual) ~= "string" then
+    fail(self, {
+      message = "expected a string matching " .. show(pattern) .. ", got " .. show(actual),
+      expected = "a string matching " .. show(pattern), actual = show(actual),
+    })
+  end
+  local wanted = "a string matching " .. show(pattern)
+  return outcome(self, found ~= nil, {
+    message = "expected " .. wanted .. ", got " .. show(actual), wanted = wanted, expected = wanted,
+  })
 end
 
 function Expectation:to_raise(text)
   if type(self.actual) ~= "function" then
-    error("bad argument #1 to 'expect' (function expected for to_raise, got " .. type(self.actual) .. ")", 2)
+    bad_argument(1, "expect", "function expected for to_raise, got " .. type(self.actual))
   end
   if text ~= nil and type(text) ~= "string" then
-    error("bad argument #1 to 'to_raise' (string expected, got " .. type(text) .. ")", 2)
+    bad_argument(1, "to_raise", "string expected, got " .. type(text))
   end
   local ok, err = pcall(self.actual)
   local message
   if getmetatable(err) == Failure then message = rawget(err, "message")
   elseif type(err) == "string" then message = err
   else message = show(err) end
+  local wanted = "an error" .. (text and (" containing " .. show(text)) or "")
   if ok then
-    return outcome(self, false, "expected an error" .. (text and (" containing " .. show(text)) or "") .. ", got none", text)
+    return outcome(self, false, {
+      message = "expected " .. wanted .. ", got none", wanted = wanted, expected = wanted, actual = "no error",
+    })
   end
   if text and not find(message, text, 1, true) then
-    return outcome(self, false, "expected an error containing " .. show(text) .. ", got " .. show(message), text)
+    return outcome(self, false, {
+      message = "expected " .. wanted .. ", got " .. show(message), wanted = wanted, expected = wanted,
+      actual = show(message),
+    })
   end
-  return outcome(self, true, "", text)
+  return outcome(self, true, { message = "", wanted = wanted, expected = wanted, actual = show(message) })
 end
 
 --- Lua: `expect(screen):to_match_trace(path)`: the inputs and frames `screen` recorded so far
 --- (`stackplay.screen { record = true }`) against the golden trace at `path`. A missing golden
 --- trace, or any with `--update`, is written and named on stderr.
 function Expectation:to_match_trace(path)
-  if type(path) ~= "string" then
-    error("bad argument #1 to 'to_match_trace' (string expected, got " .. type(path) .. ")", 2)
-  end
+  if type(path) ~= "string" then bad_argument(1, "to_match_trace", "string expected, got " .. type(path)) end
   local difference, problem = golden(self.actual, path)
   if problem then error(problem, 2) end
-  local lines = difference and { "  " .. gsub(difference, "\n", "\n  ") } or nil
-  return outcome(self, difference == nil, "the screen's trace differs from " .. path, path, lines)
+  return outcome(self, difference == nil, {
+    message = "the screen's trace differs from " .. path, wanted = "a trace matching " .. path,
+    sides = false, -- the difference names the field, expected and actual
+    detail = difference and ("  " .. gsub(difference, "\n", "\n  ")) or nil,
+  })
 end
 
 -- Tests --------------------------------------------------------------------------------------
 
-local function register(kind, name, fn)
+--- The tags of `test(name, { tags = { "rtl", "smoke" } }, fn)`: words without spaces or commas
+--- (`--tag a,b` lists them), each given once.
+local function read_tags(kind, options)
+  if type(options) ~= "table" then
+    error(format("bad argument #2 to '%s' (table or function expected, got %s)", kind, type(options)), 4)
+  end
+  local k = next(options)
+  while k ~= nil do
+    if k ~= "tags" then
+      local near = type(k) == "string" and nearest(k, { "tags" })
+      error(format("bad argument #2 to '%s' (unknown option %s%s)", kind, show(k),
+        near and (" (did you mean '" .. near .. "'?)") or " (known: tags)"), 4)
+    end
+    k = next(options, k)
+  end
+  local given, tags = rawget(options, "tags"), {}
+  if given == nil then return tags end
+  if type(given) ~= "table" then
+    error(format("bad argument #2 to '%s' (field 'tags': table expected, got %s)", kind, type(given)), 4)
+  end
+  for i = 1, rawlen(given) do
+    local tag = rawget(given, i)
+    if type(tag) ~= "string" or tag == "" or find(tag, "[%s,]") then
+      error(format("bad argument #2 to '%s' (field 'tags': tag %d must be a word without spaces or commas, "
+        .. "got %s)", kind, i, show(tag)), 4)
+    end
+    tags[#tags + 1] = tag
+  end
+  return tags
+end
+
+local function register(kind, name, options, fn)
   if type(name) ~= "string" then
     error(format("bad argument #1 to '%s' (string expected, got %s)", kind, type(name)), 3)
   end
+  if name == "" or not find(name, "%S") then
+    error(format("bad argument #1 to '%s' (the test's name is empty)", kind), 3)
+  end
+  local tags = {}
+  if fn == nil and type(options) == "function" then
+    fn = options
+  else
+    tags = read_tags(kind, options)
+  end
   if type(fn) ~= "function" then
-    error(format("bad argument #2 to '%s' (function expected, got %s)", kind, type(fn)), 3)
+    error(format("bad argument #%d to '%s' (function expected, got %s)", options == fn and 2 or 3, kind, type(fn)), 3)
   end
   for _, t in ipairs(registry.tests) do
     if t.name == name then error(format("a test called %s is already defined at %s", show(name), t.position), 3) end
   end
-  registry.tests[#registry.tests + 1] = { name = name, fn = fn, mode = kind, position = where() }
+  registry.tests[#registry.tests + 1] = { name = name, fn = fn, mode = kind, position = where(), tags = tags }
 end
 
---- Lua: `test(name, fn)`: a named test; each runs from a fresh start.
-function _ENV.test(name, fn) register("test", name, fn) end
---- Lua: `skip(name, fn)`: a test that is listed but not run.
-function _ENV.skip(name, fn) register("skip", name, fn) end
---- Lua: `only(name, fn)`: when any test is marked `only`, the others are skipped.
-function _ENV.only(name, fn) register("only", name, fn) end
+--- Lua: `test(name, [{ tags = { ... } },] fn)`: a named test; each runs from a fresh start.
+function _ENV.test(name, options, fn) register("test", name, options, fn) end
+--- Lua: `skip(name, [options,] fn)`: a test that is listed but not run.
+function _ENV.skip(name, options, fn) register("skip", name, options, fn) end
+--- Lua: `only(name, [options,] fn)`: when any test is marked `only`, the others are skipped.
+function _ENV.only(name, options, fn) register("only", name, options, fn) end
 
 local function hook(list, kind)
   return function(fn)
@@ -309,6 +523,25 @@ end
 _ENV.before_each = hook(registry.before_each, "before_each")
 _ENV.after_each = hook(registry.after_each, "after_each")
 
+-- Unknown names of the stackplay table ---------------------------------------------------------
+
+--- Reading a name the `stackplay` table does not have raises at the script's line with the
+--- nearest name (`stackplay.scren`); a script may still set fields of its own.
+setmetatable(api, {
+  __metatable = "locked",
+  __index = function(_, key)
+    local names, k = {}, next(api)
+    while k ~= nil do
+      if type(k) == "string" then names[#names + 1] = k end
+      k = next(api, k)
+    end
+    sort(names)
+    local near = type(key) == "string" and nearest(key, names)
+    error(format("unknown field %s of stackplay%s", type(key) == "string" and ("'" .. key .. "'") or show(key),
+      near and (" (did you mean '" .. near .. "'?)") or (" (it has: " .. concat(names, ", ") .. ")")), 2)
+  end,
+})
+
 -- The runner's side: never reachable from scripts ------------------------------------------
 
 local runner = {}
@@ -319,7 +552,7 @@ function runner.tests()
   for _, t in ipairs(registry.tests) do if t.mode == "only" then focus = true end end
   for i, t in ipairs(registry.tests) do
     local skipped = t.mode == "skip" or (focus and t.mode ~= "only")
-    list[i] = { name = t.name, position = t.position, skipped = skipped, only = t.mode == "only" }
+    list[i] = { name = t.name, position = t.position, skipped = skipped, only = t.mode == "only", tags = t.tags }
   end
   return list
 end
@@ -336,6 +569,8 @@ local function describe(captured)
   local result = { status = "failed" }
   if getmetatable(err) == Failure then
     result.message, result.position = rawget(err, "message"), rawget(err, "position")
+    result.expected, result.actual = rawget(err, "expected"), rawget(err, "actual")
+    result.diff = rawget(err, "diff")
     result.assertion = true
   elseif type(err) == "string" then
     -- `assert(false)` and `error(msg, 0)` carry no position: add the test's line.
@@ -347,16 +582,8 @@ local function describe(captured)
     result.message = (result.position and (result.position .. ": ") or "")
       .. "(error object is a " .. type(err) .. " value: " .. show(err) .. ")"
   end
-  -- The script's own frames only: the prelude, the sandbox and the runner are noise to the reader.
-  local kept = {}
-  for line in gmatch(captured.traceback, "[^\n]+") do
-    if not (find(line, "stackplay/", 1, true) or find(line, "(...tail calls...)", 1, true)
-        or find(line, "in function 'xpcall'", 1, true) or find(line, "in function 'error'", 1, true)
-        or find(line, "[C]: in ?", 1, true) or find(line, "'raw_xpcall'", 1, true)) then
-      kept[#kept + 1] = line
-    end
-  end
-  result.traceback = concat(kept, "\n")
+  -- The runner keeps the script's own frames only (TestRunner.scriptFrames).
+  result.traceback = captured.traceback
   return result
 end
 
@@ -376,6 +603,14 @@ function runner.run(index)
   for _, fn in ipairs(registry.after_each) do step(fn) end
   if failure then return describe(failure) end
   return nil
+end
+
+--- The last expectation that failed, as `describe` gives it, for a script without tests (whose
+--- error reaches the runner as text): the runner compares the messages.
+function runner.last_failure()
+  local failure = registry.last_failure
+  if failure == nil then return nil end
+  return describe({ value = failure, traceback = "", where = rawget(failure, "position") })
 end
 
 return runner

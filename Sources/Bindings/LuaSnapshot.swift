@@ -16,9 +16,12 @@ enum LuaSnapshot {
     }
 
     /// A card: `{ id, x, y, width, height, scale, opacity, z, visible, hittable }`.
-    static func card(_ card: CardSnapshot) -> LuaValue {
+    static func card(_ card: CardSnapshot) -> LuaValue { self.card(card, integerID: nil) }
+
+    /// A card's frame; `integerID` is its id when the script gave it as an integer.
+    static func card(_ card: CardSnapshot, integerID: Int?) -> LuaValue {
         .fields(count: 10) { t in
-            t.string("id", card.id)
+            if let integerID { t.integer("id", integerID) } else { t.string("id", card.id) }
             t.number("x", card.frame.x)
             t.number("y", card.frame.y)
             t.number("width", card.frame.width)

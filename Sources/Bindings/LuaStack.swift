@@ -108,6 +108,11 @@ struct LuaStack {
         setLiteralField(key)
     }
 
+    func pushIntegerField(_ key: StaticString, _ value: Int) {
+        lua_pushinteger(L, lua_Integer(value))
+        setLiteralField(key)
+    }
+
     func pushBooleanField(_ key: StaticString, _ value: Bool) {
         lua_pushboolean(L, value ? 1 : 0)
         setLiteralField(key)

@@ -1,4 +1,5 @@
 import CLua
+import StackModel
 
 /// The one owner of a raw `lua_State`: everything else in Bindings goes through this file.
 ///
@@ -127,6 +128,16 @@ public final class LuaState {
             try stack.push(.function(release))
             stack.setField(releaseMethod, in: -2)
         }
+        // A name the methods table lacks falls through to this: `stack:tapp()` raises
+        // "unknown method 'tapp' of notification_stack (did you mean 'tap'?)" at the script's line.
+        stackplay_lua_newtable(stack.L)
+        let known = (Array(methods.keys) + (releaseMethod.map { [$0] } ?? [])).sorted()
+        try stack.push(
+            .function("__index") { a in throw Self.unknownMember(a.value(at: 2), of: name, known: known) })
+        stack.setField("__index", in: -2)
+        try stack.push(.string("locked"))
+        stack.setField("__metatable", in: -2)
+        lua_setmetatable(stack.L, -2)
         stack.setField("__index", in: -2)
         stackplay_push_release_gc(stack.L)
         stack.setField("__gc", in: -2)
@@ -135,6 +146,21 @@ public final class LuaState {
         try stack.push(.string("locked"))
         stack.setField("__metatable", in: -2)
         lua_rawsetp(stack.L, stackplay_lua_registryindex(), LuaStack.classKey(T.self))
+    }
+
+    /// The error for reading a name a bound object does not have, with the nearest known name.
+    static func unknownMember(_ key: LuaValue, of className: String, known: [String]) -> LuaError {
+        let kind = className.hasPrefix("stackplay.") ? String(className.dropFirst(10)) : className
+        guard let name = key.string else {
+            return LuaError("\(kind) has no field \(key.number.map { formatNumber($0) } ?? "of that type")")
+        }
+        var message = "unknown method '\(name)' of \(kind)"
+        if let near = nearestName(to: name, in: known) {
+            message += " (did you mean '\(near)'?)"
+        } else {
+            message += " (it has: \(known.joined(separator: ", ")))"
+        }
+        return LuaError(message)
     }
 
     // MARK: Running chunks

@@ -92,6 +92,10 @@ public struct LuaFieldWriter {
         stack.pushNumberField(key, value)
     }
 
+    public func integer(_ key: StaticString, _ value: Int) {
+        stack.pushIntegerField(key, value)
+    }
+
     public func boolean(_ key: StaticString, _ value: Bool) {
         stack.pushBooleanField(key, value)
     }

@@ -30,7 +30,7 @@ enum NotificationStackMethods {
                     "width", default: max(screen.settings.size.width - 2 * x, 0), allowNegative: false))
         }
         try a.model { try screen.add(stack) }
-        return [.object(Handle(screen: screen, component: stack))]
+        return [.object(Handle(screen: screen, component: stack, integerIDs: integerIDs(o)))]
     }
 
     static func methods() -> [String: LuaFunction] {
@@ -42,7 +42,10 @@ enum NotificationStackMethods {
             let h = try handle(a)
             return [h.snapshot.state("progress").map(LuaSnapshot.state) ?? .nil]
         }
-        methods["dismissed"] = { a in [.array(try handle(a).component.dismissed.map { .string($0) })] }
+        methods["dismissed"] = { a in
+            let h = try handle(a)
+            return [.array(h.component.dismissed.map(h.luaID))]
+        }
         methods["set_expanded"] = { a in
             let h = try handle(a)
             let expanded = try a.boolean(at: 2)
@@ -55,6 +58,7 @@ enum NotificationStackMethods {
             let cards = try readCards(
                 o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
             try a.model { try h.screen.setItems(cards, of: h.component.name) }
+            h.integerIDs.formUnion(integerIDs(o))
             return []
         }
         return methods

@@ -1,3 +1,5 @@
+import StackModel
+
 /// The prelude every script runs first: `test`, `skip`, `only`, `before_each`, `after_each`,
 /// `expect(...)` with its matchers, and the failure report. Written in Lua
 /// (`Sources/Bindings/Lua/prelude.lua`), since it is about Lua values; installed after the model
@@ -14,6 +16,11 @@ public struct PreludeModule: LuaModule {
         }
         lua.internals["traceback"] = .function("traceback") { a in
             [.string(a.stack.traceback(level: Int32(clamping: try a.optionalInteger(at: 1) ?? 1)))]
+        }
+        lua.internals["nearest"] = .function("nearest") { a in
+            let name = try a.string(at: 1)
+            guard case .array(let list) = a.value(at: 2) else { return [.nil] }
+            return [nearestName(to: name, in: list.compactMap(\.string)).map { .string($0) } ?? .nil]
         }
         try lua.run(embedded: .prelude, arguments: [.table(lua.internals)], keepingResult: true)
     }

@@ -16,23 +16,21 @@ enum ScreenMethods {
             size: Size(
                 width: try options.number("width", default: defaults.width, allowNegative: false),
                 height: try options.number("height", default: defaults.height, allowNegative: false)),
-            layoutDirection: try options.choice("layout_direction", directions, default: .leftToRight),
-            reduceMotion: try options.boolean("reduce_motion", default: false),
-            dynamicTypeSize: try dynamicType(options))
+            layoutDirection: try options.choice(
+                "layout_direction", directions, default: defaults.layoutDirection),
+            reduceMotion: try options.boolean("reduce_motion", default: defaults.reduceMotion),
+            dynamicTypeSize: try dynamicType(options, default: defaults.dynamicTypeSize))
         let screen = try arguments.model { try Screen(settings: settings) }
         session.track(screen, record: try options.boolean("record", default: false))
         return [.object(screen)]
     }
 
-    static func dynamicType(_ options: LuaOptions) throws -> DynamicTypeSize {
-        guard let name = try options.optionalString("dynamic_type") else { return .large }
+    static func dynamicType(_ options: LuaOptions, default standard: DynamicTypeSize) throws
+        -> DynamicTypeSize
+    {
+        guard let name = try options.optionalString("dynamic_type") else { return standard }
         guard let size = DynamicTypeSize(name: name) else {
-            let names = DynamicTypeSize.allCases.map(\.shortName)
-            var detail = "unknown size '\(name)' (sizes: \(names.joined(separator: ", ")))"
-            if let near = nearestName(to: name, in: names) {
-                detail = "unknown size '\(name)' (did you mean '\(near)'?)"
-            }
-            throw options.error("dynamic_type", detail)
+            throw options.error("dynamic_type", ScreenDefaults.unknownSize(name))
         }
         return size
     }
@@ -67,7 +65,7 @@ enum ScreenMethods {
             "set_layout_direction": { a in
                 let name = try a.string(at: 2)
                 guard let direction = directions.first(where: { $0.0 == name })?.1 else {
-                    throw a.error(at: 2, "'ltr' or 'rtl' expected, got '\(name)'")
+                    throw a.error(at: 2, ScreenDefaults.unknownDirection(name))
                 }
                 try screen(a).setLayoutDirection(direction)
                 return []
@@ -75,9 +73,7 @@ enum ScreenMethods {
             "set_dynamic_type": { a in
                 let name = try a.string(at: 2)
                 guard let size = DynamicTypeSize(name: name) else {
-                    let near = nearestName(to: name, in: DynamicTypeSize.allCases.map(\.shortName))
-                    throw a.error(
-                        at: 2, "unknown size '\(name)'" + (near.map { " (did you mean '\($0)'?)" } ?? ""))
+                    throw a.error(at: 2, ScreenDefaults.unknownSize(name))
                 }
                 try screen(a).setDynamicTypeSize(size)
                 return []

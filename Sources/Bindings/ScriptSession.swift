@@ -39,6 +39,25 @@ final class ScriptSession {
     /// The recorder of `screen`, if it is recorded.
     func recorder(of screen: Screen) -> TraceRecorder? { recorderOf[ObjectIdentifier(screen)] }
 
+    /// What is still moving on the screens, for a failed expectation: "still animating:
+    /// notification_stack 'notifications' (0.35 s left at t = 0.1 s); ..."; nil when everything
+    /// rests. A check made before `screen:settle()` reads values in mid-flight.
+    func stillAnimating() -> String? {
+        var moving: [String] = []
+        for screen in screens {
+            let now = screen.now
+            for component in screen.components {
+                guard let end = component.animationEndTime, end > now else { continue }
+                let left = end.isFinite ? "\(formatNumber(end - now)) s left" : "it never rests"
+                moving.append(
+                    "\(component.kind.rawValue) '\(component.name)' (\(left) at t = \(formatNumber(now)) s)")
+            }
+        }
+        guard !moving.isEmpty else { return nil }
+        return "  still animating: " + moving.joined(separator: ", ")
+            + "; screen:settle() before the check waits for it to finish."
+    }
+
     /// Every screen made since the last reset, as text.
     func dump() -> String {
         screens.map(LuaSnapshot.dump).joined(separator: "\n")

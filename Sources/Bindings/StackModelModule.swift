@@ -26,11 +26,34 @@ public struct StackModelModule: LuaModule {
     public static var apiNames: (fields: Set<String>, methods: Set<String>) {
         var methods = Set(ScreenMethods.methods(session: ScriptSession(), defaults: ScreenDefaults()).keys)
         for (_, names) in ComponentFactories.methodNames { methods.formUnion(names) }
-        methods.formUnion([
-            "to_equal", "to_be_near", "to_be_truthy", "to_be_falsy", "to_raise", "to_match_trace", "never",
-            "to_not",
-        ])
-        return (["screen", "version", "replay"], methods)
+        methods.formUnion(matchers)
+        return (["screen", "version", "replay", "show"], methods)
+    }
+
+    /// The methods of `expect(...)` (the prelude's; a test keeps the two lists equal).
+    public static let matchers: Set<String> = [
+        "to_equal", "to_be_near", "to_be_truthy", "to_be_falsy", "to_be_nil", "to_raise", "to_match_trace",
+        "to_be_greater_than", "to_be_greater_than_or_equal", "to_be_less_than", "to_be_less_than_or_equal",
+        "to_be_between", "to_contain", "to_have_length", "to_be_type", "to_match", "never", "to_not",
+    ]
+
+    /// The option names of each call that takes an options table, by the call's name:
+    /// `stackplay.screen { ... }`, `screen:notification_stack { ... }`, a drag's `{ x =, y = }` and
+    /// `{ steps =, duration = }`. `stackplay check` checks the tables it can see in the source.
+    public static var optionNames: [String: [String]] {
+        let gesture = ["x", "y", "steps", "duration"]
+        return [
+            "screen": ScreenMethods.screenOptions,
+            "notification_stack": NotificationStackMethods.options,
+            "wallet_card_stack": WalletCardStackMethods.options,
+            "sticky_stacked_cards": StickyStackedCardsMethods.options,
+            "set_size": ["width", "height"],
+            "set_items": ["items", "card_height"],
+            "replay": ["events"],
+            "tap": gesture, "drag": gesture, "scroll": gesture, "hit_test": ["x", "y"],
+            "touch_down": ["x", "y"], "touch_move": ["x", "y"],
+            "test": ["tags"], "skip": ["tags"], "only": ["tags"],
+        ]
     }
 
     public func install(in lua: LuaState) throws {
@@ -83,14 +106,39 @@ enum ComponentFactories {
     }
 }
 
-/// The screen size `stackplay.screen {}` gets when a script gives none: 390 × 844 unless the
-/// project's `.stackplay.lua` says otherwise.
+/// What `stackplay.screen {}` gets for the settings a script does not give: 390 × 844,
+/// left to right, Reduce Motion off, Dynamic Type large, unless the project's `.stackplay.lua`
+/// says otherwise (`screen = { layout_direction = "rtl", dynamic_type = "AX3" }`).
 public struct ScreenDefaults: Sendable, Equatable {
     public var width: Double
     public var height: Double
+    public var layoutDirection: LayoutDirection
+    public var reduceMotion: Bool
+    public var dynamicTypeSize: DynamicTypeSize
 
-    public init(width: Double? = nil, height: Double? = nil) {
+    public init(
+        width: Double? = nil, height: Double? = nil, layoutDirection: LayoutDirection? = nil,
+        reduceMotion: Bool? = nil, dynamicTypeSize: DynamicTypeSize? = nil
+    ) {
         self.width = width ?? 390
         self.height = height ?? 844
+        self.layoutDirection = layoutDirection ?? .leftToRight
+        self.reduceMotion = reduceMotion ?? false
+        self.dynamicTypeSize = dynamicTypeSize ?? .large
     }
+
+    /// The settings a screen takes, by their Lua names: what `.stackplay.lua`'s `screen` accepts.
+    public static let keys = ["width", "height", "layout_direction", "reduce_motion", "dynamic_type"]
+
+    /// `"unknown size 'AX9' (did you mean 'AX5'?)"`, or the list of sizes when none is near.
+    public static func unknownSize(_ name: String) -> String {
+        let names = DynamicTypeSize.allCases.map(\.shortName)
+        if let near = nearestName(to: name, in: names) {
+            return "unknown size '\(name)' (did you mean '\(near)'?)"
+        }
+        return "unknown size '\(name)' (sizes: \(names.joined(separator: ", ")))"
+    }
+
+    /// `"'ltr' or 'rtl' expected, got 'rlt'"`.
+    public static func unknownDirection(_ name: String) -> String { "'ltr' or 'rtl' expected, got '\(name)'" }
 }

@@ -35,7 +35,7 @@ enum StickyStackedCardsMethods {
                 scrollOffset: try o.number("scroll_offset", default: 0))
         }
         try a.model { try screen.add(sticky) }
-        return [.object(Handle(screen: screen, component: sticky))]
+        return [.object(Handle(screen: screen, component: sticky, integerIDs: integerIDs(o)))]
     }
 
     static func methods() -> [String: LuaFunction] {

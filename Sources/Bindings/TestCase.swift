@@ -14,10 +14,12 @@ public struct TestCase: Sendable, Equatable {
     public var skipped: Bool
     /// Defined with `only(...)`: `--forbid-only` (and CI) refuse it.
     public var focused: Bool
+    /// `test(name, { tags = { "rtl", "smoke" } }, fn)`: what `--tag` and `--exclude-tag` select by.
+    public var tags: [String]
 
     public init(
         file: String, root: String?, name: String, position: String, index: Int, skipped: Bool,
-        focused: Bool = false
+        focused: Bool = false, tags: [String] = []
     ) {
         self.file = file
         self.root = root
@@ -26,6 +28,7 @@ public struct TestCase: Sendable, Equatable {
         self.index = index
         self.skipped = skipped
         self.focused = focused
+        self.tags = tags
     }
 
     /// The file's name and the test's, as lists and filters show them: `path: name`.

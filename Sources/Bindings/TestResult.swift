@@ -1,6 +1,10 @@
 /// How one test went.
 public struct TestResult: Error, Sendable, Equatable {
     public enum Status: String, Sendable { case passed, failed, skipped }
+    /// Why a test failed: an `expect(...)` that did not hold, or an error (a script that raised
+    /// outside an expectation, did not load, hit a budget, crashed or timed out). JUnit files the
+    /// first as `<failure>`, the second as `<error>`.
+    public enum FailureKind: String, Sendable { case failure, error }
 
     public var test: TestCase
     public var status: Status
@@ -20,6 +24,13 @@ public struct TestResult: Error, Sendable, Equatable {
     public var output: String = ""
     /// The seed `math.random` started from in this test.
     public var seed: Int = 0
+    /// For a failed test: an assertion's failure or an error.
+    public var kind: FailureKind = .error
+    /// For a failed expectation: the expected side, the actual side and the diff, as the report
+    /// shows them ("" when there is none).
+    public var expected: String = ""
+    public var actual: String = ""
+    public var diff: String = ""
 
     public init(
         test: TestCase, status: Status, message: String = "", traceback: String = "", dump: String = "",

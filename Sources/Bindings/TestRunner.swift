@@ -32,10 +32,11 @@ public struct TestRunner: Sendable {
                     return TestCase(
                         file: file, root: root, name: fields["name"]?.string ?? "?",
                         position: fields["position"]?.string ?? file, index: offset + 1,
-                        skipped: fields["skipped"]?.boolean ?? false, focused: fields["only"]?.boolean ?? false)
+                        skipped: fields["skipped"]?.boolean ?? false,
+                        focused: fields["only"]?.boolean ?? false, tags: Self.strings(fields["tags"]))
                 })
         } catch {
-            var failed = Self.failed(whole, error)
+            var failed = Self.failed(whole, error, in: lua)
             failed.seed = seed
             if let lua { Self.collect(lua, into: &failed) }
             return .failure(failed)
@@ -85,15 +86,19 @@ public struct TestRunner: Sendable {
                 case .table(let fields)?:
                     result = TestResult(
                         test: test, status: .failed, message: fields["message"]?.string ?? "",
-                        traceback: fields["traceback"]?.string ?? "",
+                        traceback: Self.scriptFrames(fields["traceback"]?.string ?? ""),
                         position: fields["position"]?.string ?? "")
+                    if fields["assertion"]?.boolean == true { result.kind = .failure }
+                    result.expected = fields["expected"]?.string ?? ""
+                    result.actual = fields["actual"]?.string ?? ""
+                    result.diff = fields["diff"]?.string ?? ""
                 default:
                     result = TestResult(
                         test: test, status: .failed, message: "stackplay: the test runner returned nothing it knows")
                 }
             }
         } catch {
-            result = Self.failed(test, error)
+            result = Self.failed(test, error, in: lua)
         }
         result.seed = seed
         if let lua { Self.collect(lua, into: &result) }
@@ -105,6 +110,9 @@ public struct TestRunner: Sendable {
         result.output = lua.session.output.captured
         result.traces = lua.session.recorders.map(\.text)
         if result.status == .failed { result.dump = lua.session.dump() }
+        if result.status == .failed, result.kind == .failure, let moving = lua.session.stillAnimating() {
+            result.message += "\n" + moving
+        }
     }
 
     /// What differs between two runs of one test, or nil.
@@ -142,10 +150,36 @@ public struct TestRunner: Sendable {
         return "'" + short.replacing("\n", with: "\\n") + "'"
     }
 
-    static func failed(_ test: TestCase, _ error: LuaFailure) -> TestResult {
-        TestResult(
-            test: test, status: .failed, message: error.message, traceback: error.traceback,
+    /// The result of a test or script that raised `error`. A script without tests whose
+    /// expectation failed is a failure (with both sides), not an error: its failure reaches here
+    /// as text, and the prelude keeps the last one for comparison.
+    static func failed(_ test: TestCase, _ error: LuaFailure, in lua: LuaState? = nil) -> TestResult {
+        var result = TestResult(
+            test: test, status: .failed, message: error.message, traceback: scriptFrames(error.traceback),
             position: position(in: error.message))
+        if test.index == 0, error.kind == .error, let lua,
+            case .table(let fields)? = try? lua.callRunner("last_failure", []).first,
+            fields["message"]?.string == error.message
+        {
+            result.kind = .failure
+            result.expected = fields["expected"]?.string ?? ""
+            result.actual = fields["actual"]?.string ?? ""
+            result.diff = fields["diff"]?.string ?? ""
+        }
+        return result
+    }
+
+    /// The script's own frames of a Lua traceback: the prelude, the sandbox and the runner (and
+    /// the C functions that connect them) are noise to the reader. "" when no frame is left (a
+    /// budget stop is raised from the runner's frames).
+    static func scriptFrames(_ traceback: String) -> String {
+        let noise = [
+            "stackplay/", "(...tail calls...)", "in function 'xpcall'", "in function 'error'", "[C]: in ?",
+            "'raw_xpcall'", "[C]: in metamethod 'index'",
+        ]
+        let kept = traceback.split(separator: "\n").filter { line in !noise.contains { line.contains($0) } }
+        guard kept.count > 1 else { return "" }
+        return kept.joined(separator: "\n")
     }
 
     /// The `path:line` a message starts with, or "".
@@ -164,6 +198,14 @@ public struct TestRunner: Sendable {
             index = firstLine.index(after: colon)
         }
         return String(firstLine[..<end])
+    }
+}
+
+extension TestRunner {
+    /// The strings of a Lua list (a test's tags); an empty table reads as `.table([:])`.
+    static func strings(_ value: LuaValue?) -> [String] {
+        guard case .array(let list)? = value else { return [] }
+        return list.compactMap(\.string)
     }
 }
 

@@ -27,13 +27,16 @@ enum WalletCardStackMethods {
                     "height", default: max(screen.settings.size.height - y, 0), allowNegative: false))
         }
         try a.model { try screen.add(wallet) }
-        return [.object(Handle(screen: screen, component: wallet))]
+        return [.object(Handle(screen: screen, component: wallet, integerIDs: integerIDs(o)))]
     }
 
     static func methods() -> [String: LuaFunction] {
         func handle(_ a: LuaArguments) throws -> Handle { try a.object(at: 1, as: Handle.self) }
         var methods = ComponentMethods.common(WalletCardStack.self)
-        methods["selection"] = { a in [try handle(a).component.selection.map { .string($0) } ?? .nil] }
+        methods["selection"] = { a in
+            let h = try handle(a)
+            return [h.component.selection.map(h.luaID) ?? .nil]
+        }
         methods["select"] = { a in
             let h = try handle(a)
             let id = try a.optionalString(at: 2)

@@ -3,11 +3,19 @@ import Bindings
 /// `stackplay check`: compiles each script (syntax errors) and looks for calls to API names that
 /// do not exist, `stackplay.scren` or `stack:tapp()`, without running anything.
 enum Check {
-    /// Reports each problem as `path:line: message` on stderr; true when there were none.
+    /// Reports each problem as `path:line: message` on stderr; true when there were none. The
+    /// modules a script `require`s from its folder are read too: the names they define are known
+    /// to it, and their own problems are reported once.
     static func run(_ scripts: [Script]) -> Bool {
         let api = StackModelModule.apiNames
+        let options = StackModelModule.optionNames
         var problems = 0
-        for script in scripts {
+        var queue = scripts
+        var seen = Set(scripts.map(\.path))
+        var index = 0
+        while index < queue.count {
+            let script = queue[index]
+            index += 1
             do {
                 let lua = try LuaState(budget: .standard)
                 try lua.compile(file: script.path)
@@ -17,14 +25,50 @@ enum Check {
                 continue
             }
             guard let source = readFile(script.path) else { continue }
-            for problem in LuaScan.unknownNames(in: source, fields: api.fields, methods: api.methods) {
+            let modules = requiredModules(of: source, root: script.root)
+            for module in modules where seen.insert(module.path).inserted { queue.append(module) }
+            var defined = Set<String>()
+            for module in modules {
+                if let text = readFile(module.path) {
+                    defined.formUnion(LuaScan.definedNames(LuaScan.tokenize(text)))
+                }
+            }
+            let found =
+                LuaScan.unknownNames(in: source, fields: api.fields, methods: api.methods, defined: defined)
+                + LuaScan.unknownOptions(in: source, options: options, defined: defined)
+            // By line; on one line, in the order they were found.
+            let ordered = found.enumerated().sorted {
+                (lineNumber($0.element), $0.offset) < (lineNumber($1.element), $1.offset)
+            }.map(\.element)
+            for problem in ordered {
                 Output.err("stackplay: \(script.path):\(problem)")
                 problems += 1
             }
         }
-        Output.out("\(scripts.count) checked, \(problems) problem\(problems == 1 ? "" : "s")")
+        Output.out("\(queue.count) checked, \(problems) problem\(problems == 1 ? "" : "s")")
         return problems == 0
     }
+
+    /// The modules `source` requires that are files under `root` (as the sandbox's `require`
+    /// finds them: `helpers.x` is `root/helpers/x.lua`), and the modules those require.
+    static func requiredModules(of source: String, root: String) -> [Script] {
+        var found: [Script] = []
+        var pending = LuaScan.requires(LuaScan.tokenize(source))
+        var names = Set<String>()
+        while let name = pending.popLast() {
+            guard names.insert(name).inserted, !name.isEmpty, !name.hasPrefix("/"), !name.contains("..")
+            else {
+                continue
+            }
+            let path = (root.hasSuffix("/") ? root : root + "/") + name.replacing(".", with: "/") + ".lua"
+            guard Discovery.kind(of: path) == .file, let text = readFile(path) else { continue }
+            found.append(Script(path: path, root: root))
+            pending += LuaScan.requires(LuaScan.tokenize(text))
+        }
+        return found
+    }
+
+    private static func lineNumber(_ problem: String) -> Int { Int(problem.prefix { $0.isNumber }) ?? 0 }
 
     static func readFile(_ path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }

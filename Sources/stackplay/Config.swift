@@ -8,7 +8,9 @@ struct Config {
     static let keys = ["paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit", "seed"]
 
     var paths: [String] = []
-    var screen: (width: Double?, height: Double?) = (nil, nil)
+    /// `screen = { width =, height =, layout_direction =, reduce_motion =, dynamic_type = }`:
+    /// what every `stackplay.screen {}` gets for the settings it does not give.
+    var screen = ScreenDefaults()
     var cpuBudget: Double?
     var memoryMiB: Double?
     var reporter: Options.Format?
@@ -53,19 +55,7 @@ struct Config {
                 default: throw bad("a path or a list of paths")
                 }
             case "screen":
-                guard case .table(let size) = value else { throw bad("a table { width =, height = }") }
-                for (name, item) in size {
-                    guard let number = item.number, number.isFinite, number >= 0 else {
-                        throw Invalid(message: "\(fileName): 'screen.\(name)' must be a number >= 0")
-                    }
-                    switch name {
-                    case "width": config.screen.width = number
-                    case "height": config.screen.height = number
-                    default:
-                        throw Invalid(
-                            message: "\(fileName): unknown key 'screen.\(name)' (known: width, height)")
-                    }
-                }
+                config.screen = try screenDefaults(value)
             case "cpu_budget":
                 guard let number = value.number, number > 0, number.isFinite else {
                     throw bad("a positive number of seconds")
@@ -102,6 +92,59 @@ struct Config {
             }
         }
         return config
+    }
+
+    /// The `screen` table: each setting checked as `stackplay.screen {}` checks it; an unknown
+    /// key is named with the nearest known one.
+    private static func screenDefaults(_ value: LuaValue) throws(Invalid) -> ScreenDefaults {
+        let fields: [String: LuaValue]
+        switch value {
+        case .table(let table): fields = table
+        case .array(let list) where list.isEmpty: fields = [:]
+        default:
+            throw Invalid(
+                message: "\(fileName): 'screen' must be a table of screen settings "
+                    + "(\(ScreenDefaults.keys.joined(separator: ", "))), got \(describe(value))")
+        }
+        var defaults = ScreenDefaults()
+        for (name, item) in fields.sorted(by: { $0.key < $1.key }) {
+            func bad(_ expected: String) -> Invalid {
+                Invalid(message: "\(fileName): 'screen.\(name)' must be \(expected), got \(describe(item))")
+            }
+            switch name {
+            case "width", "height":
+                guard let number = item.number, number.isFinite, number >= 0 else {
+                    throw bad("a number >= 0")
+                }
+                if name == "width" { defaults.width = number } else { defaults.height = number }
+            case "layout_direction":
+                guard let text = item.string else { throw bad("'ltr' or 'rtl'") }
+                guard let direction = LayoutDirection(rawValue: text) else {
+                    throw Invalid(
+                        message:
+                            "\(fileName): 'screen.layout_direction': \(ScreenDefaults.unknownDirection(text))"
+                    )
+                }
+                defaults.layoutDirection = direction
+            case "reduce_motion":
+                guard case .boolean(let flag) = item else { throw bad("true or false") }
+                defaults.reduceMotion = flag
+            case "dynamic_type":
+                guard let text = item.string else { throw bad("a Dynamic Type size ('large', 'AX1', ...)") }
+                guard let size = DynamicTypeSize(name: text) else {
+                    throw Invalid(
+                        message: "\(fileName): 'screen.dynamic_type': \(ScreenDefaults.unknownSize(text))")
+                }
+                defaults.dynamicTypeSize = size
+            default:
+                let near = nearestName(to: name, in: ScreenDefaults.keys)
+                throw Invalid(
+                    message: "\(fileName): unknown key 'screen.\(name)'"
+                        + (near.map { " (did you mean 'screen.\($0)'?)" }
+                            ?? " (known: \(ScreenDefaults.keys.joined(separator: ", ")))"))
+            }
+        }
+        return defaults
     }
 
     /// Fills what the command line did not give.

@@ -16,12 +16,18 @@ enum Discovery {
 
     /// Files as given; folders as every `*.lua` under them, recursively, sorted by path,
     /// skipping names that start with '.'. A file's root is `root` or its folder.
-    static func scripts(in paths: [String], root: String?) throws(Missing) -> [Script] {
+    /// `includingHelpers`: `stackplay check` reads the modules in `helpers/` folders too.
+    static func scripts(in paths: [String], root: String?, includingHelpers: Bool = false) throws(Missing)
+        -> [Script]
+    {
         var scripts: [Script] = []
         for path in paths {
             switch kind(of: path) {
             case .file: scripts.append(Script(path: path, root: root ?? folder(of: path)))
-            case .folder: scripts += luaFiles(under: path).map { Script(path: $0, root: root ?? path) }
+            case .folder:
+                scripts += luaFiles(under: path, includingHelpers: includingHelpers).map {
+                    Script(path: $0, root: root ?? path)
+                }
             case .missing: throw Missing(message: "no such file or folder: \(path)")
             case .other: throw Missing(message: "not a regular file or a folder: \(path)")
             }
@@ -53,7 +59,7 @@ enum Discovery {
     /// reported on stderr and skipped: opening it could block the run. A script whose name is not
     /// UTF-8 is named with its bad bytes escaped (``EscapedName``, `b\xff.lua`) and runs: the
     /// loader opens the real bytes. A folder whose name is not UTF-8 is noted and skipped.
-    static func luaFiles(under folder: String) -> [String] {
+    static func luaFiles(under folder: String, includingHelpers: Bool = false) -> [String] {
         var found: [String] = []
         var pending = [folder]
         while let current = pending.popLast() {
@@ -68,7 +74,7 @@ enum Discovery {
                 let name = EscapedName.escape(bytes)
                 if name.hasPrefix(".") { continue }
                 // `helpers/` folders hold modules that scenarios `require`; they are not run.
-                if name == "helpers" { continue }
+                if name == "helpers" && !includingHelpers { continue }
                 let path = current.hasSuffix("/") ? current + name : current + "/" + name
                 var info = stat()
                 guard lstat(path, &info) == 0 else {

@@ -137,7 +137,7 @@ enum Interruption {
         let signal = WorkerPool.interruption
         Reporters.report(results, format: format ?? .human, seed: nil)
         if let junit {
-            do { try TraceFile.write(JUnitReporter(seed: nil).xml(results), to: junit) } catch {
+            do { try JUnitReporter.write(results, seed: nil, to: junit) } catch {
                 Output.err("stackplay: \(error.message)")
             }
         }

@@ -6,6 +6,15 @@ struct JSONReporter {
     /// The run's seed; nil when the run was interrupted before it mattered.
     var seed: Int? = nil
 
+    /// The version of this document's shape; it goes up when a field changes meaning or goes away.
+    /// Version 1: `format_version`, `tests` (file, name, position, status, seconds, message,
+    /// failure_position, dump, traceback, output, seed, tags, kind, expected, actual, diff),
+    /// `passed`, `failed`, `skipped`, `seed`.
+    static let formatVersion = 1
+
+    /// A JSON string, or `null` for "".
+    private func optional(_ text: String) -> String { text.isEmpty ? "null" : jsonString(text) }
+
     func report(_ results: [TestResult]) {
         let tests = results.map { result in
             "{\"file\":\(jsonString(result.test.file)),\"name\":\(jsonString(result.test.name)),"
@@ -13,11 +22,14 @@ struct JSONReporter {
                 + "\"seconds\":\(result.seconds),\"message\":\(jsonString(result.message)),"
                 + "\"failure_position\":\(jsonString(result.position)),\"dump\":\(jsonString(result.dump)),"
                 + "\"traceback\":\(jsonString(result.traceback)),\"output\":\(jsonString(result.output)),"
-                + "\"seed\":\(result.seed)}"
+                + "\"seed\":\(result.seed),\"tags\":[\(result.test.tags.map(jsonString).joined(separator: ","))],"
+                + "\"kind\":\(result.status == .failed ? jsonString(result.kind.rawValue) : "null"),"
+                + "\"expected\":\(optional(result.expected)),\"actual\":\(optional(result.actual)),"
+                + "\"diff\":\(optional(result.diff))}"
         }
         let summary = Summary(results)
         Output.out(
-            "{\"tests\":[\(tests.joined(separator: ","))],\"passed\":\(summary.passed),"
+            "{\"format_version\":\(Self.formatVersion),\"tests\":[\(tests.joined(separator: ","))],\"passed\":\(summary.passed),"
                 + "\"failed\":\(summary.failed),\"skipped\":\(summary.skipped)"
                 + (seed.map { ",\"seed\":\($0)" } ?? "") + "}")
     }

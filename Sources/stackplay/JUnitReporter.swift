@@ -1,8 +1,10 @@
 import Bindings
 import Traces
 
-/// `--junit FILE`: JUnit XML as CI servers read it: a test suite a script, a test case a test,
-/// with the file and line of each failure.
+/// `--junit FILE`: JUnit XML as CI servers read it: a test suite a script, a test case a test.
+/// Every test case's `file` and `line` say where the test is defined; an `expect` that did not
+/// hold is a `<failure>`, anything else that failed (an error the script raised, a file that does
+/// not load, a budget stop, a crash) is an `<error>`, and each names its own `path:line` first.
 struct JUnitReporter {
     /// The run's seed, as a property of each suite.
     var seed: Int? = nil
@@ -15,24 +17,28 @@ struct JUnitReporter {
             byFile[result.test.file, default: []].append(result)
         }
         let all = Summary(results)
+        let allErrors = Self.errors(results)
         var lines = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-            "<testsuites name=\"stackplay\" tests=\"\(results.count)\" failures=\"\(all.failed)\" skipped=\"\(all.skipped)\">",
+            "<testsuites name=\"stackplay\" tests=\"\(results.count)\" "
+                + "failures=\"\(all.failed - allErrors)\" "
+                + "errors=\"\(allErrors)\" skipped=\"\(all.skipped)\">",
         ]
         for file in files {
             let suite = byFile[file]!
             let summary = Summary(suite)
+            let errors = Self.errors(suite)
             let time = suite.reduce(0) { $0 + $1.seconds }
             lines.append(
-                "  <testsuite name=\"\(escape(file))\" tests=\"\(suite.count)\" failures=\"\(summary.failed)\" "
-                    + "errors=\"0\" skipped=\"\(summary.skipped)\" time=\"\(time)\">")
+                "  <testsuite name=\"\(escape(file))\" tests=\"\(suite.count)\" "
+                    + "failures=\"\(summary.failed - errors)\" "
+                    + "errors=\"\(errors)\" skipped=\"\(summary.skipped)\" time=\"\(time)\">")
             if let seed {
                 lines.append("    <properties><property name=\"seed\" value=\"\(seed)\"/></properties>")
             }
             for result in suite {
-                let line =
-                    result.position.split(separator: ":").last.flatMap { Int($0) }
-                    ?? result.test.position.split(separator: ":").last.flatMap { Int($0) } ?? 0
+                // Where the test is defined, whatever happened to it (a whole script: its line 1).
+                let line = result.test.position.split(separator: ":").last.flatMap { Int($0) } ?? 1
                 let open =
                     "    <testcase classname=\"\(escape(file))\" name=\"\(escape(result.test.name))\" "
                     + "file=\"\(escape(file))\" line=\"\(line)\" time=\"\(result.seconds)\""
@@ -47,8 +53,10 @@ struct JUnitReporter {
                     if !result.dump.isEmpty { body += "\n\nstate when it failed:\n" + result.dump }
                     if !result.traceback.isEmpty { body += "\n\n" + result.traceback }
                     lines.append(open + ">")
+                    let element = result.kind == .failure ? "failure" : "error"
                     lines.append(
-                        "      <failure message=\"\(escape(firstLine))\" type=\"failure\">\(escape(body))</failure>"
+                        "      <\(element) message=\"\(escape(firstLine))\" type=\"\(element)\">"
+                            + "\(escape(body))</\(element)>"
                             + output)
                     lines.append("    </testcase>")
                 }
@@ -57,6 +65,19 @@ struct JUnitReporter {
         }
         lines.append("</testsuites>")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// How many of `results` failed with an error rather than an expectation.
+    private static func errors(_ results: [TestResult]) -> Int {
+        results.count { $0.status == .failed && $0.kind == .error }
+    }
+
+    /// Writes the report to `path`, making its folder first (`junit = "build/junit.xml"`).
+    static func write(_ results: [TestResult], seed: Int?, to path: String) throws(TraceFile.Failure) {
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            try TraceFile.makeDirectory(String(path[..<slash]))
+        }
+        try TraceFile.write(JUnitReporter(seed: seed).xml(results), to: path)
     }
 
     /// XML text and attribute escaping, shared with the SVG pictures.

@@ -19,7 +19,12 @@ struct Options {
     var budget = LuaBudget.standard
     /// `--root DIR`: where `require` looks for modules of scripts given as files.
     var root: String?
-    var filter: String?
+    /// `--filter PATTERN`, repeatable: a test runs when its `file: name` contains any of them.
+    var filters: [String] = []
+    /// `--tag NAME[,NAME]`, repeatable: only tests with any of these tags run.
+    var tags: [String] = []
+    /// `--exclude-tag NAME[,NAME]`, repeatable: tests with any of these tags do not run.
+    var excludedTags: [String] = []
     var list = false
     var jobs: Int?
     var shard: (index: Int, count: Int)?
@@ -72,8 +77,10 @@ struct Options {
         start with '.' are skipped.
 
         COMMANDS:
-          check                  parse the scripts and report syntax errors and calls to API
-                                 names that do not exist, without running any gesture
+          check                  parse the scripts and report syntax errors, calls to API
+                                 names that do not exist and option names a call does not
+                                 take, without running any gesture; reads helpers/ and the
+                                 modules the scripts require
           replay                 build the screen of each trace, feed it the recorded events and
                                  check every recorded frame (--tolerance X, default 1e-9); the
                                  first difference names the event, the card and the field
@@ -81,7 +88,13 @@ struct Options {
                                  last) to FILE (default: stdout)
 
         OPTIONS:
-          --filter PATTERN       run only tests whose 'file: name' contains PATTERN
+          --filter PATTERN       run only tests whose 'file: name' contains PATTERN; given
+                                 more than once, tests that match any of them
+          --tag TAG[,TAG]        run only tests tagged with any of these
+                                 (test(name, { tags = { "rtl" } }, fn)); repeatable
+          --exclude-tag TAG[,TAG]
+                                 do not run tests tagged with any of these; repeatable; wins
+                                 over --tag
           --list                 list the tests that would run, and exit
           --jobs N               run N tests at once, each in its own Lua state
                                  (default: the number of cores)
@@ -119,7 +132,8 @@ struct Options {
           -h, --help             print this help and exit
 
         A '.stackplay.lua' in the current folder may return defaults: paths, screen (width,
-        height), cpu_budget, memory_budget, reporter ('human', 'tap', 'json'), jobs, junit, seed.
+        height, layout_direction, reduce_motion, dynamic_type: every screen's defaults),
+        cpu_budget, memory_budget, reporter ('human', 'tap', 'json'), jobs, junit, seed.
         Flags win over it. NO_COLOR turns colour off; colour is used only on a terminal.
 
         Prints 'N passed, N failed' at the end. Exits 0 when all passed, 1 when any failed,
@@ -187,7 +201,10 @@ struct Options {
             case "--ci": options.ci = true
             case "--timeout":
                 options.timeout = try positive(try value(), for: name)
-            case "--filter": options.filter = try value()
+            case "--filter": options.filters.append(try value())
+            case "--tag", "--tags": options.tags += try tagList(try value(), for: name)
+            case "--exclude-tag", "--exclude-tags":
+                options.excludedTags += try tagList(try value(), for: name)
             case "--list": options.list = true
             case "--jobs":
                 let text = try value()
@@ -224,6 +241,7 @@ struct Options {
                     "--ci",
                     "--artifacts",
                     "--tolerance", "--at", "--output", "--seed", "--repeat", "--forbid-only", "--timeout",
+                    "--tag", "--exclude-tag",
                 ]
                 if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }
                 throw UsageError(message: message)
@@ -240,6 +258,17 @@ struct Options {
             throw UsageError(message: "\(name) needs a positive number, not '\(text)'")
         }
         return number
+    }
+
+    /// `rtl,smoke` → `["rtl", "smoke"]`; an empty name is a usage error.
+    private static func tagList(_ text: String, for name: String) throws(UsageError) -> [String] {
+        let tags = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            String($0.trimmingPrefix(" ").reversed().drop { $0 == " " }.reversed())
+        }
+        guard !tags.contains(where: \.isEmpty) else {
+            throw UsageError(message: "\(name) needs tag names separated by commas, not '\(text)'")
+        }
+        return tags
     }
 
     private static func shard(_ text: String) throws(UsageError) -> (Int, Int) {

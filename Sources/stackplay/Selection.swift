@@ -1,14 +1,30 @@
 import Bindings
 
-/// Which tests run: `--filter` on `file: name`, then `--shard K/N` over what is left.
+/// Which tests run: `--filter` on `file: name` (any of them), `--tag` and `--exclude-tag` on the
+/// tests' tags, then `--shard K/N` over what is left.
 enum Selection {
-    static func apply(_ tests: [TestCase], filter: String?, shard: (index: Int, count: Int)?) -> [TestCase] {
+    static func apply(
+        _ tests: [TestCase], filters: [String], tags: [String] = [], excludedTags: [String] = [],
+        shard: (index: Int, count: Int)?
+    ) -> [TestCase] {
         var chosen = tests
-        if let filter { chosen = chosen.filter { $0.fullName.contains(filter) } }
+        if !filters.isEmpty {
+            chosen = chosen.filter { test in filters.contains { test.fullName.contains($0) } }
+        }
+        if !tags.isEmpty { chosen = chosen.filter { test in test.tags.contains { tags.contains($0) } } }
+        if !excludedTags.isEmpty {
+            chosen = chosen.filter { test in !test.tags.contains { excludedTags.contains($0) } }
+        }
         if let shard {
             // Round robin over the stable order: every test lands in exactly one shard.
             chosen = chosen.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
         }
         return chosen
+    }
+
+    /// What the selection was, for "no test matches ...": `--filter 'x'`, `--tag 'rtl'`, ...
+    static func describe(filters: [String], tags: [String], excludedTags: [String]) -> String {
+        (filters.map { "--filter '\($0)'" } + tags.map { "--tag '\($0)'" }
+            + excludedTags.map { "--exclude-tag '\($0)'" }).joined(separator: ", ")
     }
 }

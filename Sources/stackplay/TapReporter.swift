@@ -6,7 +6,7 @@ struct TapReporter {
     func report(_ results: [TestResult]) {
         var lines = ["TAP version 13", "1..\(results.count)"]
         for (number, result) in results.enumerated() {
-            let name = result.test.fullName.replacing("#", with: "\\#")
+            let name = Self.escape(result.test.fullName)
             defer { lines += comments(result.output) }
             switch result.status {
             case .passed: lines.append("ok \(number + 1) - \(name)")
@@ -23,6 +23,23 @@ struct TapReporter {
         }
         lines.append("# \(Summary(results).line)")
         Output.out(lines.joined(separator: "\n"))
+    }
+
+    /// A test's name on its `ok` line: one line, `#` escaped so that it does not start a
+    /// directive, backslashes, newlines, carriage returns and tabs as `\\`, `\n`, `\r`, `\t`.
+    static func escape(_ name: String) -> String {
+        var out = ""
+        for character in name.unicodeScalars {
+            switch character {
+            case "\\": out += "\\\\"
+            case "#": out += "\\#"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
     }
 
     /// A test's printed output as TAP comments, after its line: `# text`.

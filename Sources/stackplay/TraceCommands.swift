@@ -18,7 +18,8 @@ enum TraceCommands {
                         "stackplay: \(mismatch)\n  To fix: if the model changed on purpose, record the trace again."
                     )
                 } else {
-                    Output.out("ok   \(path) (\(trace.steps.count) events)")
+                    Output.out(
+                        "ok   \(path) (\(trace.steps.count) event\(trace.steps.count == 1 ? "" : "s"))")
                 }
             } catch {
                 failed += 1
@@ -112,6 +113,8 @@ struct TraceOutputs {
                 case .matched: break
                 case .recorded(let path): Output.err("stackplay: wrote the golden trace \(path)")
                 case .failed(let message):
+                    // A golden trace that differs is a failed comparison, not an error.
+                    if result.status != .failed { result.kind = .failure }
                     result.status = .failed
                     result.message =
                         (result.message.isEmpty ? "" : result.message + "\n")
@@ -136,7 +139,9 @@ struct TraceOutputs {
                     TraceReport.Entry(
                         name: result.test.fullName, failed: result.status == .failed, message: result.message,
                         traces: traces))
-                if result.status == .failed, let trace = traces.last, !trace.steps.isEmpty {
+                // Every failure with a screen gets its picture, even one that failed before any
+                // input (the screen as it was built).
+                if result.status == .failed, let trace = traces.last {
                     let svg = "\(directory)/\(names[traces.count - 1].dropLast(".jsonl".count)).svg"
                     try TraceFile.replace(svg, with: try TraceSVG.render(trace, at: nil))
                     Output.err("stackplay: wrote \(svg)")

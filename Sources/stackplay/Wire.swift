@@ -27,6 +27,8 @@ struct WireWriter {
         int(test.index)
         bool(test.skipped)
         bool(test.focused)
+        int(test.tags.count)
+        for tag in test.tags { string(tag) }
     }
 
     mutating func result(_ result: TestResult) {
@@ -39,6 +41,8 @@ struct WireWriter {
         int(result.traces.count)
         for trace in result.traces { string(trace) }
         int(result.seed)
+        string(result.kind.rawValue)
+        for text in [result.expected, result.actual, result.diff] { string(text) }
     }
 }
 
@@ -74,11 +78,16 @@ struct WireReader {
 
     mutating func test() -> TestCase? {
         guard let file = string(), let root = optionalString(), let name = string(), let position = string(),
-            let index = int(), let skipped = bool(), let focused = bool()
+            let index = int(), let skipped = bool(), let focused = bool(), let count = int(), count >= 0
         else { return nil }
+        var tags: [String] = []
+        for _ in 0..<count {
+            guard let tag = string() else { return nil }
+            tags.append(tag)
+        }
         return TestCase(
             file: file, root: root, name: name, position: position, index: index, skipped: skipped,
-            focused: focused)
+            focused: focused, tags: tags)
     }
 
     mutating func result() -> TestResult? {
@@ -91,9 +100,17 @@ struct WireReader {
             guard let trace = string() else { return nil }
             traces.append(trace)
         }
-        guard let seed = int() else { return nil }
-        return TestResult(
+        guard let seed = int(), let kindName = string(),
+            let kind = TestResult.FailureKind(rawValue: kindName),
+            let expected = string(), let actual = string(), let diff = string()
+        else { return nil }
+        var result = TestResult(
             test: test, status: status, message: message, traceback: traceback, dump: dump, position: position,
             seconds: seconds, traces: traces, output: output, seed: seed)
+        result.kind = kind
+        result.expected = expected
+        result.actual = actual
+        result.diff = diff
+        return result
     }
 }

@@ -52,7 +52,8 @@ guard !options.paths.isEmpty else {
 
 let scripts: [Script]
 do {
-    scripts = try Discovery.scripts(in: options.paths, root: options.root)
+    scripts = try Discovery.scripts(
+        in: options.paths, root: options.root, includingHelpers: options.action == .check)
 } catch {
     Output.usageError(error.message)
     exit(ExitCode.usage)
@@ -62,7 +63,7 @@ if options.action == .check {
     exit(Check.run(scripts) ? ExitCode.success : ExitCode.failure)
 }
 
-let defaults = ScreenDefaults(width: config.screen.width, height: config.screen.height)
+let defaults = config.screen
 let modules = StackplayModules.standard(
     screen: defaults, recordsTraces: options.recordsTraces, updatesGolden: options.update,
     golden: TraceOutputs(options: options).policy)
@@ -83,20 +84,32 @@ var tests: [TestCase] = []
 var broken: [TestResult] = []
 for outcome in discovered {
     switch outcome {
+    case .success(let found) where EmptyScript.isEmpty(found):
+        broken.append(EmptyScript.failure(found[0]))
     case .success(let found): tests += found
     case .failure(let failed): broken.append(failed)
     }
 }
-let chosen = Selection.apply(tests, filter: options.filter, shard: options.shard)
-let chosenBroken = Selection.apply(broken.map(\.test), filter: options.filter, shard: nil)
+let chosen = Selection.apply(
+    tests, filters: options.filters, tags: options.tags, excludedTags: options.excludedTags,
+    shard: options.shard)
+// A file that does not load has no tags: a tag selection leaves it out, a filter may keep it.
+let chosenBroken =
+    options.tags.isEmpty ? Selection.apply(broken.map(\.test), filters: options.filters, shard: nil) : []
+let selecting = !options.filters.isEmpty || !options.tags.isEmpty || !options.excludedTags.isEmpty
+if selecting, chosen.isEmpty, chosenBroken.isEmpty {
+    let selection = Selection.describe(
+        filters: options.filters, tags: options.tags, excludedTags: options.excludedTags)
+    Output.err("stackplay: no test matches \(selection)")
+    exit(ExitCode.failure)
+}
 if options.list {
-    for test in chosen { Output.out(test.fullName + (test.skipped ? " (skipped)" : "")) }
+    for test in chosen {
+        let tags = test.tags.isEmpty ? "" : " [" + test.tags.joined(separator: ", ") + "]"
+        Output.out(test.fullName + tags + (test.skipped ? " (skipped)" : ""))
+    }
     for test in chosenBroken { Output.out(test.fullName + " (does not load)") }
     exit(chosenBroken.isEmpty ? ExitCode.success : ExitCode.failure)
-}
-if let filter = options.filter, chosen.isEmpty, chosenBroken.isEmpty {
-    Output.err("stackplay: no test matches --filter '\(filter)'")
-    exit(ExitCode.failure)
 }
 
 let (ran, runEnded) = isolated.run(chosen)
@@ -110,7 +123,7 @@ results = tracedResults
 
 Reporters.report(results, format: options.format ?? .human, seed: seed)
 if let junit = options.junit {
-    do { try TraceFile.write(JUnitReporter(seed: seed).xml(results), to: junit) } catch {
+    do { try JUnitReporter.write(results, seed: seed, to: junit) } catch {
         Output.err("stackplay: \(error.message)")
         exit(ExitCode.failure)
     }

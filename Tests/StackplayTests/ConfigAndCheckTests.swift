@@ -62,7 +62,7 @@ func project(config: String) throws -> URL {
     ("return { jobs = 0 }", "stackplay: .stackplay.lua: 'jobs' must be a whole number >= 1, got 0"),
     (
         "return { screen = { widht = 3 } }",
-        "stackplay: .stackplay.lua: unknown key 'screen.widht' (known: width, height)"
+        "stackplay: .stackplay.lua: unknown key 'screen.widht' (did you mean 'screen.width'?)"
     ),
     ("return 42", "stackplay: .stackplay.lua: must return a table, got 42"),
 ])

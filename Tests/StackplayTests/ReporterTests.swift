@@ -88,7 +88,8 @@ let mixed = "\(fixtures)/report/mixed.lua"
     // The human report still goes to stdout; the XML only to the file.
     #expect(run.stdout.hasSuffix("3 passed, 1 failed, 1 skipped\n"))
     let junit = try JUnit(file: file)
-    #expect(junit.root == ["name": "stackplay", "tests": "5", "failures": "1", "skipped": "1"])
+    #expect(
+        junit.root == ["name": "stackplay", "tests": "5", "failures": "1", "errors": "0", "skipped": "1"])
     #expect(junit.suites.map { $0["name"] } == [mixed, "\(fixtures)/report/passing.lua"])
     #expect(junit.suites.map { $0["tests"] } == ["3", "2"])
     #expect(junit.suites.map { $0["failures"] } == ["1", "0"])
@@ -98,7 +99,9 @@ let mixed = "\(fixtures)/report/mixed.lua"
     let failed = try #require(junit.cases.first { $0.failure != nil })
     #expect(failed.attributes["name"] == "a wrong expectation fails")
     #expect(failed.attributes["file"] == mixed)
-    #expect(failed.attributes["line"] == String(failing))
+    // file and line say where the test is defined, for every test; the failure's own line
+    // starts its message.
+    #expect(failed.attributes["line"] == String(try line(of: "a wrong expectation fails", in: mixed)))
     #expect(failed.failureMessage == "\(mixed):\(failing): values differ")
     #expect(failed.failure?.contains("  expected: { \"messages\", \"mail\" }") == true)
     #expect(failed.failure?.contains("state when it failed:") == true)
@@ -110,11 +113,21 @@ let mixed = "\(fixtures)/report/mixed.lua"
     #expect(passing.attributes["line"] == String(try line(of: "a tap opens the pile", in: mixed)))
 }
 
-@Test func junitToAFolderThatDoesNotExistFails() throws {
-    let run = try stackplay("--junit", "/nonexistent/folder/junit.xml", "\(fixtures)/report/passing.lua")
-    #expect(run.status == 1)
+@Test func junitMakesItsFolderAndAWriteErrorGivesTheReason() throws {
+    let folder = try temporaryFolder(["a-file": "not a folder\n"])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let made = folder.appendingPathComponent("build/reports/junit.xml").path
+    let run = try stackplay("--junit", made, "\(fixtures)/report/passing.lua")
+    #expect(run.status == 0)
+    #expect(run.stderr == "")
+    #expect(try JUnit(file: made).cases.count == 2)
+
+    let blocked = folder.appendingPathComponent("a-file/junit.xml").path
+    let failed = try stackplay("--junit", blocked, "\(fixtures)/report/passing.lua")
+    #expect(failed.status == 1)
+    #expect(failed.stdout.hasSuffix("2 passed, 0 failed\n"))
     #expect(
-        run.stderr == "stackplay: cannot write /nonexistent/folder/junit.xml: No such file or directory\n")
+        failed.stderr == "stackplay: cannot make the folder \(folder.path)/a-file: something else is there\n")
 }
 
 @Test func jsonReportParses() throws {
@@ -234,6 +247,9 @@ struct JUnit {
         var failure: String?
         var failureMessage: String?
         var skipped: Bool
+        /// An `<error>` element's text and message: a script that raised outside an expectation.
+        var error: String? = nil
+        var errorMessage: String? = nil
     }
 
     var root: [String: String]
@@ -247,7 +263,10 @@ struct JUnit {
         cases = []
         for case in root.iter("testcase"):
             failure = case.find("failure")
+            error = case.find("error")
             cases.append({"attributes": case.attrib, "skipped": case.find("skipped") is not None,
+                          "error": None if error is None else error.text,
+                          "error_message": None if error is None else error.get("message"),
                           "failure": None if failure is None else failure.text,
                           "failure_message": None if failure is None else failure.get("message")})
         print(json.dumps({"root": root.attrib, "suites": [s.attrib for s in root.findall("testsuite")], "cases": cases}))
@@ -270,7 +289,8 @@ struct JUnit {
         cases = (json["cases"] as? [[String: Any]] ?? []).map {
             Case(
                 attributes: $0["attributes"] as? [String: String] ?? [:], failure: $0["failure"] as? String,
-                failureMessage: $0["failure_message"] as? String, skipped: $0["skipped"] as? Bool ?? false)
+                failureMessage: $0["failure_message"] as? String, skipped: $0["skipped"] as? Bool ?? false,
+                error: $0["error"] as? String, errorMessage: $0["error_message"] as? String)
         }
     }
 }
