@@ -52,7 +52,7 @@ public final class LuaState {
         lua_rawgeti(stack.L, stackplay_lua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
         stack.pushField(name, of: -1)
         defer { stackplay_lua_pop(stack.L, 2) }
-        return stack.value(at: -1)
+        return (try? stack.value(at: -1)) ?? .opaque("table")
     }
 
     /// Sets `table.key = value` for the global table `table`, creating it if it is missing.
@@ -196,7 +196,13 @@ public final class LuaState {
         let status = stackplay_pcall(stack.L, Int32(arguments.count), results)
         defer { lua_settop(stack.L, base) }
         if status == LUA_OK {
-            return (base + 1..<lua_gettop(stack.L) + 1).map { stack.value(at: $0) }
+            do {
+                return try (base + 1..<lua_gettop(stack.L) + 1).map { index throws(LuaStack.ConversionError) in
+                    try stack.value(at: index)
+                }
+            } catch {
+                throw LuaFailure(kind: .error, message: "the chunk returned \(error)")
+            }
         }
         let reported = stack.popErrorMessage()
         let (message, traceback) = LuaFailure.split(reported)

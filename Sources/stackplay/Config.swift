@@ -15,7 +15,10 @@ struct Config {
     var jobs: Int?
     var junit: String?
 
-    struct Invalid: Error { let message: String }
+    struct Invalid: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
 
     /// Reads `.stackplay.lua` from the current folder; an empty config when there is none.
     static func load() throws(Invalid) -> Config {
@@ -71,8 +74,8 @@ struct Config {
                 }
                 config.cpuBudget = number
             case "memory_budget":
-                guard let number = value.number, number > 0, number.isFinite else {
-                    throw bad("a positive number of MiB")
+                guard let number = value.number, LuaBudget.isValid(memoryMiB: number) else {
+                    throw bad(LuaBudget.memoryMiBExpectation)
                 }
                 config.memoryMiB = number
             case "reporter":
@@ -81,9 +84,10 @@ struct Config {
                 }
                 config.reporter = format
             case "jobs":
-                guard let number = value.number, number >= 1, number == number.rounded() else {
-                    throw bad("a whole number >= 1")
-                }
+                let range = Options.jobRange
+                guard let number = value.number, number == number.rounded(),
+                    Double(range.lowerBound)...Double(range.upperBound) ~= number
+                else { throw bad("a whole number from \(range.lowerBound) to \(range.upperBound)") }
                 config.jobs = Int(number)
             case "junit":
                 guard let path = value.string else { throw bad("a path") }
@@ -103,7 +107,7 @@ struct Config {
         if options.paths.isEmpty { options.paths = paths }
         if !options.given.contains("cpu_budget"), let cpuBudget { options.budget.cpuSeconds = cpuBudget }
         if !options.given.contains("memory_budget"), let memoryMiB {
-            options.budget.memoryBytes = Int(memoryMiB * 1_048_576)
+            options.budget.setMemory(mib: memoryMiB)
         }
         if options.format == nil { options.format = reporter }
         if options.jobs == nil { options.jobs = jobs }
