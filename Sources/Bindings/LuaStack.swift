@@ -256,6 +256,7 @@ struct LuaStack {
                 retained.release()
                 throw LuaError("no Lua class is defined for \(type(of: object))")
             }
+            stackplay_charge(L, 0)  // a new screen or component: measure Swift's memory after this call
         case .function(let function):
             stackplay_push_swift_function(L, Unmanaged.passRetained(FunctionBox(function)).toOpaque())
         }

@@ -33,6 +33,25 @@ public final class LuaState {
     /// Bytes Lua holds now.
     public var memoryUsed: Int { stackplay_memory_used(stack.L) }
 
+    /// Bytes of Swift objects charged to the memory budget, as the meter last estimated them.
+    public var memoryCharged: Int { stackplay_memory_charged(stack.L) }
+
+    /// Charges what `meter` estimates (the bytes of Swift objects the scripts made: screens,
+    /// cards, recorders) to the memory budget, on top of Lua's own memory. The state calls it
+    /// after a Swift call at most every 2 ms, and after a call that hands a new object to Lua;
+    /// past the budget the call raises the memory stop.
+    public func setMemoryMeter(_ meter: @escaping () -> Int) {
+        final class Meter {
+            let measure: () -> Int
+            init(_ measure: @escaping () -> Int) { self.measure = measure }
+        }
+        let box = Unmanaged.passRetained(Meter(meter)).toOpaque()
+        stackplay_set_meter(
+            stack.L,
+            { box in max(0, Unmanaged<Meter>.fromOpaque(box!).takeUnretainedValue().measure()) },
+            box)
+    }
+
     /// Opens base, string, table, math, utf8, coroutine and os, unfiltered: ``Sandbox`` trims them.
     func openStandardLibraries() { stackplay_open_libraries(stack.L) }
 

@@ -30,6 +30,7 @@ public struct StackModelModule: LuaModule {
 
     public func install(in lua: LuaState) throws {
         let session = ScriptSession(recordsTraces: recordsTraces, updatesGolden: updatesGolden)
+        lua.setMemoryMeter { session.footprint() }
         let defaults = defaults
         try lua.defineClass(
             Screen.self, name: "stackplay.screen",

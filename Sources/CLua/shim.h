@@ -43,7 +43,8 @@ typedef int (*stackplay_dispatch_fn)(lua_State *L, void *box);
 
 typedef struct stackplay_guard {
     size_t used;          // bytes Lua holds now
-    size_t limit;         // the memory budget in bytes; 0: none
+    size_t charged;       // bytes the state's Swift objects hold (cards, screens, recorders), estimated
+    size_t limit;         // the memory budget in bytes (Lua's and Swift's together); 0: none
     int exempt;           // > 0: allocations are not refused (setup, Swift callbacks, reporting)
     int tripped;          // STACKPLAY_STOP_*; once set it stays set
     double cpu_budget;    // seconds of thread CPU time a run may use; <= 0: none
@@ -52,6 +53,9 @@ typedef struct stackplay_guard {
     lua_State *main;      // the main thread, for positions and arming the hook
     stackplay_dispatch_fn dispatch;
     void (*release)(void *object); // balances the retain held by a userdata slot
+    size_t (*measure)(void *meter); // estimates `charged` from the Swift objects; may be NULL
+    void *meter;          // the retained Swift box `measure` reads; released at close
+    double next_check;    // CLOCK_MONOTONIC_COARSE time of the next check after a Swift call
     int depth;            // stackplay_pcall nesting; the outermost one sets the CPU deadline
     char cpu_text[96];    // "stopped: the script used its 10 s of CPU time"
     char memory_text[96]; // "stopped: the script used its 256 MiB of memory"
@@ -67,6 +71,18 @@ static inline double stackplay_thread_cpu_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/// Seconds of a clock that costs a few nanoseconds to read (the kernel's tick, ~4 ms steps).
+static inline double stackplay_coarse_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/// Whether Lua's and Swift's memory together is past the budget.
+static inline int stackplay_over_memory(const stackplay_guard *g) {
+    return g->limit && (g->used > g->limit || g->charged > g->limit - g->used);
 }
 
 /// Writes "chunkname:line: " of the innermost Lua function on `L` into `out` ("" if none).
@@ -143,9 +159,10 @@ static void *stackplay_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         g->used -= old;
         return NULL;
     }
-    if (g->limit && nsize > old && g->exempt == 0 && g->used - old + nsize > g->limit) {
+    size_t total = g->used - old + nsize + g->charged;
+    if (g->limit && nsize > old && g->exempt == 0 && total > g->limit) {
         size_t reserve = g->limit / 8;
-        if (ptr == NULL || g->used - old + nsize > g->limit + reserve) {
+        if (ptr == NULL || total > g->limit + reserve) {
             stackplay_trip(g, ptr == NULL ? g->main : NULL, STACKPLAY_STOP_MEMORY);
             return NULL;
         }
@@ -190,7 +207,9 @@ static inline void stackplay_close(lua_State *L) {
         lua_sethook(L, stackplay_hook, LUA_MASKCOUNT, g->hook_count);
     }
     g->exempt = 0;
+    g->measure = NULL;
     lua_close(L);
+    if (g->meter) g->release(g->meter);
     free(g);
 }
 
@@ -232,8 +251,26 @@ static inline void **stackplay_object_slot(lua_State *L, int i, const void *meta
     return same ? slot : NULL;
 }
 
+/// How often, at most, the trampoline measures Swift's memory and reads the thread's CPU clock
+/// after a Swift call, in seconds of the coarse clock. Between two checks a call costs one read
+/// of the coarse clock, so the hot paths (touch moves) do not slow down.
+#define STACKPLAY_CHECK_INTERVAL 0.002
+
+/// After a Swift call: at most every STACKPLAY_CHECK_INTERVAL, re-measures the Swift objects'
+/// memory and trips the CPU budget if the call (say a toggle of 10^5 cards) used it up. A long
+/// Swift call is stopped right after it returns; no Lua instruction has to run for that.
+static inline void stackplay_check_after_swift(lua_State *L, stackplay_guard *g) {
+    double now = stackplay_coarse_seconds();
+    if (now < g->next_check) return;
+    g->next_check = now + STACKPLAY_CHECK_INTERVAL;
+    if (g->measure) g->charged = g->measure(g->meter);
+    if (!g->tripped && g->cpu_deadline > 0 && stackplay_thread_cpu_seconds() > g->cpu_deadline) {
+        stackplay_trip(g, L, STACKPLAY_STOP_CPU);
+    }
+}
+
 /// Lua calls this; it calls Swift, then raises (from C, after the Swift frames have returned)
-/// if Swift returned STACKPLAY_RAISE or pushed the state past its memory budget.
+/// if Swift returned STACKPLAY_RAISE or pushed the state past its CPU or memory budget.
 static int stackplay_trampoline(lua_State *L) {
     stackplay_guard *g = stackplay_guard_of(L);
     void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
@@ -241,7 +278,8 @@ static int stackplay_trampoline(lua_State *L) {
     g->exempt++;
     int n = g->dispatch(L, *slot);
     g->exempt--;
-    if (g->exempt == 0 && g->limit && g->used > g->limit) stackplay_trip(g, L, STACKPLAY_STOP_MEMORY);
+    if (g->exempt == 0) stackplay_check_after_swift(L, g);
+    if (g->exempt == 0 && stackplay_over_memory(g)) stackplay_trip(g, L, STACKPLAY_STOP_MEMORY);
     if (g->tripped && g->exempt == 0) return stackplay_raise_stop(L, g);
     if (n == STACKPLAY_RAISE) return lua_error(L);
     return n;
@@ -369,5 +407,24 @@ static inline void stackplay_set_budget_texts(lua_State *L, const char *cpu, con
 static inline const char *stackplay_stop(lua_State *L) { return stackplay_stop_message(NULL, stackplay_guard_of(L)); }
 static inline int stackplay_stopped(lua_State *L) { return stackplay_guard_of(L)->tripped; }
 static inline size_t stackplay_memory_used(lua_State *L) { return stackplay_guard_of(L)->used; }
+static inline size_t stackplay_memory_charged(lua_State *L) { return stackplay_guard_of(L)->charged; }
+
+/// Installs the Swift meter (retained; released at close) that estimates the bytes the state's
+/// Swift objects hold. The trampoline calls `measure(meter)` after Swift calls.
+static inline void stackplay_set_meter(lua_State *L, size_t (*measure)(void *), void *meter) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    if (g->meter) g->release(g->meter);
+    g->measure = measure;
+    g->meter = meter;
+}
+
+/// Adds `bytes` of Swift memory (a screen or cards just made) to the charge now, and asks for a
+/// full measure after the running Swift call. Past the budget, the trampoline raises the memory
+/// stop once the Swift frames have returned.
+static inline void stackplay_charge(lua_State *L, size_t bytes) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    g->charged += bytes;
+    g->next_check = 0;
+}
 
 #endif

@@ -93,7 +93,7 @@ extension BindingsTests {
             try lua.setGlobal(
                 "echo",
                 .function("echo") { arguments in
-                    [arguments.value(at: 1), ["cards": [1, 2.5, "three"], "open": true]]
+                    [try arguments.value(at: 1), ["cards": [1, 2.5, "three"], "open": true]]
                 })
             let results = try lua.run("local a, b = echo({x = 1}) return a.x, #b.cards, b.cards[3], b.open")
             #expect(results[0].number == 1)
