@@ -90,3 +90,8 @@ public struct LuaFailure: Error, CustomStringConvertible, Equatable, Sendable {
         )
     }
 }
+
+extension ModulePath.Problem: CustomStringConvertible {
+    /// The message alone, never Swift's `Problem(message: ...)`.
+    var description: String { message }
+}

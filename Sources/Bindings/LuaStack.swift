@@ -324,6 +324,22 @@ struct LuaStack {
         return nil
     }
 
+    /// The chunk names (`@path`) of the main chunks running on the stack, outermost first: the
+    /// script, then each module whose `require` has not returned yet. Reads only: never raises.
+    func runningChunks() -> [String] {
+        var record = lua_Debug()
+        var level: Int32 = 0
+        var chunks: [String] = []
+        while lua_getstack(L, level, &record) != 0 {
+            lua_getinfo(L, "S", &record)
+            if let what = record.what, String(cString: what) == "main", let source = record.source {
+                chunks.append(String(cString: source))
+            }
+            level += 1
+        }
+        return chunks.reversed()
+    }
+
     /// Lua's `stack traceback:` from `level` down, as `luaL_traceback` writes it.
     func traceback(level: Int32) -> String {
         luaL_traceback(L, L, nil, level)

@@ -313,11 +313,16 @@ static inline void stackplay_push_error(lua_State *L, const char *message, size_
 /// `__tostring` or becomes "(error object is a table value)".
 static int stackplay_msghandler(lua_State *L) {
     const char *msg = lua_tostring(L, 1);
+    stackplay_guard *g = stackplay_guard_of(L);
     if (msg == NULL) {
         if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
-        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+        // error(nil), error({}): no text says where, so say it as luaL_error would.
+        char where[400];
+        stackplay_where(L, where, sizeof where);
+        g->exempt++;
+        msg = lua_pushfstring(L, "%s(error object is a %s value)", where, luaL_typename(L, 1));
+        g->exempt--;
     }
-    stackplay_guard *g = stackplay_guard_of(L);
     g->exempt++;
     luaL_traceback(L, L, msg, 1);
     g->exempt--;
@@ -346,8 +351,18 @@ static inline int stackplay_pcall(lua_State *L, int nargs, int nresults) {
 }
 
 /// Loads `path` as a text chunk named "@path". Returns the status; the chunk or message on top.
+/// A message that does not name the file ("C stack overflow" from the parser, "not enough
+/// memory") gets "path: " in front, so every load error says which script it is about.
 static inline int stackplay_loadfile(lua_State *L, const char *path) {
-    return luaL_loadfilex(L, path, "t");
+    int status = luaL_loadfilex(L, path, "t");
+    if (status != LUA_OK && lua_type(L, -1) == LUA_TSTRING && !strstr(lua_tostring(L, -1), path)) {
+        stackplay_guard *g = stackplay_guard_of(L);
+        g->exempt++;
+        lua_pushfstring(L, "%s: %s", path, lua_tostring(L, -1));
+        g->exempt--;
+        lua_remove(L, -2);
+    }
+    return status;
 }
 
 static inline int stackplay_loadstring(lua_State *L, const char *code, size_t size, const char *name) {

@@ -103,9 +103,12 @@ public enum JSONValue: Equatable, Sendable {
 }
 
 /// Why a line is not JSON: what was wrong and at which column (1-based).
-public struct JSONSyntaxError: Error, Equatable, Sendable {
+public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     public var column: Int
+
+    /// "column 12: a digit expected", never Swift's `JSONSyntaxError(message: ...)`.
+    public var description: String { "column \(column): \(message)" }
 }
 
 /// A small strict JSON parser (RFC 8259) for one line of a trace.

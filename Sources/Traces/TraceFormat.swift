@@ -350,3 +350,8 @@ public enum TraceFormat {
         return FrameSnapshot(settings: settings, components: components)
     }
 }
+
+extension TraceFile.Failure: CustomStringConvertible {
+    /// The message alone, never Swift's `Failure(message: ...)`.
+    public var description: String { message }
+}

@@ -207,3 +207,8 @@ struct Options {
             ?? nearestName(to: name, in: known)
     }
 }
+
+extension Discovery.Missing: CustomStringConvertible {
+    /// The message alone, never Swift's `Missing(message: ...)`.
+    var description: String { message }
+}
