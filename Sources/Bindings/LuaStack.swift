@@ -140,32 +140,39 @@ struct LuaStack {
     /// time is linear in the values), at most ``maximumDepth`` levels, and a table that holds
     /// itself is an error rather than an endless walk.
     func value(at index: Int32) throws(ConversionError) -> LuaValue {
-        var open: Set<UnsafeRawPointer> = []
-        return try value(at: index, open: &open)
+        var walk = TableWalk()
+        return try value(at: index, walk: &walk)
     }
 
-    private func value(at index: Int32, open: inout Set<UnsafeRawPointer>) throws(ConversionError) -> LuaValue {
+    /// The tables being converted on the way to the current one (for cycles and depth), and those
+    /// already converted (a table reached twice, `t = { u, u }`, is converted once).
+    private struct TableWalk {
+        var open: Set<UnsafeRawPointer> = []
+        var done: [UnsafeRawPointer: LuaValue] = [:]
+    }
+
+    private func value(at index: Int32, walk: inout TableWalk) throws(ConversionError) -> LuaValue {
         switch lua_type(L, index) {
         case LUA_TNIL, LUA_TNONE: return .nil
         case LUA_TBOOLEAN: return .boolean(boolean(index))
         case LUA_TNUMBER: return isInteger(index) ? .integer(integer(index)!) : .number(number(index)!)
         case LUA_TSTRING: return .string(string(index)!)
-        case LUA_TTABLE: return try table(at: absolute(index), open: &open)
+        case LUA_TTABLE: return try table(at: absolute(index), walk: &walk)
         default: return .opaque(typeName(index))
         }
     }
 
     /// One table: a sequence when its keys are exactly 1...#t, else a table with string keys.
-    /// `open` holds the tables being converted on the way here (for cycles and depth).
-    private func table(at index: Int32, open: inout Set<UnsafeRawPointer>) throws(ConversionError) -> LuaValue {
+    private func table(at index: Int32, walk: inout TableWalk) throws(ConversionError) -> LuaValue {
         guard let identity = lua_topointer(L, index) else { return .opaque("table") }
-        guard open.count < Self.maximumDepth else {
+        if let converted = walk.done[identity] { return converted }
+        guard walk.open.count < Self.maximumDepth else {
             throw ConversionError(problem: "tables nested more than \(Self.maximumDepth) levels deep")
         }
-        guard open.insert(identity).inserted else {
+        guard walk.open.insert(identity).inserted else {
             throw ConversionError(problem: "a table that holds itself (a cycle)")
         }
-        defer { open.remove(identity) }
+        defer { walk.open.remove(identity) }
         guard lua_checkstack(L, 3) != 0 else { throw ConversionError(problem: "stack overflow (too many values)") }
         let length = rawLength(index)
         var entries: [String: LuaValue] = [:]
@@ -188,7 +195,7 @@ struct LuaStack {
                 continue
             }
             let element: LuaValue
-            do { element = try value(at: -1, open: &open) } catch {
+            do { element = try value(at: -1, walk: &walk) } catch {
                 pop(2)  // the value and the key: the stack is as it was before the traversal
                 var error = error
                 error.path.insert(position.map { "[\($0)]" } ?? key, at: 0)
@@ -198,10 +205,11 @@ struct LuaStack {
             if let position { sequence.append((position, element)) }
             pop(1)
         }
-        if length > 0 && count == length && sequence.count == length {
-            return .array(sequence.sorted { $0.0 < $1.0 }.map(\.1))
-        }
-        return .table(entries)
+        let converted: LuaValue =
+            length > 0 && count == length && sequence.count == length
+            ? .array(sequence.sorted { $0.0 < $1.0 }.map(\.1)) : .table(entries)
+        walk.done[identity] = converted
+        return converted
     }
 
     // MARK: Pushing
