@@ -43,7 +43,7 @@ extension BindingsTests {
         @Test func nonStringErrorIsReported() throws {
             let lua = try makeState()
             let failure = try #require(runFailure(of: "error({code = 42})", in: lua))
-            #expect(failure.message == "(error object is a table value)")
+            #expect(failure.message == "test.lua:1: (error object is a table value)")
             let named = try #require(
                 runFailure(
                     of: "error(setmetatable({}, {__tostring = function() return 'custom' end}))", in: lua))

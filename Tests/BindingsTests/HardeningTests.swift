@@ -58,6 +58,25 @@ extension BindingsTests {
             #expect(lua.memoryCharged - before >= 10_000 * MemoryEstimate.cardBytes)
         }
 
+        @Test func screensMadeInALoopAreNotAllKept() throws {
+            let lua = try makeState()
+            try lua.run(
+                """
+                for i = 1, 2000 do
+                  local screen = stackplay.screen {}
+                  local stack = screen:notification_stack { items = { "a", "b", "c", "d" } }
+                  stack:tap(); screen:settle()
+                  stack:drag("b", { x = 120 }); screen:settle()
+                end
+                collectgarbage()
+                stackplay.screen {}  -- a new object: the state measures Swift's memory again
+                """)
+            // The first 20 screens (kept for a failure report) and the last one, not 2,000.
+            let screen = MemoryEstimate.screenBytes + MemoryEstimate.componentBytes + 4 * MemoryEstimate.cardBytes
+            #expect(lua.memoryCharged <= 21 * screen)
+            #expect(lua.memoryCharged >= 20 * MemoryEstimate.screenBytes)
+        }
+
         @Test func memoryStopNamesTheLineThatMadeTheCards() throws {
             let lua = try makeState(budget: LuaBudget(cpuSeconds: 10, memoryMiB: 8))
             let code = """
