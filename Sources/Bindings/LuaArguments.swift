@@ -64,9 +64,15 @@ public struct LuaArguments {
         let value = try integer(at: position)
         guard range.contains(value) else {
             throw error(
-                at: position, "number out of range: from \(range.lowerBound) to \(range.upperBound), got \(value)")
+                at: position,
+                "number out of range: from \(range.lowerBound) to \(range.upperBound), got \(value)")
         }
         return value
+    }
+
+    /// An integer that fits a C `int` (a stack level), or nil when absent or nil.
+    public func optionalInt32(at position: Int) throws -> Int32? {
+        try optionalInteger(at: position, in: Int(Int32.min)...Int(Int32.max)).map { Int32($0) }
     }
 
     /// An integer within `range`, or nil when absent or nil.
@@ -106,7 +112,9 @@ public struct LuaArguments {
     /// Any value, converted as ``LuaValue`` (tables deeply); a table nested too deep or holding
     /// itself is `bad argument #1 to 'screen' (field 'width': a table that holds itself (a cycle))`.
     public func value(at position: Int) throws -> LuaValue {
-        do { return try stack.value(at: Int32(position)) } catch { throw self.error(at: position, "\(error)") }
+        do { return try stack.value(at: Int32(position)) } catch {
+            throw self.error(at: position, "\(error)")
+        }
     }
 
     /// The Swift object held by a userdata of the class defined for `T`; for a method, position 1

@@ -73,7 +73,8 @@ struct LuaOptions {
         if let number = value.number, number == number.rounded(), abs(number) < 1e15 { return Int(number) }
         throw error(
             key,
-            value.number != nil ? "number has no integer representation" : "integer expected, got \(value.typeName)")
+            value.number != nil
+                ? "number has no integer representation" : "integer expected, got \(value.typeName)")
     }
 
     /// A whole number not below 0 (a count of events), or nil when the key is absent.

@@ -173,7 +173,9 @@ struct LuaStack {
             throw ConversionError(problem: "a table that holds itself (a cycle)")
         }
         defer { walk.open.remove(identity) }
-        guard lua_checkstack(L, 3) != 0 else { throw ConversionError(problem: "stack overflow (too many values)") }
+        guard lua_checkstack(L, 3) != 0 else {
+            throw ConversionError(problem: "stack overflow (too many values)")
+        }
         let length = rawLength(index)
         var entries: [String: LuaValue] = [:]
         var sequence: [(Int, LuaValue)] = []

@@ -216,7 +216,8 @@ public final class LuaState {
         defer { lua_settop(stack.L, base) }
         if status == LUA_OK {
             do {
-                return try (base + 1..<lua_gettop(stack.L) + 1).map { index throws(LuaStack.ConversionError) in
+                return try (base + 1..<lua_gettop(stack.L) + 1).map {
+                    index throws(LuaStack.ConversionError) in
                     try stack.value(at: index)
                 }
             } catch {

@@ -16,7 +16,7 @@ public struct PreludeModule: LuaModule {
         try lua.setField(
             "_traceback", in: "stackplay",
             .function("_traceback") { a in
-                [.string(a.stack.traceback(level: Int32(try a.optionalInteger(at: 1, in: 0...Int(Int32.max)) ?? 1)))]
+                [.string(a.stack.traceback(level: try a.optionalInt32(at: 1) ?? 1))]
             })
         if let bytecode = Self.bytecode {
             try lua.run(bytecode: bytecode, name: Self.chunkName)

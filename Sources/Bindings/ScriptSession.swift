@@ -90,7 +90,8 @@ final class ScriptSession {
             }
             let cards = screen.components.reduce(0) { $0 + MemoryEstimate.cardCount(of: $1) }
             tracked.bytesPerEvent = MemoryEstimate.eventBytes + cards * MemoryEstimate.recordedCardBytes
-            total += MemoryEstimate.screenBytes + screen.components.count * MemoryEstimate.componentBytes
+            total +=
+                MemoryEstimate.screenBytes + screen.components.count * MemoryEstimate.componentBytes
                 + cards * MemoryEstimate.cardBytes + tracked.recorderBytes
             return false
         }

@@ -26,7 +26,8 @@ public enum TraceSVG {
     public static func undrawable(_ frame: FrameSnapshot) -> (field: String, value: Double)? {
         func bad(_ value: Double) -> Bool { !(abs(value) <= largestNumber) }
         func rect(_ r: Rect, _ path: String) -> (String, Double)? {
-            for (name, value) in [("x", r.x), ("y", r.y), ("width", r.width), ("height", r.height)] where bad(value) {
+            for (name, value) in [("x", r.x), ("y", r.y), ("width", r.width), ("height", r.height)]
+            where bad(value) {
                 return (path + name, value)
             }
             return nil
@@ -44,7 +45,8 @@ public enum TraceSVG {
             for (j, card) in component.cards.enumerated() {
                 let cardPath = path + "cards[\(j + 1)]."
                 if let found = rect(card.frame, cardPath) { return found }
-                for (name, value) in [("scale", card.scale), ("opacity", card.opacity), ("z", card.z)] where bad(value) {
+                for (name, value) in [("scale", card.scale), ("opacity", card.opacity), ("z", card.z)]
+                where bad(value) {
                     return (cardPath + name, value)
                 }
             }

@@ -134,7 +134,8 @@ struct Options {
             case "--memory-budget":
                 let text = try value()
                 guard let mib = Double(text), LuaBudget.isValid(memoryMiB: mib) else {
-                    throw UsageError(message: "\(name) needs \(LuaBudget.memoryMiBExpectation), not '\(text)'")
+                    throw UsageError(
+                        message: "\(name) needs \(LuaBudget.memoryMiBExpectation), not '\(text)'")
                 }
                 options.budget.setMemory(mib: mib)
                 options.given.insert("memory_budget")
@@ -144,7 +145,9 @@ struct Options {
             case "--jobs":
                 let text = try value()
                 guard let jobs = Int(text), jobRange.contains(jobs) else {
-                    throw UsageError(message: "--jobs needs a whole number from 1 to \(jobRange.upperBound), not '\(text)'")
+                    throw UsageError(
+                        message: "--jobs needs a whole number from 1 to \(jobRange.upperBound), not '\(text)'"
+                    )
                 }
                 options.jobs = jobs
             case "--shard": options.shard = try shard(try value())

@@ -72,7 +72,8 @@ extension BindingsTests {
                 stackplay.screen {}  -- a new object: the state measures Swift's memory again
                 """)
             // The first 20 screens (kept for a failure report) and the last one, not 2,000.
-            let screen = MemoryEstimate.screenBytes + MemoryEstimate.componentBytes + 4 * MemoryEstimate.cardBytes
+            let screen =
+                MemoryEstimate.screenBytes + MemoryEstimate.componentBytes + 4 * MemoryEstimate.cardBytes
             #expect(lua.memoryCharged <= 21 * screen)
             #expect(lua.memoryCharged >= 20 * MemoryEstimate.screenBytes)
         }
@@ -143,7 +144,10 @@ extension BindingsTests {
         }
 
         @Test(arguments: [
-            ("local t = {} t[1] = t return t", "the chunk returned field '[1]': a table that holds itself (a cycle)"),
+            (
+                "local t = {} t[1] = t return t",
+                "the chunk returned field '[1]': a table that holds itself (a cycle)"
+            ),
             (
                 "local t = {} for i = 1, 101 do t = { t } end return t",
                 "the chunk returned field '[1][1][1][1][1]...': tables nested more than 100 levels deep"

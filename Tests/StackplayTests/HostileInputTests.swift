@@ -22,7 +22,10 @@ private func exitedCleanly(_ run: Run) -> Bool {
     "Hostile numbers and tables in the API raise lauxlib-style errors, never trap",
     arguments: [
         ("stackplay._traceback(2^40)", "bad argument #1 to '_traceback' (number out of range"),
-        ("stackplay._traceback(0.5)", "bad argument #1 to '_traceback' (number has no integer representation)"),
+        (
+            "stackplay._traceback(0.5)",
+            "bad argument #1 to '_traceback' (number has no integer representation)"
+        ),
         (
             "stackplay.replay('t.jsonl', { events = 1e300 })",
             "bad argument #2 to 'replay' (field 'events': number has no integer representation)"
@@ -68,7 +71,8 @@ func hostileAPIArgumentsRaiseErrors(code: String, message: String) throws {
 
 /// `text` as a Lua string literal.
 private func luaQuoted(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        + "\""
 }
 
 @Test(
@@ -153,7 +157,8 @@ func configLoaderNeverCrashes() throws {
     let folder = try temporaryFolder(["x.lua": "test('t', function() end)\n"])
     defer { try? FileManager.default.removeItem(at: folder) }
     for config in configs {
-        try config.write(to: folder.appendingPathComponent(".stackplay.lua"), atomically: true, encoding: .utf8)
+        try config.write(
+            to: folder.appendingPathComponent(".stackplay.lua"), atomically: true, encoding: .utf8)
         let run = try stackplay(arguments: ["--jobs", "1", "x.lua"], in: folder)
         #expect(exitedCleanly(run), "\(config): status \(run.status), \(run.stderr.prefix(300))")
         #expect(!run.stderr.contains("(message:"), "\(config): \(run.stderr.prefix(300))")
@@ -164,7 +169,8 @@ func configLoaderNeverCrashes() throws {
 func commandLineNeverCrashes() throws {
     let values = [
         "nan", "inf", "-inf", "-0", "1e300", "-1e300", "9223372036854775808", "-9223372036854775809",
-        "0.0000001", "0x10", "", "a\u{0}b", "\u{FFFD}", String(repeating: "9", count: 10000), "1/0", "0/0", "2/1",
+        "0.0000001", "0x10", "", "a\u{0}b", "\u{FFFD}", String(repeating: "9", count: 10000), "1/0", "0/0",
+        "2/1",
     ]
     let flags = [
         "--cpu-budget", "--memory-budget", "--jobs", "--shard", "--filter", "--root", "--tolerance", "--at",
@@ -211,7 +217,8 @@ func swiftCardsCountAgainstTheMemoryBudget() throws {
 
 @Test("A long Swift call is stopped by the CPU budget right after it returns")
 func longSwiftCallsStopOnTheCPUBudget() throws {
-    let setUp = hundredThousandCards + "local stack = screen:notification_stack { items = items }\nlocal on = false"
+    let setUp =
+        hundredThousandCards + "local stack = screen:notification_stack { items = items }\nlocal on = false"
     let clock = ContinuousClock()
     // What one toggle of 10^5 cards costs here, with the set-up: the stop may come only after it.
     let start = clock.now
@@ -220,7 +227,8 @@ func longSwiftCallsStopOnTheCPUBudget() throws {
     #expect(once.status == 0, "\(once.stderr)")
     let loopStart = clock.now
     let run = try runScript(
-        setUp + "\nfor i = 1, 100000 do on = not on; stack:set_expanded(on) end\n", arguments: ["--cpu-budget", "1"])
+        setUp + "\nfor i = 1, 100000 do on = not on; stack:set_expanded(on) end\n",
+        arguments: ["--cpu-budget", "1"])
     let stopped = clock.now - loopStart
     #expect(run.status == 1)
     #expect(run.stderr.hasPrefix("stackplay: x.lua:6: stopped: the script used its 1 s of CPU time\n"))
@@ -290,7 +298,8 @@ func errorNilNamesTheFile() throws {
 
 @Test("200 nested parentheses give a load error that names the file")
 func deepNestingNamesTheFile() throws {
-    let code = "local x = " + String(repeating: "(", count: 200) + "1" + String(repeating: ")", count: 200) + "\n"
+    let code =
+        "local x = " + String(repeating: "(", count: 200) + "1" + String(repeating: ")", count: 200) + "\n"
     let run = try runScript(code)
     #expect(run.status == 1)
     #expect(run.stdout.hasSuffix("0 passed, 1 failed\n"))
@@ -306,7 +315,10 @@ func deepNestingNamesTheFile() throws {
             "module 'helpers.me' requires itself (helpers.me -> helpers.me)"
         ),
         (
-            ["helpers/a.lua": "require 'helpers.b'\nreturn 1\n", "helpers/b.lua": "require 'helpers.a'\nreturn 2\n"],
+            [
+                "helpers/a.lua": "require 'helpers.b'\nreturn 1\n",
+                "helpers/b.lua": "require 'helpers.a'\nreturn 2\n",
+            ],
             "require 'helpers.a'", "module 'helpers.a' requires itself (helpers.a -> helpers.b -> helpers.a)"
         ),
     ])
@@ -333,7 +345,8 @@ func renderRefusesUndrawableNumbers() throws {
     #expect(recorded.status == 0, "\(recorded.stderr)")
     let report = try String(contentsOf: folder.appendingPathComponent("out/report.html"), encoding: .utf8)
     #expect(!report.contains("\"null\""))
-    let traces = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("traces").path)
+    let traces = try FileManager.default.contentsOfDirectory(
+        atPath: folder.appendingPathComponent("traces").path)
     let trace = try #require(traces.first)
     let run = try stackplay(arguments: ["render", "traces/\(trace)"], in: folder)
     #expect(run.status == 1)
@@ -344,7 +357,9 @@ func renderRefusesUndrawableNumbers() throws {
         ))
 }
 
-@Test("Errors never show Swift's debug text", arguments: [["render", "missing.jsonl", "-o", "/nonexistent/x/y.svg"]])
+@Test(
+    "Errors never show Swift's debug text",
+    arguments: [["render", "missing.jsonl", "-o", "/nonexistent/x/y.svg"]])
 func errorsNeverShowSwiftDebugText(arguments: [String]) throws {
     let run = try stackplay(arguments: arguments)
     #expect(run.status != 0)
