@@ -55,7 +55,7 @@ typedef struct stackplay_guard {
     void (*release)(void *object); // balances the retain held by a userdata slot
     size_t (*measure)(void *meter); // estimates `charged` from the Swift objects; may be NULL
     void *meter;          // the retained Swift box `measure` reads; released at close
-    double next_check;    // CLOCK_MONOTONIC_COARSE time of the next check after a Swift call
+    unsigned long long last_check; // stackplay_ticks() at the last check after a Swift call; 0: check now
     int depth;            // stackplay_pcall nesting; the outermost one sets the CPU deadline
     char cpu_text[96];    // "stopped: the script used its 10 s of CPU time"
     char memory_text[96]; // "stopped: the script used its 256 MiB of memory"
@@ -73,11 +73,21 @@ static inline double stackplay_thread_cpu_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/// Seconds of a clock that costs a few nanoseconds to read (the kernel's tick, ~4 ms steps).
-static inline double stackplay_coarse_seconds(void) {
+/// A counter that moves with time and costs a few cycles to read: the CPU's time-stamp counter
+/// (x86-64: rdtsc; arm64: the virtual counter), else the kernel's coarse clock in ns. Used only
+/// to decide when to read the real clocks, so its rate need not be known exactly.
+static inline unsigned long long stackplay_ticks(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+    unsigned long long ticks;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(ticks));
+    return ticks;
+#else
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+#endif
 }
 
 /// Whether Lua's and Swift's memory together is past the budget.
@@ -252,18 +262,24 @@ static inline void **stackplay_object_slot(lua_State *L, int i, const void *meta
 }
 
 /// How often, at most, the trampoline measures Swift's memory and reads the thread's CPU clock
-/// after a Swift call, in seconds of the coarse clock. Between two checks a call costs one read
-/// of the coarse clock (a few ns through the vDSO: no system call), so the hot paths (touch
-/// moves) do not slow down, and a long call (a toggle of 10^5 cards) is checked as it returns.
-#define STACKPLAY_CHECK_INTERVAL 0.002
+/// after a Swift call: once STACKPLAY_CHECK_TICKS of stackplay_ticks() have passed (1 to 4 ms:
+/// 2^22 cycles at 1 to 4 GHz, 2^16 ticks of a 19.2 MHz arm64 counter, 2^22 ns of the coarse
+/// clock). Between two checks a call costs one read of the counter (a few cycles; a vDSO clock
+/// read cost 15-20 ns a touch move), so the hot paths do not slow down, and a long call (a
+/// toggle of 10^5 cards) is checked as it returns.
+#if defined(__aarch64__)
+#define STACKPLAY_CHECK_TICKS (1ull << 16)
+#else
+#define STACKPLAY_CHECK_TICKS (1ull << 22)
+#endif
 
 /// After a Swift call: at most every STACKPLAY_CHECK_INTERVAL, re-measures the Swift objects'
 /// memory and trips the CPU budget if the call (say a toggle of 10^5 cards) used it up. A long
 /// Swift call is stopped right after it returns; no Lua instruction has to run for that.
 static inline void stackplay_check_after_swift(lua_State *L, stackplay_guard *g) {
-    double now = stackplay_coarse_seconds();
-    if (now < g->next_check) return;
-    g->next_check = now + STACKPLAY_CHECK_INTERVAL;
+    unsigned long long now = stackplay_ticks();
+    if (g->last_check && now - g->last_check < STACKPLAY_CHECK_TICKS) return;
+    g->last_check = now;
     if (g->measure) g->charged = g->measure(g->meter);
     if (!g->tripped && g->cpu_deadline > 0 && stackplay_thread_cpu_seconds() > g->cpu_deadline) {
         stackplay_trip(g, L, STACKPLAY_STOP_CPU);
@@ -440,7 +456,7 @@ static inline void stackplay_set_meter(lua_State *L, size_t (*measure)(void *), 
 static inline void stackplay_charge(lua_State *L, size_t bytes) {
     stackplay_guard *g = stackplay_guard_of(L);
     g->charged += bytes;
-    g->next_check = 0;
+    g->last_check = 0;
 }
 
 #endif
