@@ -273,7 +273,7 @@ static inline void **stackplay_object_slot(lua_State *L, int i, const void *meta
 #define STACKPLAY_CHECK_TICKS (1ull << 22)
 #endif
 
-/// After a Swift call: at most every STACKPLAY_CHECK_INTERVAL, re-measures the Swift objects'
+/// After a Swift call: at most every STACKPLAY_CHECK_TICKS, re-measures the Swift objects'
 /// memory and trips the CPU budget if the call (say a toggle of 10^5 cards) used it up. A long
 /// Swift call is stopped right after it returns; no Lua instruction has to run for that.
 static inline void stackplay_check_after_swift(lua_State *L, stackplay_guard *g) {
@@ -369,10 +369,12 @@ static inline int stackplay_pcall(lua_State *L, int nargs, int nresults) {
 
 /// Loads `path` as a text chunk named "@path". Returns the status; the chunk or message on top.
 /// A message that does not name the file ("C stack overflow" from the parser, "not enough
-/// memory") gets "path: " in front, so every load error says which script it is about.
+/// memory") gets "path: " in front, so every load error says which script it is about. (Lua
+/// shortens a long path to "...tail" in its own messages, so the test is for the file's name.)
 static inline int stackplay_loadfile(lua_State *L, const char *path) {
     int status = luaL_loadfilex(L, path, "t");
-    if (status != LUA_OK && lua_type(L, -1) == LUA_TSTRING && !strstr(lua_tostring(L, -1), path)) {
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (status != LUA_OK && lua_type(L, -1) == LUA_TSTRING && !strstr(lua_tostring(L, -1), name)) {
         stackplay_guard *g = stackplay_guard_of(L);
         g->exempt++;
         lua_pushfstring(L, "%s: %s", path, lua_tostring(L, -1));
