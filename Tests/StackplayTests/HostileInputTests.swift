@@ -231,7 +231,10 @@ func longSwiftCallsStopOnTheCPUBudget() throws {
         arguments: ["--cpu-budget", "1"])
     let stopped = clock.now - loopStart
     #expect(run.status == 1)
-    #expect(run.stderr.hasPrefix("stackplay: x.lua:6: stopped: the script used its 1 s of CPU time\n"))
+    // Line 6, the loop; under AddressSanitizer making the cards (line 4) may use the second up.
+    let firstLine = run.stderr.prefix { $0 != "\n" }
+    #expect(firstLine.hasPrefix("stackplay: x.lua:6: ") || firstLine.hasPrefix("stackplay: x.lua:4: "))
+    #expect(firstLine.hasSuffix(": stopped: the script used its 1 s of CPU time"))
     // Within the budget, one more toggle and slack for a busy machine. Before the trampoline
     // checked the clock, only the count hook could stop it: about 160 toggles later.
     #expect(stopped < oneToggle + .seconds(5), "stopped after \(stopped); one toggle: \(oneToggle)")
