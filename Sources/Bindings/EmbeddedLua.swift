@@ -883,7 +883,7 @@ _G.load = function(chunk, name, mode, ...)
   return load(chunk, name, "t")
 end
 
-local loaded, loading = {}, {}
+local loaded = {}
 _G.require = function(name)
   if type(name) ~= "string" then
     error(raw_format("bad argument #1 to 'require' (string expected, got %s)",
@@ -891,15 +891,10 @@ _G.require = function(name)
   end
   local value = loaded[name]
   if value ~= nil then return value end
-  if loading[name] then
-    error(raw_format("module '%s' requires itself (a require cycle)", name), 2)
-  end
   local path, message = locate(name)
   if not path then error(message, 2) end
   local chunk, problem = loadfile(path, "t")
   if not chunk then error(problem, 0) end
-  loading[name] = true
-  local done <close> = raw_setmetatable({}, { __close = function() loading[name] = nil end })
   value = chunk(name, path)
   if value == nil then value = true end
   loaded[name] = value

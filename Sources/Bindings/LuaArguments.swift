@@ -58,6 +58,28 @@ public struct LuaArguments {
         isNil(at: position) ? nil : try integer(at: position)
     }
 
+    /// An integer within `range` (say a stack level that must fit a C `int`); out of range is
+    /// `bad argument #1 to 'f' (number out of range: from 0 to 9, got 12)`.
+    public func integer(at position: Int, in range: ClosedRange<Int>) throws -> Int {
+        let value = try integer(at: position)
+        guard range.contains(value) else {
+            throw error(
+                at: position,
+                "number out of range: from \(range.lowerBound) to \(range.upperBound), got \(value)")
+        }
+        return value
+    }
+
+    /// An integer that fits a C `int` (a stack level), or nil when absent or nil.
+    public func optionalInt32(at position: Int) throws -> Int32? {
+        try optionalInteger(at: position, in: Int(Int32.min)...Int(Int32.max)).map { Int32($0) }
+    }
+
+    /// An integer within `range`, or nil when absent or nil.
+    public func optionalInteger(at position: Int, in range: ClosedRange<Int>) throws -> Int? {
+        isNil(at: position) ? nil : try integer(at: position, in: range)
+    }
+
     /// A string (a number is converted, as in Lua).
     public func string(at position: Int) throws -> String { try check(position, "string", stack.string) }
 
@@ -87,8 +109,13 @@ public struct LuaArguments {
         isNil(at: position) ? nil : try table(at: position)
     }
 
-    /// Any value, converted as ``LuaValue`` (tables deeply).
-    public func value(at position: Int) -> LuaValue { stack.value(at: Int32(position)) }
+    /// Any value, converted as ``LuaValue`` (tables deeply); a table nested too deep or holding
+    /// itself is `bad argument #1 to 'screen' (field 'width': a table that holds itself (a cycle))`.
+    public func value(at position: Int) throws -> LuaValue {
+        do { return try stack.value(at: Int32(position)) } catch {
+            throw self.error(at: position, "\(error)")
+        }
+    }
 
     /// The Swift object held by a userdata of the class defined for `T`; for a method, position 1
     /// is `self`. A released object or another type is an argument error.

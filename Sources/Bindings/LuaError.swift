@@ -44,11 +44,39 @@ public struct LuaFailure: Error, CustomStringConvertible, Equatable, Sendable {
     /// Lua's `stack traceback:` lines, or "" when there is none (load errors, some stops).
     public var traceback: String
 
-    /// A failure of `kind`.
+    /// A failure of `kind`. The message is cut at ``maximumMessageBytes`` and the traceback at
+    /// ``maximumTracebackLines``, each saying how much was left out, so a hostile script cannot
+    /// make a report (or a JUnit file) of any size.
     public init(kind: Kind, message: String, traceback: String = "") {
         self.kind = kind
-        self.message = message
-        self.traceback = traceback
+        self.message = Self.bounded(message)
+        self.traceback = Self.bounded(traceback: traceback)
+    }
+
+    /// The longest message a failure keeps, in bytes of UTF-8.
+    public static let maximumMessageBytes = 65_536
+    /// The most traceback lines a failure keeps (Lua's own traceback keeps 22, but a message
+    /// handler's text may hold any number).
+    public static let maximumTracebackLines = 200
+
+    /// `message` cut at a character boundary within ``maximumMessageBytes``, then
+    /// `... (N more bytes)`.
+    static func bounded(_ message: String) -> String {
+        guard message.utf8.count > maximumMessageBytes else { return message }
+        var end = message.utf8.index(message.utf8.startIndex, offsetBy: maximumMessageBytes)
+        while !message.unicodeScalars.indices.contains(end) && end > message.startIndex {
+            end = message.utf8.index(before: end)
+        }
+        let kept = message[..<end]
+        return kept + "\n... (\(message.utf8.count - kept.utf8.count) more bytes)"
+    }
+
+    /// The first ``maximumTracebackLines`` lines of `traceback`, then `... (N more)`.
+    static func bounded(traceback: String) -> String {
+        let lines = traceback.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count > maximumTracebackLines else { return bounded(traceback) }
+        let kept = lines.prefix(maximumTracebackLines).joined(separator: "\n")
+        return bounded(kept + "\n... (\(lines.count - maximumTracebackLines) more)")
     }
 
     public var description: String { traceback.isEmpty ? message : message + "\n" + traceback }
@@ -61,4 +89,9 @@ public struct LuaFailure: Error, CustomStringConvertible, Equatable, Sendable {
             String(reported[reported.index(after: range.lowerBound)...])
         )
     }
+}
+
+extension ModulePath.Problem: CustomStringConvertible {
+    /// The message alone, never Swift's `Problem(message: ...)`.
+    var description: String { message }
 }

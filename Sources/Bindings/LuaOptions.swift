@@ -17,7 +17,7 @@ struct LuaOptions {
         function = arguments.function
         argument = position
         isMethod = arguments.isMethod
-        switch arguments.value(at: position) {
+        switch try arguments.value(at: position) {
         case .nil: entries = [:]
         case .table(let table): entries = table
         case .array(let elements) where elements.isEmpty: entries = [:]
@@ -60,14 +60,28 @@ struct LuaOptions {
         has(key) ? try number(key, allowNegative: allowNegative) : nil
     }
 
+    /// A whole number; a float without an integer value (0.5, 1e300, NaN) is refused as lauxlib
+    /// does, never truncated.
     func integer(_ key: String, default defaultValue: Int) throws -> Int {
-        guard let value = entries[key] else { return defaultValue }
+        try optionalInteger(key) ?? defaultValue
+    }
+
+    /// A whole number, or nil when the key is absent.
+    func optionalInteger(_ key: String) throws -> Int? {
+        guard let value = entries[key] else { return nil }
         if case .integer(let integer) = value { return integer }
         if let number = value.number, number == number.rounded(), abs(number) < 1e15 { return Int(number) }
         throw error(
             key,
             value.number != nil
                 ? "number has no integer representation" : "integer expected, got \(value.typeName)")
+    }
+
+    /// A whole number not below 0 (a count of events), or nil when the key is absent.
+    func optionalCount(_ key: String) throws -> Int? {
+        guard let count = try optionalInteger(key) else { return nil }
+        guard count >= 0 else { throw error(key, "number must not be negative, got \(count)") }
+        return count
     }
 
     func string(_ key: String, default defaultValue: String? = nil) throws -> String {

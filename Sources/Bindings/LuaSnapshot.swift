@@ -103,7 +103,11 @@ enum LuaSnapshot {
         ])
     }
 
-    /// The screen as text for a failure report: settings, then each component's state and cards.
+    /// How many cards of a component a failure report lists; the others are counted.
+    static let dumpedCards = 50
+
+    /// The screen as text for a failure report: settings, then each component's state and the
+    /// first ``dumpedCards`` cards.
     static func dump(_ screen: Screen) -> String {
         let frame = screen.snapshot()
         let s = frame.settings
@@ -114,13 +118,16 @@ enum LuaSnapshot {
         ]
         for component in frame.components {
             lines.append("  \(component.kind.rawValue) '\(component.name)' frame \(text(component.frame))")
-            lines.append(
-                "    state: " + component.state.map { "\($0.name) = \($0.value)" }.joined(separator: ", "))
-            for card in component.cards {
+            let state = component.state.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")
+            lines.append("    state: " + cut(state, at: dumpedStateCharacters))
+            for card in component.cards.prefix(dumpedCards) {
                 lines.append(
                     "    card \(card.id): \(text(card.frame)) scale \(formatNumber(card.scale)) "
                         + "opacity \(formatNumber(card.opacity)) z \(formatNumber(card.z))"
                         + (card.isVisible ? "" : " hidden") + (card.isHittable ? "" : " not-hittable"))
+            }
+            if component.cards.count > dumpedCards {
+                lines.append("    ... and \(component.cards.count - dumpedCards) more cards")
             }
             for part in component.parts {
                 lines.append(
@@ -129,6 +136,15 @@ enum LuaSnapshot {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The longest state line a failure report shows (10^5 ids would be megabytes).
+    static let dumpedStateCharacters = 2_000
+
+    /// `text` cut after `limit` characters, saying how many were left out.
+    static func cut(_ text: String, at limit: Int) -> String {
+        guard text.count > limit else { return text }
+        return text.prefix(limit) + " ... (\(text.count - limit) more characters)"
     }
 
     static func text(_ rect: Rect) -> String {

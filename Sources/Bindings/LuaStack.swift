@@ -123,44 +123,100 @@ struct LuaStack {
         setLiteralField(key)
     }
 
-    /// The value at `index` as Swift sees it; tables are converted deeply (up to 64 levels).
-    func value(at index: Int32, depth: Int = 0) -> LuaValue {
+    /// How deep a table read from Lua may nest: deeper is an error, never a silent cut.
+    static let maximumDepth = 100
+
+    /// Why a Lua value could not become a ``LuaValue``: a table nested too deep or holding itself.
+    /// `path` names where (`a.b[2]`), outermost key first.
+    struct ConversionError: Error, CustomStringConvertible {
+        var problem: String
+        var path: [String] = []
+
+        /// "field 'a.b': table holds itself (a cycle)", or the bare problem at the top.
+        var description: String {
+            guard var name = path.first else { return problem }
+            for key in path.dropFirst().prefix(4) { name += key.hasPrefix("[") ? key : "." + key }
+            if path.count > 5 { name += "..." }
+            return "field '\(name)': \(problem)"
+        }
+    }
+
+    /// The value at `index` as Swift sees it; tables are converted deeply, each table once (the
+    /// time is linear in the values), at most ``maximumDepth`` levels, and a table that holds
+    /// itself is an error rather than an endless walk.
+    func value(at index: Int32) throws(ConversionError) -> LuaValue {
+        var walk = TableWalk()
+        return try value(at: index, walk: &walk)
+    }
+
+    /// The tables being converted on the way to the current one (for cycles and depth), and those
+    /// already converted (a table reached twice, `t = { u, u }`, is converted once).
+    private struct TableWalk {
+        var open: Set<UnsafeRawPointer> = []
+        var done: [UnsafeRawPointer: LuaValue] = [:]
+    }
+
+    private func value(at index: Int32, walk: inout TableWalk) throws(ConversionError) -> LuaValue {
         switch lua_type(L, index) {
         case LUA_TNIL, LUA_TNONE: return .nil
         case LUA_TBOOLEAN: return .boolean(boolean(index))
         case LUA_TNUMBER: return isInteger(index) ? .integer(integer(index)!) : .number(number(index)!)
         case LUA_TSTRING: return .string(string(index)!)
-        case LUA_TTABLE where depth < 64: return table(at: absolute(index), depth: depth)
+        case LUA_TTABLE: return try table(at: absolute(index), walk: &walk)
         default: return .opaque(typeName(index))
         }
     }
 
-    private func table(at index: Int32, depth: Int) -> LuaValue {
-        guard lua_checkstack(L, 3) != 0 else { return .opaque("table") }
+    /// One table: a sequence when its keys are exactly 1...#t, else a table with string keys.
+    private func table(at index: Int32, walk: inout TableWalk) throws(ConversionError) -> LuaValue {
+        guard let identity = lua_topointer(L, index) else { return .opaque("table") }
+        if let converted = walk.done[identity] { return converted }
+        guard walk.open.count < Self.maximumDepth else {
+            throw ConversionError(problem: "tables nested more than \(Self.maximumDepth) levels deep")
+        }
+        guard walk.open.insert(identity).inserted else {
+            throw ConversionError(problem: "a table that holds itself (a cycle)")
+        }
+        defer { walk.open.remove(identity) }
+        guard lua_checkstack(L, 3) != 0 else {
+            throw ConversionError(problem: "stack overflow (too many values)")
+        }
         let length = rawLength(index)
         var entries: [String: LuaValue] = [:]
+        var sequence: [(Int, LuaValue)] = []
         var count = 0
         lua_pushnil(L)
         while lua_next(L, index) != 0 {  // raw traversal; keys are left untouched
             count += 1
+            let key: String
+            var position: Int?
             if lua_type(L, -2) == LUA_TSTRING {
-                entries[string(-2)!] = value(at: -1, depth: depth + 1)
+                key = string(-2)!
             } else if lua_type(L, -2) == LUA_TNUMBER {
+                if isInteger(-2), let n = integer(-2), n >= 1, n <= length { position = n }
                 lua_pushvalue(L, -2)  // convert a copy, never the key lua_next needs
-                entries[string(-1)!] = value(at: -2, depth: depth + 1)
+                key = string(-1)!
                 pop(1)
+            } else {
+                pop(1)
+                continue
             }
+            let element: LuaValue
+            do { element = try value(at: -1, walk: &walk) } catch {
+                pop(2)  // the value and the key: the stack is as it was before the traversal
+                var error = error
+                error.path.insert(position.map { "[\($0)]" } ?? key, at: 0)
+                throw error
+            }
+            entries[key] = element
+            if let position { sequence.append((position, element)) }
             pop(1)
         }
-        if length > 0 && count == length {
-            return .array(
-                (1...length).map { n in
-                    pushElement(n, of: index)
-                    defer { pop(1) }
-                    return value(at: -1, depth: depth + 1)
-                })
-        }
-        return .table(entries)
+        let converted: LuaValue =
+            length > 0 && count == length && sequence.count == length
+            ? .array(sequence.sorted { $0.0 < $1.0 }.map(\.1)) : .table(entries)
+        walk.done[identity] = converted
+        return converted
     }
 
     // MARK: Pushing
@@ -215,6 +271,7 @@ struct LuaStack {
                 retained.release()
                 throw LuaError("no Lua class is defined for \(type(of: object))")
             }
+            stackplay_charge(L, 0)  // a new screen or component: measure Swift's memory after this call
         case .function(let function):
             stackplay_push_swift_function(L, Unmanaged.passRetained(FunctionBox(function)).toOpaque())
         }
@@ -280,6 +337,22 @@ struct LuaStack {
             level += 1
         }
         return nil
+    }
+
+    /// The chunk names (`@path`) of the main chunks running on the stack, outermost first: the
+    /// script, then each module whose `require` has not returned yet. Reads only: never raises.
+    func runningChunks() -> [String] {
+        var record = lua_Debug()
+        var level: Int32 = 0
+        var chunks: [String] = []
+        while lua_getstack(L, level, &record) != 0 {
+            lua_getinfo(L, "S", &record)
+            if let what = record.what, String(cString: what) == "main", let source = record.source {
+                chunks.append(String(cString: source))
+            }
+            level += 1
+        }
+        return chunks.reversed()
     }
 
     /// Lua's `stack traceback:` from `level` down, as `luaL_traceback` writes it.

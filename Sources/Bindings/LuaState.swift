@@ -62,6 +62,27 @@ public final class LuaState {
     /// Bytes Lua holds now (0 in a host's state, whose allocator stackplay does not count).
     public var memoryUsed: Int { isHost ? 0 : stackplay_memory_used(stack.L) }
 
+    /// Bytes of Swift objects charged to the memory budget, as the meter last estimated them.
+    public var memoryCharged: Int { isHost ? 0 : stackplay_memory_charged(stack.L) }
+
+    /// Charges what `meter` estimates (the bytes of Swift objects the scripts made: screens,
+    /// cards, recorders) to the memory budget, on top of Lua's own memory. The state calls it
+    /// after a Swift call at most every 2 ms, and after a call that hands a new object to Lua;
+    /// past the budget the call raises the memory stop.
+    /// A host's state (the Lua module) has no budget: nothing is charged there.
+    public func setMemoryMeter(_ meter: @escaping () -> Int) {
+        if isHost { return }
+        final class Meter {
+            let measure: () -> Int
+            init(_ measure: @escaping () -> Int) { self.measure = measure }
+        }
+        let box = Unmanaged.passRetained(Meter(meter)).toOpaque()
+        stackplay_set_meter(
+            stack.L,
+            { box in max(0, Unmanaged<Meter>.fromOpaque(box!).takeUnretainedValue().measure()) },
+            box)
+    }
+
     /// Opens base, string, table, math, utf8, coroutine and os, unfiltered: ``Sandbox`` trims them.
     func openStandardLibraries() { stackplay_open_libraries(stack.L) }
 
@@ -81,7 +102,7 @@ public final class LuaState {
         pushGlobals()
         stack.pushField(name, of: -1)
         defer { stackplay_lua_pop(stack.L, 2) }
-        return stack.value(at: -1)
+        return (try? stack.value(at: -1)) ?? .opaque("table")
     }
 
     /// Sets `table.key = value` for the global table `table`, creating it if it is missing.
@@ -133,7 +154,7 @@ public final class LuaState {
         stackplay_lua_newtable(stack.L)
         let known = (Array(methods.keys) + (releaseMethod.map { [$0] } ?? [])).sorted()
         try stack.push(
-            .function("__index") { a in throw Self.unknownMember(a.value(at: 2), of: name, known: known) })
+            .function("__index") { a in throw Self.unknownMember(try a.value(at: 2), of: name, known: known) })
         stack.setField("__index", in: -2)
         try stack.push(.string("locked"))
         stack.setField("__metatable", in: -2)
@@ -301,7 +322,14 @@ public final class LuaState {
                 lua_rawsetp(stack.L, stackplay_lua_registryindex(), LuaStack.classKey(RunnerKey.self))
                 return []
             }
-            return (base + 1..<lua_gettop(stack.L) + 1).map { stack.value(at: $0) }
+            do {
+                return try (base + 1..<lua_gettop(stack.L) + 1).map {
+                    index throws(LuaStack.ConversionError) in
+                    try stack.value(at: index)
+                }
+            } catch {
+                throw LuaFailure(kind: .error, message: "the chunk returned \(error)")
+            }
         }
         let reported = stack.popErrorMessage()
         let (message, traceback) = LuaFailure.split(reported)

@@ -119,8 +119,16 @@ public struct LuaTable {
     public func numbers() throws -> [Double] { try (0..<count).map { try number(at: $0 + 1) } }
 
     /// `t[key]` converted as ``LuaValue``.
-    public func value(_ key: String) throws -> LuaValue { try field(key) { stack.value(at: $0) } }
+    public func value(_ key: String) throws -> LuaValue {
+        try field(key) { slot in
+            do { return try stack.value(at: slot) } catch {
+                throw owner.error(at: argument, "field '\(path)\(key)': \(error)")
+            }
+        }
+    }
 
     /// The whole table converted as ``LuaValue``.
-    public var value: LuaValue { stack.value(at: index) }
+    public func value() throws -> LuaValue {
+        do { return try stack.value(at: index) } catch { throw owner.error(at: argument, "\(error)") }
+    }
 }

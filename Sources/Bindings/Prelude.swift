@@ -15,11 +15,11 @@ public struct PreludeModule: LuaModule {
             [a.stack.position(skippingPrefix: Self.internalPrefix).map { .string($0) } ?? .nil]
         }
         lua.internals["traceback"] = .function("traceback") { a in
-            [.string(a.stack.traceback(level: Int32(clamping: try a.optionalInteger(at: 1) ?? 1)))]
+            [.string(a.stack.traceback(level: try a.optionalInt32(at: 1) ?? 1))]
         }
         lua.internals["nearest"] = .function("nearest") { a in
             let name = try a.string(at: 1)
-            guard case .array(let list) = a.value(at: 2) else { return [.nil] }
+            guard case .array(let list) = try a.value(at: 2) else { return [.nil] }
             return [nearestName(to: name, in: list.compactMap(\.string)).map { .string($0) } ?? .nil]
         }
         try lua.run(embedded: .prelude, arguments: [.table(lua.internals)], keepingResult: true)

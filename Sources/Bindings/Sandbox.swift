@@ -33,7 +33,12 @@ public struct Sandbox: Sendable {
         let locate = LuaValue.function("require") { arguments in
             let name = try arguments.string(at: 1)
             switch ModulePath.resolve(name, root: root) {
-            case .success(let path): return [.string(path)]
+            case .success(let path):
+                let running = arguments.stack.runningChunks()
+                if let cycle = ModulePath.cycle(loading: name, at: path, root: root, running: running) {
+                    return [.nil, .string(cycle)]
+                }
+                return [.string(path)]
             case .failure(let problem):
                 return [.nil, .string("module '\(name)' not found: \(problem.message)")]
             }

@@ -4,12 +4,27 @@ import Traces
 /// What one script's Lua state knows beyond Lua: the screens it made, so that a failure can show
 /// them, and their trace recorders when traces are on. Each test runs in a fresh state, so these
 /// are the screens of the file's top level and of that one test.
+///
+/// The session keeps only the first ``dumpedScreens`` screens alive for the failure report (and
+/// counts the others), so a test that makes screens in a loop does not hold them all; and it
+/// estimates the memory its screens and recorders hold, which the Lua state charges to the
+/// test's memory budget (``footprint()``).
 final class ScriptSession {
+    /// How many screens a failure report shows; the others are counted ("... and 3 more screens").
+    static let dumpedScreens = 20
+
+    /// The first ``dumpedScreens`` screens, kept for the failure report.
     private(set) var screens: [Screen] = []
-    /// One recorder a screen, in the order the screens were made; empty when traces are off.
+    /// How many screens were made since the state started, including those not kept.
+    private(set) var screenCount = 0
+    /// One recorder a recorded screen, in the order the screens were made; empty when traces are off.
     private(set) var recorders: [TraceRecorder] = []
     /// The recorder of each recorded screen, by the screen's identity.
     private var recorderOf: [ObjectIdentifier: TraceRecorder] = [:]
+    /// Every screen still alive (held weakly) with its recorder, for ``footprint()``.
+    private var live: [Tracked] = []
+    /// Bytes held by the recorders of screens that are gone (their traces are kept for output).
+    private var frozenBytes = 0
     /// Whether every screen is recorded (`--trace`, `--golden`, `--artifacts`).
     var recordsTraces: Bool
     /// `--update`: `expect_trace` records its golden trace again instead of comparing.
@@ -20,20 +35,38 @@ final class ScriptSession {
     /// report and lives as long as its host, so it keeps none: a screen goes with its last reference.
     var keepsScreens = true
 
+    /// A screen held weakly, and what its recorder's events cost when it was last measured.
+    private final class Tracked {
+        weak var screen: Screen?
+        let recorder: TraceRecorder?
+        var bytesPerEvent = MemoryEstimate.eventBytes
+
+        init(_ screen: Screen, recorder: TraceRecorder?) {
+            self.screen = screen
+            self.recorder = recorder
+        }
+
+        var recorderBytes: Int { (recorder?.eventCount ?? 0) * bytesPerEvent }
+    }
+
     init(recordsTraces: Bool = false, updatesGolden: Bool = false) {
         self.recordsTraces = recordsTraces
         self.updatesGolden = updatesGolden
     }
 
-    /// Keeps `screen` for the failure report, and starts recording it when traces are on or the
-    /// script asked (`stackplay.screen { record = true }`). Call it before anything happens on it.
+    /// Keeps `screen` for the failure report (the first ``dumpedScreens``), and starts recording
+    /// it when traces are on or the script asked (`stackplay.screen { record = true }`). Call it
+    /// before anything happens on it.
     func track(_ screen: Screen, record: Bool = false) {
-        if keepsScreens { screens.append(screen) }
+        screenCount += 1
+        if keepsScreens, screens.count < Self.dumpedScreens { screens.append(screen) }
+        var recorder: TraceRecorder?
         if recordsTraces || record {
-            let recorder = TraceRecorder(screen: screen, stackplay: StackplayVersion.string)
-            recorders.append(recorder)
+            recorder = TraceRecorder(screen: screen, stackplay: StackplayVersion.string)
+            recorders.append(recorder!)
             recorderOf[ObjectIdentifier(screen)] = recorder
         }
+        live.append(Tracked(screen, recorder: recorder))
     }
 
     /// The recorder of `screen`, if it is recorded.
@@ -58,8 +91,60 @@ final class ScriptSession {
             + "; screen:settle() before the check waits for it to finish."
     }
 
-    /// Every screen made since the last reset, as text.
+    /// The first ``dumpedScreens`` screens as text, then how many more there were.
     func dump() -> String {
-        screens.map(LuaSnapshot.dump).joined(separator: "\n")
+        var text = screens.map(LuaSnapshot.dump).joined(separator: "\n")
+        if screenCount > screens.count {
+            let more = screenCount - screens.count
+            text += "\n... and \(more) more screen\(more == 1 ? "" : "s")"
+        }
+        return text
+    }
+
+    /// The bytes the session's screens, components, cards and recorders hold, estimated: what
+    /// the Lua state charges to the memory budget on top of Lua's own. Forgets screens that are
+    /// gone (their recorders' bytes stay counted while the recorders are kept).
+    func footprint() -> Int {
+        var total = frozenBytes
+        live.removeAll { tracked in
+            guard let screen = tracked.screen else {
+                frozenBytes += tracked.recorderBytes
+                total += tracked.recorderBytes
+                return true
+            }
+            let cards = screen.components.reduce(0) { $0 + MemoryEstimate.cardCount(of: $1) }
+            tracked.bytesPerEvent = MemoryEstimate.eventBytes + cards * MemoryEstimate.recordedCardBytes
+            total +=
+                MemoryEstimate.screenBytes + screen.components.count * MemoryEstimate.componentBytes
+                + cards * MemoryEstimate.cardBytes + tracked.recorderBytes
+            return false
+        }
+        return total
+    }
+}
+
+/// What the model's objects cost in memory: upper bounds of what
+/// `Hardening.memoryEstimatesCoverResidentBytes` measures on Linux (resident bytes of 2·10^5 cards:
+/// about 600 a notification card, 830 a wallet card; about 200 a screen), rounded up.
+enum MemoryEstimate {
+    /// A screen with no components: settings, clock, touch map, event hook.
+    static let screenBytes = 1_024
+    /// A component without its cards.
+    static let componentBytes = 2_048
+    /// One card in a component: its spec (id, label), layout arrays and animated values.
+    static let cardBytes = 1_024
+    /// One recorded event without its frame's cards.
+    static let eventBytes = 256
+    /// One card in a recorded frame (a JSON object of about 150 characters).
+    static let recordedCardBytes = 192
+
+    /// The number of cards a component holds.
+    static func cardCount(of component: any Component) -> Int {
+        switch component {
+        case let stack as NotificationStack: stack.cards.count
+        case let wallet as WalletCardStack: wallet.cards.count
+        case let sticky as StickyStackedCards: sticky.cards.count
+        default: 0
+        }
     }
 }

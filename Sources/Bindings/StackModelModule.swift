@@ -60,6 +60,7 @@ public struct StackModelModule: LuaModule {
         let session = lua.session
         session.recordsTraces = recordsTraces
         session.updatesGolden = updatesGolden
+        lua.setMemoryMeter { session.footprint() }
         let defaults = defaults
         let files = ScriptFiles(root: lua.scriptsRoot, golden: golden)
         try lua.defineClass(

@@ -85,13 +85,14 @@ public struct TestRunner: Sendable {
                     result = TestResult(test: test, status: .passed)
                 case .table(let fields)?:
                     result = TestResult(
-                        test: test, status: .failed, message: fields["message"]?.string ?? "",
-                        traceback: Self.scriptFrames(fields["traceback"]?.string ?? ""),
+                        test: test, status: .failed,
+                        message: LuaFailure.bounded(fields["message"]?.string ?? ""),
+                        traceback: LuaFailure.bounded(traceback: Self.scriptFrames(fields["traceback"]?.string ?? "")),
                         position: fields["position"]?.string ?? "")
                     if fields["assertion"]?.boolean == true { result.kind = .failure }
-                    result.expected = fields["expected"]?.string ?? ""
-                    result.actual = fields["actual"]?.string ?? ""
-                    result.diff = fields["diff"]?.string ?? ""
+                    result.expected = LuaFailure.bounded(fields["expected"]?.string ?? "")
+                    result.actual = LuaFailure.bounded(fields["actual"]?.string ?? "")
+                    result.diff = LuaFailure.bounded(fields["diff"]?.string ?? "")
                 default:
                     result = TestResult(
                         test: test, status: .failed, message: "stackplay: the test runner returned nothing it knows")

@@ -20,7 +20,7 @@ enum TraceMethods {
     static func replay(_ a: LuaArguments, session: ScriptSession, files: ScriptFiles) throws -> [LuaValue] {
         let path = try files.confine(try a.string(at: 1), argument: 1, of: a)
         let o = try LuaOptions(a, at: 2, known: ["events", "tolerance", "check"])
-        let until = try o.optionalNumber("events", allowNegative: false).map { Int($0) }
+        let until = try o.optionalCount("events")
         let tolerance = try o.number("tolerance", default: defaultTolerance, allowNegative: false)
         let check = try o.boolean("check", default: true)
         do {

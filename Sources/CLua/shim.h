@@ -43,7 +43,8 @@ typedef int (*stackplay_dispatch_fn)(lua_State *L, void *box);
 
 typedef struct stackplay_guard {
     size_t used;          // bytes Lua holds now
-    size_t limit;         // the memory budget in bytes; 0: none
+    size_t charged;       // bytes the state's Swift objects hold (cards, screens, recorders), estimated
+    size_t limit;         // the memory budget in bytes (Lua's and Swift's together); 0: none
     int exempt;           // > 0: allocations are not refused (setup, Swift callbacks, reporting)
     int tripped;          // STACKPLAY_STOP_*; once set it stays set
     double cpu_budget;    // seconds of thread CPU time a run may use; <= 0: none
@@ -52,6 +53,9 @@ typedef struct stackplay_guard {
     lua_State *main;      // the main thread, for positions and arming the hook
     stackplay_dispatch_fn dispatch;
     void (*release)(void *object); // balances the retain held by a userdata slot
+    size_t (*measure)(void *meter); // estimates `charged` from the Swift objects; may be NULL
+    void *meter;          // the retained Swift box `measure` reads; released at close
+    unsigned long long last_check; // stackplay_ticks() at the last check after a Swift call; 0: check now
     int depth;            // stackplay_pcall nesting; the outermost one sets the CPU deadline
     char cpu_text[96];    // "stopped: the script used its 10 s of CPU time"
     char memory_text[96]; // "stopped: the script used its 256 MiB of memory"
@@ -67,6 +71,28 @@ static inline double stackplay_thread_cpu_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/// A counter that moves with time and costs a few cycles to read: the CPU's time-stamp counter
+/// (x86-64: rdtsc; arm64: the virtual counter), else the kernel's coarse clock in ns. Used only
+/// to decide when to read the real clocks, so its rate need not be known exactly.
+static inline unsigned long long stackplay_ticks(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+    unsigned long long ticks;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(ticks));
+    return ticks;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+#endif
+}
+
+/// Whether Lua's and Swift's memory together is past the budget.
+static inline int stackplay_over_memory(const stackplay_guard *g) {
+    return g->limit && (g->used > g->limit || g->charged > g->limit - g->used);
 }
 
 /// Writes "chunkname:line: " of the innermost Lua function on `L` into `out` ("" if none).
@@ -143,9 +169,10 @@ static void *stackplay_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         g->used -= old;
         return NULL;
     }
-    if (g->limit && nsize > old && g->exempt == 0 && g->used - old + nsize > g->limit) {
+    size_t total = g->used - old + nsize + g->charged;
+    if (g->limit && nsize > old && g->exempt == 0 && total > g->limit) {
         size_t reserve = g->limit / 8;
-        if (ptr == NULL || g->used - old + nsize > g->limit + reserve) {
+        if (ptr == NULL || total > g->limit + reserve) {
             stackplay_trip(g, ptr == NULL ? g->main : NULL, STACKPLAY_STOP_MEMORY);
             return NULL;
         }
@@ -190,7 +217,9 @@ static inline void stackplay_close(lua_State *L) {
         lua_sethook(L, stackplay_hook, LUA_MASKCOUNT, g->hook_count);
     }
     g->exempt = 0;
+    g->measure = NULL;
     lua_close(L);
+    if (g->meter) g->release(g->meter);
     free(g);
 }
 
@@ -242,8 +271,33 @@ static inline void **stackplay_object_slot(lua_State *L, int i, const void *meta
     return same ? slot : NULL;
 }
 
+/// How often, at most, the trampoline measures Swift's memory and reads the thread's CPU clock
+/// after a Swift call: once STACKPLAY_CHECK_TICKS of stackplay_ticks() have passed (1 to 4 ms:
+/// 2^22 cycles at 1 to 4 GHz, 2^16 ticks of a 19.2 MHz arm64 counter, 2^22 ns of the coarse
+/// clock). Between two checks a call costs one read of the counter (a few cycles; a vDSO clock
+/// read cost 15-20 ns a touch move), so the hot paths do not slow down, and a long call (a
+/// toggle of 10^5 cards) is checked as it returns.
+#if defined(__aarch64__)
+#define STACKPLAY_CHECK_TICKS (1ull << 16)
+#else
+#define STACKPLAY_CHECK_TICKS (1ull << 22)
+#endif
+
+/// After a Swift call: at most every STACKPLAY_CHECK_TICKS, re-measures the Swift objects'
+/// memory and trips the CPU budget if the call (say a toggle of 10^5 cards) used it up. A long
+/// Swift call is stopped right after it returns; no Lua instruction has to run for that.
+static inline void stackplay_check_after_swift(lua_State *L, stackplay_guard *g) {
+    unsigned long long now = stackplay_ticks();
+    if (g->last_check && now - g->last_check < STACKPLAY_CHECK_TICKS) return;
+    g->last_check = now;
+    if (g->measure) g->charged = g->measure(g->meter);
+    if (!g->tripped && g->cpu_deadline > 0 && stackplay_thread_cpu_seconds() > g->cpu_deadline) {
+        stackplay_trip(g, L, STACKPLAY_STOP_CPU);
+    }
+}
+
 /// Lua calls this; it calls Swift, then raises (from C, after the Swift frames have returned)
-/// if Swift returned STACKPLAY_RAISE or pushed the state past its memory budget.
+/// if Swift returned STACKPLAY_RAISE or pushed the state past its CPU or memory budget.
 static int stackplay_trampoline(lua_State *L) {
     stackplay_guard *g = stackplay_guard_of(L);
     void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
@@ -251,7 +305,8 @@ static int stackplay_trampoline(lua_State *L) {
     g->exempt++;
     int n = g->dispatch(L, *slot);
     g->exempt--;
-    if (g->exempt == 0 && g->limit && g->used > g->limit) stackplay_trip(g, L, STACKPLAY_STOP_MEMORY);
+    if (g->exempt == 0) stackplay_check_after_swift(L, g);
+    if (g->exempt == 0 && stackplay_over_memory(g)) stackplay_trip(g, L, STACKPLAY_STOP_MEMORY);
     if (g->tripped && g->exempt == 0) return stackplay_raise_stop(L, g);
     if (n == STACKPLAY_RAISE) return lua_error(L);
     return n;
@@ -358,11 +413,16 @@ static inline void stackplay_push_error(lua_State *L, const char *message, size_
 /// `__tostring` or becomes "(error object is a table value)".
 static int stackplay_msghandler(lua_State *L) {
     const char *msg = lua_tostring(L, 1);
+    stackplay_guard *g = stackplay_guard_of(L);
     if (msg == NULL) {
         if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
-        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+        // error(nil), error({}): no text says where, so say it as luaL_error would.
+        char where[400];
+        stackplay_where(L, where, sizeof where);
+        g->exempt++;
+        msg = lua_pushfstring(L, "%s(error object is a %s value)", where, luaL_typename(L, 1));
+        g->exempt--;
     }
-    stackplay_guard *g = stackplay_guard_of(L);
     g->exempt++;
     luaL_traceback(L, L, msg, 1);
     g->exempt--;
@@ -391,8 +451,20 @@ static inline int stackplay_pcall(lua_State *L, int nargs, int nresults) {
 }
 
 /// Loads `path` as a text chunk named "@path". Returns the status; the chunk or message on top.
+/// A message that does not name the file ("C stack overflow" from the parser, "not enough
+/// memory") gets "path: " in front, so every load error says which script it is about. (Lua
+/// shortens a long path to "...tail" in its own messages, so the test is for the file's name.)
 static inline int stackplay_loadfile(lua_State *L, const char *path) {
-    return luaL_loadfilex(L, path, "t");
+    int status = luaL_loadfilex(L, path, "t");
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (status != LUA_OK && lua_type(L, -1) == LUA_TSTRING && !strstr(lua_tostring(L, -1), name)) {
+        stackplay_guard *g = stackplay_guard_of(L);
+        g->exempt++;
+        lua_pushfstring(L, "%s: %s", path, lua_tostring(L, -1));
+        g->exempt--;
+        lua_remove(L, -2);
+    }
+    return status;
 }
 
 static inline int stackplay_loadstring(lua_State *L, const char *code, size_t size, const char *name) {
@@ -452,5 +524,24 @@ static inline void stackplay_set_budget_texts(lua_State *L, const char *cpu, con
 static inline const char *stackplay_stop(lua_State *L) { return stackplay_stop_message(NULL, stackplay_guard_of(L)); }
 static inline int stackplay_stopped(lua_State *L) { return stackplay_guard_of(L)->tripped; }
 static inline size_t stackplay_memory_used(lua_State *L) { return stackplay_guard_of(L)->used; }
+static inline size_t stackplay_memory_charged(lua_State *L) { return stackplay_guard_of(L)->charged; }
+
+/// Installs the Swift meter (retained; released at close) that estimates the bytes the state's
+/// Swift objects hold. The trampoline calls `measure(meter)` after Swift calls.
+static inline void stackplay_set_meter(lua_State *L, size_t (*measure)(void *), void *meter) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    if (g->meter) g->release(g->meter);
+    g->measure = measure;
+    g->meter = meter;
+}
+
+/// Adds `bytes` of Swift memory (a screen or cards just made) to the charge now, and asks for a
+/// full measure after the running Swift call. Past the budget, the trampoline raises the memory
+/// stop once the Swift frames have returned.
+static inline void stackplay_charge(lua_State *L, size_t bytes) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    g->charged += bytes;
+    g->last_check = 0;
+}
 
 #endif

@@ -5,13 +5,23 @@
 /// edit for short names, a third of the name for longer ones ("calender" finds "calendar", "zz"
 /// does not find "c0"), or the same letters in another order ("rlt" finds "ltr").
 public func nearestName(to name: String, in known: [String]) -> String? {
+    // A typo is short: a hostile megabyte-long name gets no suggestion, and a known name whose
+    // length differs by more than the distance accepted below cannot be the nearest, so the
+    // quadratic edit distance is never run on long strings.
+    let count = name.count
+    guard count <= maximumSuggestedLength else { return nil }
+    let slack = max(2, count / 3)
+    let candidates = known.filter { abs($0.count - count) <= slack }
     let lowered = name.lowercased()
-    let scored = known.map { ($0, editDistance(lowered, $0.lowercased())) }
+    let scored = candidates.map { ($0, editDistance(lowered, $0.lowercased())) }
     guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
     if best.1 <= max(1, name.count / 3) { return best.0 }
     if best.1 <= 2, lowered.sorted() == best.0.lowercased().sorted() { return best.0 }
     return nil
 }
+
+/// The longest name ``nearestName(to:in:)`` looks for a suggestion for.
+public let maximumSuggestedLength = 200
 
 /// Edit distance between two strings, by characters: insertions, deletions, substitutions and
 /// swaps of two neighbours each count one (optimal string alignment), since a swap is the

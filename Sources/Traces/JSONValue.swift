@@ -103,9 +103,12 @@ public enum JSONValue: Equatable, Sendable {
 }
 
 /// Why a line is not JSON: what was wrong and at which column (1-based).
-public struct JSONSyntaxError: Error, Equatable, Sendable {
+public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     public var column: Int
+
+    /// "column 12: a digit expected", never Swift's `JSONSyntaxError(message: ...)`.
+    public var description: String { "column \(column): \(message)" }
 }
 
 /// A small strict JSON parser (RFC 8259) for one line of a trace.
@@ -260,12 +263,17 @@ public struct JSONParser {
                 case UInt8(ascii: "t"): scalars.append("\t")
                 case UInt8(ascii: "u"):
                     var code = try hex4()
-                    if (0xD800..<0xDC00).contains(code), peek == UInt8(ascii: "\\") {
-                        index += 1
-                        guard peek == UInt8(ascii: "u") else { throw error("a low surrogate expected") }
-                        index += 1
+                    if (0xD800..<0xDC00).contains(code) {
+                        // A high surrogate must be followed by a low one: `\uD83D\uDE00`.
+                        guard peek == UInt8(ascii: "\\"), index + 1 < bytes.count,
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        else { throw error(Self.loneSurrogate(code)) }
+                        index += 2
                         let low = try hex4()
+                        guard (0xDC00..<0xE000).contains(low) else { throw error(Self.loneSurrogate(code)) }
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00..<0xE000).contains(code) {
+                        throw error(Self.loneSurrogate(code))
                     }
                     guard let scalar = UnicodeScalar(code) else { throw error("invalid \\u escape") }
                     scalars.append(scalar)
@@ -275,6 +283,13 @@ public struct JSONParser {
             default: run.append(byte)
             }
         }
+    }
+
+    /// "a lone surrogate \uD800 ...": UTF-16 halves that do not pair make no character.
+    private static func loneSurrogate(_ code: UInt32) -> String {
+        let hex = String(code, radix: 16, uppercase: true)
+        return "a lone surrogate \\u\(hex) in a string (a \\uD800-\\uDBFF escape must be followed by a "
+            + "\\uDC00-\\uDFFF one)"
     }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {

@@ -9,7 +9,50 @@ public enum TraceSVG {
     /// Room around the screen for the direction marker and the caption.
     static let margin = 28.0
 
-    static func n(_ value: Double) -> String { JSONValue.format((value * 100).rounded() / 100) }
+    /// The largest magnitude a picture holds: SVG numbers must be finite, and anything larger
+    /// overflows once scaled or offset by the margin.
+    public static let largestNumber = 1e300
+
+    /// A number as SVG writes it, to 1/100 pt. Never `null`: NaN is 0 and a number past
+    /// ``largestNumber`` is clamped to it (``undrawable(_:)`` tells the render command to refuse).
+    static func n(_ value: Double) -> String {
+        guard !value.isNaN else { return "0" }
+        let clamped = min(max(value, -largestNumber), largestNumber)
+        return JSONValue.format((clamped * 100).rounded() / 100)
+    }
+
+    /// The first number of `frame` an SVG cannot hold (NaN, infinite, or past ``largestNumber``),
+    /// as the field that holds it (`settings.width`, `components[1].cards[2].x`) and its value.
+    public static func undrawable(_ frame: FrameSnapshot) -> (field: String, value: Double)? {
+        func bad(_ value: Double) -> Bool { !(abs(value) <= largestNumber) }
+        func rect(_ r: Rect, _ path: String) -> (String, Double)? {
+            for (name, value) in [("x", r.x), ("y", r.y), ("width", r.width), ("height", r.height)]
+            where bad(value) {
+                return (path + name, value)
+            }
+            return nil
+        }
+        let size = frame.settings.size
+        if bad(size.width) { return ("settings.width", size.width) }
+        if bad(size.height) { return ("settings.height", size.height) }
+        for (i, component) in frame.components.enumerated() {
+            let path = "components[\(i + 1)]."
+            if let found = rect(component.frame, path + "frame.") { return found }
+            for (j, part) in component.parts.enumerated() {
+                if let found = rect(part.frame, path + "parts[\(j + 1)].") { return found }
+                if bad(part.opacity) { return (path + "parts[\(j + 1)].opacity", part.opacity) }
+            }
+            for (j, card) in component.cards.enumerated() {
+                let cardPath = path + "cards[\(j + 1)]."
+                if let found = rect(card.frame, cardPath) { return found }
+                for (name, value) in [("scale", card.scale), ("opacity", card.opacity), ("z", card.z)]
+                where bad(value) {
+                    return (cardPath + name, value)
+                }
+            }
+        }
+        return nil
+    }
 
     /// Text safe inside XML.
     public static func escape(_ text: String) -> String {
@@ -92,7 +135,9 @@ public enum TraceSVG {
                 throw TraceError(
                     file: trace.file, line: 1, message: "no event \(index!): the trace has no events")
             }
-            return render(try initialFrame(of: trace), caption: "before any event, t = 0 s")
+            let frame = try initialFrame(of: trace)
+            try checkDrawable(frame, file: trace.file, line: 1)
+            return render(frame, caption: "before any event, t = 0 s")
         }
         let index = index ?? trace.steps.count - 1
         guard index >= 0, index < trace.steps.count else {
@@ -105,7 +150,19 @@ public enum TraceSVG {
                 file: trace.file, line: trace.steps[index].line, field: "frame",
                 message: "missing: this event has no frame to draw")
         }
+        try checkDrawable(frame, file: trace.file, line: trace.steps[index].line, prefix: "frame.")
         return render(frame, caption: caption(trace.steps[index]))
+    }
+
+    /// Refuses a frame with a number an SVG cannot hold, naming the trace's line and field.
+    static func checkDrawable(_ frame: FrameSnapshot, file: String, line: Int, prefix: String = "")
+        throws(TraceError)
+    {
+        guard let (field, value) = undrawable(frame) else { return }
+        throw TraceError(
+            file: file, line: line, field: prefix + field,
+            message: "\(JSONValue.format(value)) cannot be drawn: SVG numbers must be finite, at most "
+                + "\(JSONValue.format(largestNumber)) in size")
     }
 
     /// The screen as the header builds it, before any event.

@@ -18,7 +18,10 @@ struct Config {
     var junit: String?
     var seed: Int?
 
-    struct Invalid: Error { let message: String }
+    struct Invalid: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
 
     /// Reads `.stackplay.lua` from the current folder; an empty config when there is none.
     static func load() throws(Invalid) -> Config {
@@ -62,8 +65,8 @@ struct Config {
                 }
                 config.cpuBudget = number
             case "memory_budget":
-                guard let number = value.number, number > 0, number.isFinite else {
-                    throw bad("a positive number of MiB")
+                guard let number = value.number, LuaBudget.isValid(memoryMiB: number) else {
+                    throw bad(LuaBudget.memoryMiBExpectation)
                 }
                 config.memoryMiB = number
             case "reporter":
@@ -72,9 +75,10 @@ struct Config {
                 }
                 config.reporter = format
             case "jobs":
-                guard let number = value.number, number >= 1, number == number.rounded() else {
-                    throw bad("a whole number >= 1")
-                }
+                let range = Options.jobRange
+                guard let number = value.number, number == number.rounded(),
+                    Double(range.lowerBound)...Double(range.upperBound) ~= number
+                else { throw bad("a whole number from \(range.lowerBound) to \(range.upperBound)") }
                 config.jobs = Int(number)
             case "seed":
                 guard case .integer(let number) = value, number >= 0 else {
@@ -152,7 +156,7 @@ struct Config {
         if options.paths.isEmpty { options.paths = paths }
         if !options.given.contains("cpu_budget"), let cpuBudget { options.budget.cpuSeconds = cpuBudget }
         if !options.given.contains("memory_budget"), let memoryMiB {
-            options.budget.memoryBytes = Int(memoryMiB * 1_048_576)
+            options.budget.setMemory(mib: memoryMiB)
         }
         if options.format == nil { options.format = reporter }
         if options.jobs == nil { options.jobs = jobs }

@@ -63,7 +63,13 @@ struct Options {
     /// Which settings the command line gave, so the config fills only the others.
     var given: Set<String> = []
 
-    struct UsageError: Error { let message: String }
+    struct UsageError: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    /// How many tests may run at once (`--jobs`, `jobs` in the config).
+    static let jobRange = 1...1024
 
     static let help = """
         USAGE: stackplay [options] FILE|DIR ...
@@ -177,7 +183,12 @@ struct Options {
                 options.budget.cpuSeconds = try positive(try value(), for: name)
                 options.given.insert("cpu_budget")
             case "--memory-budget":
-                options.budget.memoryBytes = Int(try positive(try value(), for: name) * 1_048_576)
+                let text = try value()
+                guard let mib = Double(text), LuaBudget.isValid(memoryMiB: mib) else {
+                    throw UsageError(
+                        message: "\(name) needs \(LuaBudget.memoryMiBExpectation), not '\(text)'")
+                }
+                options.budget.setMemory(mib: mib)
                 options.given.insert("memory_budget")
             case "--root": options.root = try value()
             case "--seed":
@@ -208,8 +219,10 @@ struct Options {
             case "--list": options.list = true
             case "--jobs":
                 let text = try value()
-                guard let jobs = Int(text), jobs >= 1 else {
-                    throw UsageError(message: "--jobs needs a whole number of at least 1, not '\(text)'")
+                guard let jobs = Int(text), jobRange.contains(jobs) else {
+                    throw UsageError(
+                        message: "--jobs needs a whole number from 1 to \(jobRange.upperBound), not '\(text)'"
+                    )
                 }
                 options.jobs = jobs
             case "--shard": options.shard = try shard(try value())
@@ -284,4 +297,9 @@ struct Options {
             ?? known.first { $0.dropFirst(2).hasPrefix(name.drop { $0 == "-" }.prefix(4)) && name.count > 3 }
             ?? nearestName(to: name, in: known)
     }
+}
+
+extension Discovery.Missing: CustomStringConvertible {
+    /// The message alone, never Swift's `Missing(message: ...)`.
+    var description: String { message }
 }

@@ -43,7 +43,7 @@ extension BindingsTests {
         @Test func nonStringErrorIsReported() throws {
             let lua = try makeState()
             let failure = try #require(runFailure(of: "error({code = 42})", in: lua))
-            #expect(failure.message == "(error object is a table value)")
+            #expect(failure.message == "test.lua:1: (error object is a table value)")
             let named = try #require(
                 runFailure(
                     of: "error(setmetatable({}, {__tostring = function() return 'custom' end}))", in: lua))
@@ -93,7 +93,7 @@ extension BindingsTests {
             try lua.setGlobal(
                 "echo",
                 .function("echo") { arguments in
-                    [arguments.value(at: 1), ["cards": [1, 2.5, "three"], "open": true]]
+                    [try arguments.value(at: 1), ["cards": [1, 2.5, "three"], "open": true]]
                 })
             let results = try lua.run("local a, b = echo({x = 1}) return a.x, #b.cards, b.cards[3], b.open")
             #expect(results[0].number == 1)

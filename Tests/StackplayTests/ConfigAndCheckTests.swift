@@ -59,7 +59,7 @@ func project(config: String) throws -> URL {
         "return { reporter = \"xml\" }",
         "stackplay: .stackplay.lua: 'reporter' must be 'human', 'tap' or 'json', got 'xml'"
     ),
-    ("return { jobs = 0 }", "stackplay: .stackplay.lua: 'jobs' must be a whole number >= 1, got 0"),
+    ("return { jobs = 0 }", "stackplay: .stackplay.lua: 'jobs' must be a whole number from 1 to 1024, got 0"),
     (
         "return { screen = { widht = 3 } }",
         "stackplay: .stackplay.lua: unknown key 'screen.widht' (did you mean 'screen.width'?)"

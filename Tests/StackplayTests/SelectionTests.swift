@@ -116,7 +116,7 @@ func ran(_ arguments: [String], in folder: URL) throws -> [(name: String, ok: Bo
     (["--shard", "0/3", "."], "stackplay: --shard needs K/N with 1 <= K <= N, not '0/3'"),
     (["--shard", "4/3", "."], "stackplay: --shard needs K/N with 1 <= K <= N, not '4/3'"),
     (["--shard", "two", "."], "stackplay: --shard needs K/N with 1 <= K <= N, not 'two'"),
-    (["--jobs", "0", "."], "stackplay: --jobs needs a whole number of at least 1, not '0'"),
+    (["--jobs", "0", "."], "stackplay: --jobs needs a whole number from 1 to 1024, not '0'"),
     (["--filter"], "stackplay: --filter needs a value"),
     (["--junit"], "stackplay: --junit needs a value"),
     (["--tapp", "."], "stackplay: unknown option '--tapp' (did you mean '--tap'?)"),
