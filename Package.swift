@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // stackplay: a scriptable event-replay engine for card-stack interfaces.
-// Dependencies point one way: stackplay -> Bindings -> {CLua, Traces -> StackModel}.
+// Dependencies point one way: stackplay -> StackplayRunner -> Bindings -> {CLua, Traces -> StackModel}.
 import PackageDescription
 
 let package = Package(
@@ -30,8 +30,11 @@ let package = Package(
         // The only Swift that touches a lua_State: the Lua API over StackModel.
         // Its own Lua (Lua/*.lua) is compiled in through EmbeddedLua.swift, which `make lua` writes.
         .target(name: "Bindings", dependencies: ["CLua", "StackModel", "Traces"], exclude: ["Lua"]),
-        // The thin executable: arguments, discovery, reporters, exit codes.
-        .executableTarget(name: "stackplay", dependencies: ["Bindings", "StackModel", "Traces"]),
+        // The runner: options and config, discovery, selection and shards, worker processes,
+        // reporters, `check`, traces/golden/artifact outputs. Unit-tested in StackplayRunnerTests.
+        .target(name: "StackplayRunner", dependencies: ["Bindings", "StackModel", "Traces"]),
+        // The thin executable: hands the arguments to StackplayRunner and exits with its code.
+        .executableTarget(name: "stackplay", dependencies: ["StackplayRunner"]),
         // The Lua C module: luaopen_stackplay in C (it raises), the module itself in Swift.
         .target(name: "CStackplayLua", dependencies: ["CLua"]),
         .target(name: "StackplayLua", dependencies: ["Bindings"]),
@@ -40,6 +43,7 @@ let package = Package(
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "StackModel"]),
+        .testTarget(name: "StackplayRunnerTests", dependencies: ["StackplayRunner", "Bindings", "Traces"]),
         // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).
         .testTarget(name: "StackplayTests", dependencies: ["stackplay"], exclude: ["Fixtures"]),
     ],

@@ -539,6 +539,8 @@ static inline void stackplay_set_meter(lua_State *L, size_t (*measure)(void *), 
 /// full measure after the running Swift call. Past the budget, the trampoline raises the memory
 /// stop once the Swift frames have returned.
 static inline void stackplay_charge(lua_State *L, size_t bytes) {
+    // A host's state (the Lua module) has no guard and no budget: its extra space is not ours.
+    if (stackplay_host_of(L)) { lua_settop(L, -2); return; }
     stackplay_guard *g = stackplay_guard_of(L);
     g->charged += bytes;
     g->last_check = 0;

@@ -3,7 +3,10 @@ import Bindings
 /// TAP version 13 on stdout: a plan, `ok`/`not ok` a test, `# SKIP` for skipped ones, and a
 /// YAML block with the message, position and state for each failure.
 struct TapReporter {
-    func report(_ results: [TestResult]) {
+    func report(_ results: [TestResult]) { Output.out(document(results)) }
+
+    /// The whole TAP stream.
+    func document(_ results: [TestResult]) -> String {
         var lines = ["TAP version 13", "1..\(results.count)"]
         for (number, result) in results.enumerated() {
             let name = Self.escape(result.test.fullName)
@@ -22,7 +25,7 @@ struct TapReporter {
             }
         }
         lines.append("# \(Summary(results).line)")
-        Output.out(lines.joined(separator: "\n"))
+        return lines.joined(separator: "\n")
     }
 
     /// A test's name on its `ok` line: one line, `#` escaped so that it does not start a

@@ -15,7 +15,10 @@ struct JSONReporter {
     /// A JSON string, or `null` for "".
     private func optional(_ text: String) -> String { text.isEmpty ? "null" : jsonString(text) }
 
-    func report(_ results: [TestResult]) {
+    func report(_ results: [TestResult]) { Output.out(document(results)) }
+
+    /// The whole document, one line.
+    func document(_ results: [TestResult]) -> String {
         let tests = results.map { result in
             "{\"file\":\(jsonString(result.test.file)),\"name\":\(jsonString(result.test.name)),"
                 + "\"position\":\(jsonString(result.test.position)),\"status\":\"\(result.status.rawValue)\","
@@ -28,7 +31,7 @@ struct JSONReporter {
                 + "\"diff\":\(optional(result.diff))}"
         }
         let summary = Summary(results)
-        Output.out(
+        return (
             "{\"format_version\":\(Self.formatVersion),\"tests\":[\(tests.joined(separator: ","))],\"passed\":\(summary.passed),"
                 + "\"failed\":\(summary.failed),\"skipped\":\(summary.skipped)"
                 + (seed.map { ",\"seed\":\($0)" } ?? "") + "}")

@@ -1,8 +1,4 @@
 import Bindings
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 import StackModel
 
 #if canImport(Glibc)
@@ -11,7 +7,32 @@ import StackModel
 
 /// The command line, parsed. Flags win over the project's `.stackplay.lua`.
 struct Options {
-    enum Action { case run, check, replay, render, help, version }
+    enum Action: Hashable {
+        case run, check, replay, render, help, version
+
+        /// How messages name the command: `running scripts`, `'stackplay render'`.
+        var commandName: String {
+            switch self {
+            case .run: "running scripts"
+            case .check: "'stackplay check'"
+            case .replay: "'stackplay replay'"
+            case .render: "'stackplay render'"
+            case .help: "--help"
+            case .version: "--version"
+            }
+        }
+
+        var order: Int {
+            switch self {
+            case .run: 0
+            case .check: 1
+            case .replay: 2
+            case .render: 3
+            case .help: 4
+            case .version: 5
+            }
+        }
+    }
     enum Format: String { case human, tap, json }
 
     var action = Action.run
@@ -159,6 +180,7 @@ struct Options {
         }
         if options.action != .run { rest = rest.dropFirst() }
         var onlyPaths = false
+        var flags: [String] = []
         while let argument = rest.popFirst() {
             if onlyPaths || !argument.hasPrefix("-") || argument == "-" {
                 options.paths.append(argument)
@@ -170,6 +192,7 @@ struct Options {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
+            if Self.scopes[name] != nil { flags.append(name) }
             func value() throws(UsageError) -> String {
                 if let inlineValue { return inlineValue }
                 guard let next = rest.popFirst() else { throw UsageError(message: "\(name) needs a value") }
@@ -260,10 +283,37 @@ struct Options {
                 throw UsageError(message: message)
             }
         }
-        if options.update && options.goldenDirectory == nil && options.action != .run {
-            throw UsageError(message: "--update goes with running scripts")
+        if options.action != .help && options.action != .version {
+            for flag in flags { try Self.checkScope(flag, for: options.action) }
         }
         return options
+    }
+
+    /// The commands each flag means something for; a flag given to another command is a usage
+    /// error, never silently ignored.
+    static let scopes: [String: Set<Action>] = {
+        var scopes: [String: Set<Action>] = [:]
+        for flag in [
+            "--filter", "--list", "--jobs", "--shard", "--tap", "--json", "--junit", "--cpu-budget",
+            "--memory-budget", "--trace", "--golden", "--update", "--ci", "--artifacts", "--seed",
+            "--repeat", "--forbid-only", "--timeout", "--tag", "--tags", "--exclude-tag", "--exclude-tags",
+        ] {
+            scopes[flag] = [.run]
+        }
+        scopes["--root"] = [.run, .check]
+        scopes["--tolerance"] = [.run, .replay]
+        for flag in ["--at", "-o", "--output"] { scopes[flag] = [.render] }
+        return scopes
+    }()
+
+    /// `'--at' goes with 'stackplay render', not with running scripts`.
+    static func checkScope(_ flag: String, for action: Action) throws(UsageError) {
+        guard let scope = scopes[flag], !scope.contains(action) else { return }
+        let owners = scope.sorted { $0.order < $1.order }.map(\.commandName)
+        throw UsageError(
+            message: "'\(flag)' goes with \(owners.joined(separator: " and ")), not with \(action.commandName)"
+                + (scope.contains(.run) && action != .run
+                    ? " (did you mean 'stackplay \(flag) ... FILE|DIR'?)" : ""))
     }
 
     private static func positive(_ text: String, for name: String) throws(UsageError) -> Double {

@@ -82,7 +82,15 @@ final class WorkerPool {
         }
         while remaining > 0 {
             if Self.interruption != 0 { return false }
-            for slot in workers.indices where workers[slot].job == nil && next < count {
+            if !workers.contains(where: { $0.pid > 0 }) {
+                // Every worker is gone and none can be made: run what is left here, unprotected.
+                while next < count {
+                    done(next, .finished(body(next)))
+                    next += 1
+                }
+                return true
+            }
+            for slot in workers.indices where workers[slot].pid > 0 && workers[slot].job == nil && next < count {
                 if send(next, to: slot) {
                     next += 1
                 } else {
@@ -90,7 +98,8 @@ final class WorkerPool {
                     replace(slot)
                 }
             }
-            var fds = workers.map { pollfd(fd: $0.answers, events: Int16(POLLIN), revents: 0) }
+            // a gone slot polls fd -1, which poll() skips
+            var fds = workers.map { pollfd(fd: $0.pid > 0 ? $0.answers : -1, events: Int16(POLLIN), revents: 0) }
             let wait = pollTimeout()
             let ready = poll(&fds, nfds_t(fds.count), wait)
             if ready < 0 {
@@ -112,7 +121,7 @@ final class WorkerPool {
                         done(job, .crashed(signal: signal, status: status))
                     }
                 } else if timeout > 0, now - workers[slot].started > timeout {
-                    Glibc.kill(workers[slot].pid, SIGKILL)
+                    if workers[slot].pid > 0 { Glibc.kill(workers[slot].pid, SIGKILL) }
                     replace(slot)
                     remaining -= 1
                     done(job, .timedOut(seconds: timeout))
@@ -141,7 +150,7 @@ final class WorkerPool {
         if pid == 0 {
             // The worker: only its own two pipe ends stay open, so that the parent sees each
             // worker's death as the end of that worker's pipe.
-            for other in workers {
+            for other in workers where other.requests >= 0 {
                 close(other.requests)
                 close(other.answers)
             }
@@ -201,15 +210,21 @@ final class WorkerPool {
         let old = workers[slot]
         close(old.requests)
         close(old.answers)
+        // The numbers may come back from the next pipe(): a new worker must not close them.
+        workers[slot].requests = -1
+        workers[slot].answers = -1
         if !alreadyReaped { _ = reap(old.pid) }
         if let fresh = spawn() {
             workers[slot] = fresh
         } else {
+            // no new process could be made: this slot is gone (pid 0 marks it)
+            workers[slot].pid = 0
             workers[slot].job = nil
         }
     }
 
     private func stop(_ worker: Worker, kill: Bool) {
+        guard worker.pid > 0 else { return }
         close(worker.requests)
         close(worker.answers)
         if kill || worker.job != nil { Glibc.kill(worker.pid, SIGKILL) }

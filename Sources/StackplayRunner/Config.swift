@@ -23,13 +23,15 @@ struct Config {
         var description: String { message }
     }
 
-    /// Reads `.stackplay.lua` from the current folder; an empty config when there is none.
-    static func load() throws(Invalid) -> Config {
-        guard Discovery.kind(of: fileName) == .file else { return Config() }
+    /// Reads `.stackplay.lua` from `folder` (the current one by default); an empty config when
+    /// there is none.
+    static func load(in folder: String = ".") throws(Invalid) -> Config {
+        let path = folder == "." ? fileName : folder + "/" + fileName
+        guard Discovery.kind(of: path) == .file else { return Config() }
         let values: [LuaValue]
         do {
-            let lua = try ScriptRunner(modules: []).makeState(root: ".")
-            values = try lua.evaluate(file: fileName)
+            let lua = try ScriptRunner(modules: []).makeState(root: folder)
+            values = try lua.evaluate(file: path)
         } catch {
             throw Invalid(message: "\(error)")
         }

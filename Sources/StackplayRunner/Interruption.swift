@@ -1,0 +1,24 @@
+import Bindings
+import Traces
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// SIGINT or SIGTERM ended the run: report what finished, write a valid (partial) JUnit file,
+/// exit 130 or 143 as shells do.
+enum Interruption {
+    static func report(_ results: [TestResult], of total: Int, junit: String?, format: Options.Format?) -> Int32 {
+        let signal = WorkerPool.interruption
+        Reporters.report(results, format: format ?? .human, seed: nil)
+        if let junit {
+            do { try JUnitReporter.write(results, seed: nil, to: junit) } catch {
+                Output.err("stackplay: \(error.message)")
+            }
+        }
+        Output.err(
+            "stackplay: interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): "
+                + "\(results.count) of \(total) tests finished; the others did not run")
+        return 128 + signal
+    }
+}

@@ -1,0 +1,69 @@
+import Bindings
+import Traces
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `stackplay [options] FILE|DIR ...`, `check`, `replay`, `render`: what the executable does,
+/// as a function of its arguments that returns the exit code.
+public enum StackplayCommand {
+    /// Runs the command line `arguments` (without the program name); returns the exit code.
+    public static func run(_ arguments: [String]) -> Int32 {
+        var options: Options
+        do {
+            options = try Options.parse(arguments)
+        } catch {
+            Output.usageError(error.message)
+            return ExitCode.usage
+        }
+        switch options.action {
+        case .help:
+            Output.out(Options.help)
+            return ExitCode.success
+        case .version:
+            Output.out("stackplay \(StackplayVersion.string) (\(StackplayVersion.lua))")
+            return ExitCode.success
+        case .replay:
+            guard !options.paths.isEmpty else {
+                Output.usageError("replay needs at least one trace")
+                return ExitCode.usage
+            }
+            return TraceCommands.replay(options.paths, tolerance: options.tolerance ?? 1e-9)
+        case .render:
+            guard options.paths.count == 1 else {
+                Output.usageError("render needs exactly one trace, got \(options.paths.count)")
+                return ExitCode.usage
+            }
+            return TraceCommands.render(options.paths[0], at: options.at, to: options.outputFile)
+        case .run, .check:
+            return runScripts(&options)
+        }
+    }
+
+    /// `stackplay check` and a run: the config, discovery, then checking or running.
+    private static func runScripts(_ options: inout Options) -> Int32 {
+        let config: Config
+        do {
+            config = try Config.load()
+        } catch {
+            Output.usageError(error.message)
+            return ExitCode.usage
+        }
+        config.apply(to: &options)
+        guard !options.paths.isEmpty else {
+            Output.usageError("no scripts given")
+            return ExitCode.usage
+        }
+        let scripts: [Script]
+        do {
+            scripts = try Discovery.scripts(
+                in: options.paths, root: options.root, includingHelpers: options.action == .check)
+        } catch {
+            Output.usageError(error.message)
+            return ExitCode.usage
+        }
+        if options.action == .check { return Check.run(scripts) ? ExitCode.success : ExitCode.failure }
+        return TestRun(options: options, screen: config.screen).run(scripts)
+    }
+}

@@ -1,0 +1,87 @@
+import Bindings
+import Traces
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One run of scripts' tests: find them, choose them (filters, tags, shard), run them in worker
+/// processes, write traces, goldens and artifacts, report, and say how it ended.
+struct TestRun {
+    var options: Options
+    /// Every screen's defaults (`.stackplay.lua`'s `screen`).
+    let screen: ScreenDefaults
+
+    /// Runs the tests of `scripts`; returns the exit code.
+    func run(_ scripts: [Script]) -> Int32 {
+        var options = self.options
+        let modules = StackplayModules.standard(
+            screen: screen, recordsTraces: options.recordsTraces, updatesGolden: options.update,
+            golden: TraceOutputs(options: options).policy)
+        if options.randomSeed {
+            let picked = Int(UInt64.random(in: 0...UInt64(Int32.max)))
+            options.seed = picked
+            Output.err("stackplay: seed \(picked) (run again with --seed \(picked))")
+        }
+        let seed = options.seed ?? RunSeed.standard
+        let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: modules), seed: seed)
+        let jobs = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+        let isolated = IsolatedRunner(runner: runner, jobs: jobs, timeout: options.timeout, repeats: options.repeats)
+        WorkerPool.installSignalHandlers()
+
+        // Find every test (a file that does not load is one failed test), then choose and run.
+        let (discovered, discoveryEnded) = isolated.discover(scripts)
+        guard discoveryEnded else {
+            return Interruption.report([], of: 0, junit: options.junit, format: options.format)
+        }
+        var tests: [TestCase] = []
+        var broken: [TestResult] = []
+        for outcome in discovered {
+            switch outcome {
+            case .success(let found) where EmptyScript.isEmpty(found):
+                broken.append(EmptyScript.failure(found[0]))
+            case .success(let found): tests += found
+            case .failure(let failed): broken.append(failed)
+            }
+        }
+        let chosen = Selection.apply(
+            tests, filters: options.filters, tags: options.tags, excludedTags: options.excludedTags,
+            shard: options.shard)
+        // A file that does not load has no tags: a tag selection leaves it out, a filter may keep it.
+        let chosenBroken =
+            options.tags.isEmpty ? Selection.apply(broken.map(\.test), filters: options.filters, shard: nil) : []
+        let selecting = !options.filters.isEmpty || !options.tags.isEmpty || !options.excludedTags.isEmpty
+        if selecting, chosen.isEmpty, chosenBroken.isEmpty {
+            let selection = Selection.describe(
+                filters: options.filters, tags: options.tags, excludedTags: options.excludedTags)
+            Output.err("stackplay: no test matches \(selection)")
+            return ExitCode.failure
+        }
+        if options.list {
+            for test in chosen {
+                let tags = test.tags.isEmpty ? "" : " [" + test.tags.joined(separator: ", ") + "]"
+                Output.out(test.fullName + tags + (test.skipped ? " (skipped)" : ""))
+            }
+            for test in chosenBroken { Output.out(test.fullName + " (does not load)") }
+            return chosenBroken.isEmpty ? ExitCode.success : ExitCode.failure
+        }
+
+        let (ran, runEnded) = isolated.run(chosen)
+        var results = broken.filter { chosenBroken.contains($0.test) } + ran.compactMap { $0 }
+        if options.forbidOnly || options.ci { results = FocusRule.apply(to: results, ci: options.ci) }
+        guard runEnded else {
+            return Interruption.report(results, of: chosen.count, junit: options.junit, format: options.format)
+        }
+        let (tracedResults, tracesWritten) = TraceOutputs(options: options).apply(to: results)
+        results = tracedResults
+
+        Reporters.report(results, format: options.format ?? .human, seed: seed)
+        if let junit = options.junit {
+            do { try JUnitReporter.write(results, seed: seed, to: junit) } catch {
+                Output.err("stackplay: \(error.message)")
+                return ExitCode.failure
+            }
+        }
+        return Summary(results).failed == 0 && tracesWritten ? ExitCode.success : ExitCode.failure
+    }
+}

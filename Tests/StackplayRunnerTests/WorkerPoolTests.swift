@@ -1,0 +1,63 @@
+import Bindings
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@testable import StackplayRunner
+
+/// Worker processes: answers come back by index, a crash and a hang are that job's outcome only.
+/// (Each test forks; the test process has threads, which is safe here because the workers only
+/// run the closure and `_exit`.)
+@Suite(.serialized) struct WorkerPoolUnitTests {
+    @Test func `every job's answer comes back under its index`() {
+        let pool = WorkerPool(workers: 2, count: 20, timeout: 0) { index in [UInt8(index), UInt8(index * 2 % 256)] }
+        var answers: [Int: [UInt8]] = [:]
+        let ended = pool.run { index, outcome in
+            if case .finished(let bytes) = outcome { answers[index] = bytes }
+        }
+        pool.killAll()
+        #expect(ended)
+        #expect(answers.count == 20)
+        for index in 0..<20 { #expect(answers[index] == [UInt8(index), UInt8(index * 2 % 256)]) }
+    }
+
+    @Test func `a crash and a hang are reported for their job and the others finish`() {
+        let pool = WorkerPool(workers: 1, count: 4, timeout: 0.5) { index in
+            if index == 1 { raise(SIGILL) }
+            if index == 2 { while true { sleep(1) } }
+            return [UInt8(index)]
+        }
+        var outcomes: [Int: String] = [:]
+        _ = pool.run { index, outcome in
+            switch outcome {
+            case .finished(let bytes): outcomes[index] = "finished \(bytes)"
+            case .crashed(let signal, let status): outcomes[index] = "crashed \(signal.map(String.init) ?? "-") \(status)"
+            case .timedOut(let seconds): outcomes[index] = "timed out \(seconds)"
+            }
+        }
+        pool.killAll()
+        #expect(outcomes[0] == "finished [0]")
+        #expect(outcomes[1] == "crashed \(SIGILL) 0")
+        #expect(outcomes[2] == "timed out 0.5")
+        #expect(outcomes[3] == "finished [3]")
+    }
+
+    @Test func `results cross the pipe field by field`() {
+        let test = TestCase(
+            file: "a.lua", root: "r", name: "n", position: "a.lua:1", index: 3, skipped: false, focused: true,
+            tags: ["rtl"])
+        var result = TestResult(
+            test: test, status: .failed, message: "m", traceback: "t", dump: "d", position: "p", seconds: 0.25,
+            traces: ["x", "y"], output: "o", seed: 9)
+        result.kind = .error
+        result.expected = "e"
+        var writer = WireWriter()
+        writer.result(result)
+        var reader = WireReader(writer.bytes)
+        #expect(reader.result() == result)
+        var truncated = WireReader(Array(writer.bytes.dropLast(3)))
+        #expect(truncated.result() == nil)
+    }
+}
