@@ -17,6 +17,8 @@ public final class LuaState {
     /// Swift functions for stackplay's own Lua (the prelude) and never for scripts: modules add
     /// them, the prelude receives them as its argument.
     var internals: [String: LuaValue] = [:]
+    /// The `--matrix` settings this state's screens take as defaults.
+    var variant = ScreenVariant()
     /// The scripts' folder, set by ``Sandbox``: paths a script names resolve inside it.
     var scriptsRoot: String?
     /// Whether the state is a host's (``init(borrowing:)``): no guard, no budgets, not closed here.

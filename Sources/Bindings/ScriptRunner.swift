@@ -14,8 +14,11 @@ public struct ScriptRunner: Sendable {
 
     /// A fresh state as scripts see it: sandbox, `require` under `root`, `math.random` seeded
     /// with `seed`, modules.
-    public func makeState(root: String?, seed: Int = RunSeed.standard) throws(LuaFailure) -> LuaState {
+    public func makeState(root: String?, seed: Int = RunSeed.standard, variant: ScreenVariant = ScreenVariant())
+        throws(LuaFailure) -> LuaState
+    {
         let lua = try LuaState(budget: budget)
+        lua.variant = variant
         try Sandbox(root: root, seed: seed).install(in: lua)
         for module in modules {
             do { try module.install(in: lua) } catch {

@@ -61,7 +61,11 @@ public struct StackModelModule: LuaModule {
         session.recordsTraces = recordsTraces
         session.updatesGolden = updatesGolden
         lua.setMemoryMeter { session.footprint() }
-        let defaults = defaults
+        let defaults: ScreenDefaults
+        switch lua.variant.applied(to: self.defaults) {
+        case .success(let varied): defaults = varied
+        case .failure(let problem): throw LuaError("--matrix: \(problem)")
+        }
         let files = ScriptFiles(root: lua.scriptsRoot, golden: golden)
         try lua.defineClass(
             Screen.self, name: "stackplay.screen",

@@ -16,6 +16,10 @@ public struct TestCase: Sendable, Equatable {
     public var focused: Bool
     /// `test(name, { tags = { "rtl", "smoke" } }, fn)`: what `--tag` and `--exclude-tag` select by.
     public var tags: [String]
+    /// The screen settings `--matrix` runs this copy of the test under (none: the defaults).
+    public var variant: ScreenVariant = ScreenVariant()
+    /// The name the test has in its file, without the variant (`name` shows it: `t [rtl, AX5]`).
+    public var baseName: String
 
     public init(
         file: String, root: String?, name: String, position: String, index: Int, skipped: Bool,
@@ -29,8 +33,21 @@ public struct TestCase: Sendable, Equatable {
         self.skipped = skipped
         self.focused = focused
         self.tags = tags
+        self.baseName = name
+    }
+
+    /// This test under `variant`: named `name [label]`, so that reports, filters, shards and trace
+    /// names tell the copies apart.
+    public func under(_ variant: ScreenVariant) -> TestCase {
+        guard !variant.settings.isEmpty else { return self }
+        var copy = self
+        copy.variant = variant
+        copy.name = baseName + " [" + variant.label + "]"
+        return copy
     }
 
     /// The file's name and the test's, as lists and filters show them: `path: name`.
-    public var fullName: String { index == 0 ? file : "\(file): \(name)" }
+    public var fullName: String {
+        index == 0 ? (variant.settings.isEmpty ? file : "\(file) [\(variant.label)]") : "\(file): \(name)"
+    }
 }

@@ -69,11 +69,12 @@ public struct TestRunner: Sendable {
     }
 
     private func runUntimed(_ test: TestCase) -> TestResult {
-        let seed = RunSeed.seed(seed, file: test.file, name: test.name)
+        // The name in the file, not the variant's: every copy of a test draws the same numbers.
+        let seed = RunSeed.seed(seed, file: test.file, name: test.baseName)
         var lua: LuaState?
         var result: TestResult
         do {
-            let state = try scripts.makeState(root: test.root, seed: seed)
+            let state = try scripts.makeState(root: test.root, seed: seed, variant: test.variant)
             lua = state
             try state.run(file: test.file)
             if test.index == 0 {

@@ -5,7 +5,7 @@ import StackModel
 /// sandbox as scripts. Flags on the command line win over it.
 struct Config {
     static let fileName = ".stackplay.lua"
-    static let keys = ["paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit", "seed"]
+    static let keys = ["paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit", "seed", "matrix"]
 
     var paths: [String] = []
     /// `screen = { width =, height =, layout_direction =, reduce_motion =, dynamic_type = }`:
@@ -17,6 +17,7 @@ struct Config {
     var jobs: Int?
     var junit: String?
     var seed: Int?
+    var matrix = Matrix()
 
     struct Invalid: Error, CustomStringConvertible {
         let message: String
@@ -87,6 +88,8 @@ struct Config {
                     throw bad("a whole number >= 0")
                 }
                 config.seed = number
+            case "matrix":
+                config.matrix = try matrix(value)
             case "junit":
                 guard let path = value.string else { throw bad("a path") }
                 config.junit = path
@@ -98,6 +101,51 @@ struct Config {
             }
         }
         return config
+    }
+
+    /// `matrix = { "layout_direction=ltr,rtl", "dynamic_type=all" }` (axes in this order), or
+    /// `matrix = { layout_direction = { "ltr", "rtl" }, dynamic_type = "all" }` (axes by key name).
+    private static func matrix(_ value: LuaValue) throws(Invalid) -> Matrix {
+        var matrix = Matrix()
+        do {
+            switch value {
+            case .array(let axes):
+                for axis in axes {
+                    guard let text = axis.string else {
+                        throw Invalid(message: "\(fileName): 'matrix' must list axes as \"KEY=V1,V2\" strings")
+                    }
+                    try matrix.add(text)
+                }
+            case .table(let axes):
+                for (key, values) in axes.sorted(by: { $0.key < $1.key }) {
+                    switch values {
+                    case .string(let text): try matrix.add(key: key, values: [text])
+                    case .array(let list):
+                        let texts = list.map { item -> String in
+                            switch item {
+                            case .string(let text): text
+                            case .integer(let number): String(number)
+                            case .number(let number): LuaBudget.natural(number)
+                            case .boolean(let flag): String(flag)
+                            default: ""
+                            }
+                        }
+                        try matrix.add(key: key, values: texts)
+                    default:
+                        throw Invalid(message: "\(fileName): 'matrix.\(key)' must be a value or a list of values")
+                    }
+                }
+            default:
+                throw Invalid(message: "\(fileName): 'matrix' must be a table of axes")
+            }
+        } catch let error as Invalid {
+            throw error
+        } catch let error as VariantError {
+            throw Invalid(message: "\(fileName): 'matrix': \(error.message)")
+        } catch {
+            throw Invalid(message: "\(fileName): 'matrix': \(error)")
+        }
+        return matrix
     }
 
     /// The `screen` table: each setting checked as `stackplay.screen {}` checks it; an unknown
@@ -164,6 +212,7 @@ struct Config {
         if options.jobs == nil { options.jobs = jobs }
         if options.junit == nil { options.junit = junit }
         if !options.given.contains("seed"), let seed { options.seed = seed }
+        if !options.given.contains("matrix") { options.matrix = matrix }
     }
 
     private static func describe(_ value: LuaValue) -> String {

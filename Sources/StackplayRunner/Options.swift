@@ -75,6 +75,8 @@ struct Options {
     /// `--timeout SECONDS`: the wall time one test (or one file's loading) may take before its
     /// worker process is killed.
     var timeout: Double = 120
+    /// `--matrix KEY=V1,V2` (repeatable): every test under every combination.
+    var matrix = Matrix()
     /// `render --at N`, `render -o FILE`.
     var at: Int?
     var outputFile: String?
@@ -149,6 +151,11 @@ struct Options {
           --repeat N             run every test N times, each from a fresh start, and fail a test
                                  whose outcome, output or trace differs between runs
           --forbid-only          fail the run when a test is left as only(...)
+          --matrix KEY=V1,V2     run every test under every combination of screen defaults
+                                 (repeatable): layout_direction=ltr,rtl, reduce_motion=on,off,
+                                 dynamic_type=all|large,AX5,..., width=N,..., height=N,...,
+                                 device=iphone-se,iphone-15,iphone-15-pro-max,ipad; a screen's own
+                                 settings win; reports name the variant: 'name [rtl, AX5]'
           --ci                   as in CI (also when the CI variable is set and not empty):
                                  a missing golden trace fails instead of being recorded, and
                                  only(...) fails the run
@@ -232,6 +239,10 @@ struct Options {
                 }
                 options.repeats = count
             case "--forbid-only": options.forbidOnly = true
+            case "--matrix":
+                let text = try value()
+                do { try options.matrix.add(text) } catch { throw UsageError(message: "--matrix \(error.message)") }
+                options.given.insert("matrix")
             case "--ci": options.ci = true
             case "--timeout":
                 options.timeout = try positive(try value(), for: name)
@@ -277,7 +288,7 @@ struct Options {
                     "--ci",
                     "--artifacts",
                     "--tolerance", "--at", "--output", "--seed", "--repeat", "--forbid-only", "--timeout",
-                    "--tag", "--exclude-tag",
+                    "--tag", "--exclude-tag", "--matrix",
                 ]
                 if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }
                 throw UsageError(message: message)
@@ -297,6 +308,7 @@ struct Options {
             "--filter", "--list", "--jobs", "--shard", "--tap", "--json", "--junit", "--cpu-budget",
             "--memory-budget", "--trace", "--golden", "--update", "--ci", "--artifacts", "--seed",
             "--repeat", "--forbid-only", "--timeout", "--tag", "--tags", "--exclude-tag", "--exclude-tags",
+            "--matrix",
         ] {
             scopes[flag] = [.run]
         }

@@ -44,6 +44,7 @@ struct TestRun {
             case .failure(let failed): broken.append(failed)
             }
         }
+        tests = options.matrix.apply(to: tests)
         let chosen = Selection.apply(
             tests, filters: options.filters, tags: options.tags, excludedTags: options.excludedTags,
             shard: options.shard)

@@ -29,6 +29,12 @@ struct WireWriter {
         bool(test.focused)
         int(test.tags.count)
         for tag in test.tags { string(tag) }
+        string(test.baseName)
+        int(test.variant.settings.count)
+        for setting in test.variant.settings {
+            string(setting.key)
+            string(setting.value)
+        }
     }
 
     mutating func result(_ result: TestResult) {
@@ -85,9 +91,18 @@ struct WireReader {
             guard let tag = string() else { return nil }
             tags.append(tag)
         }
-        return TestCase(
+        guard let baseName = string(), let settings = int(), settings >= 0 else { return nil }
+        var variant = ScreenVariant()
+        for _ in 0..<settings {
+            guard let key = string(), let value = string() else { return nil }
+            variant.settings.append(ScreenVariant.Setting(key: key, value: value))
+        }
+        var test = TestCase(
             file: file, root: root, name: name, position: position, index: index, skipped: skipped,
             focused: focused, tags: tags)
+        test.baseName = baseName
+        test.variant = variant
+        return test
     }
 
     mutating func result() -> TestResult? {

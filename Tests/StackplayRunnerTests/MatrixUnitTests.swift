@@ -1,0 +1,44 @@
+import Bindings
+import Testing
+
+@testable import StackplayRunner
+
+@Suite struct MatrixUnitTests {
+    @Test func `combinations vary the last axis fastest and devices set both sizes`() throws {
+        var matrix = Matrix()
+        try matrix.add("layout_direction=ltr,rtl")
+        try matrix.add("device=iphone-se,ipad")
+        let labels = matrix.variants.map(\.label)
+        #expect(labels == ["ltr, 375 × 667", "ltr, 820 × 1180", "rtl, 375 × 667", "rtl, 820 × 1180"])
+        var all = Matrix()
+        try all.add("dynamic_type=all")
+        #expect(all.variants.count == 12)
+    }
+
+    @Test func `a test's copies are named by their variant and keep their base name`() throws {
+        var matrix = Matrix()
+        try matrix.add("reduce_motion=on,off")
+        let test = TestCase(file: "f.lua", root: nil, name: "t", position: "f.lua:1", index: 1, skipped: false)
+        let copies = matrix.apply(to: [test])
+        #expect(copies.map(\.name) == ["t [reduce_motion=on]", "t [reduce_motion=off]"])
+        #expect(copies.allSatisfy { $0.baseName == "t" })
+        #expect(Matrix().apply(to: [test]) == [test])
+    }
+
+    @Test func `an axis given twice is refused`() throws {
+        var matrix = Matrix()
+        try matrix.add("width=320")
+        #expect(throws: VariantError.self) { try matrix.add("width=400") }
+    }
+
+    @Test func `a variant over the defaults sets only its keys`() throws {
+        let variant = ScreenVariant([
+            .init(key: "layout_direction", value: "rtl"), .init(key: "dynamic_type", value: "ax3"),
+        ])
+        let applied = try variant.applied(to: ScreenDefaults(width: 320)).get()
+        #expect(applied.layoutDirection == .rightToLeft)
+        #expect(applied.dynamicTypeSize == .accessibility3)
+        #expect(applied.width == 320)
+        #expect(variant.label == "rtl, AX3")
+    }
+}
