@@ -44,51 +44,16 @@ public final class Screen {
         components.first { $0.name == name }
     }
 
-    /// The component called `name`, which must be a `C`.
-    func component<C: Component>(named name: String, as type: C.Type) throws -> C {
-        guard let found = component(named: name) else {
-            throw StackModelError("no component called '\(name)' is on the screen")
-        }
-        guard let typed = found as? C else {
-            throw StackModelError("'\(name)' is a \(found.kind.rawValue), not a \(type)")
-        }
-        return typed
-    }
-
     // MARK: An owner's changes to a component
 
-    /// Sets the `isExpanded` binding of the notification stack `name` (N7).
-    public func setExpanded(_ expanded: Bool, of name: String) throws {
-        try component(named: name, as: NotificationStack.self).setExpanded(expanded, in: settings)
-        onEvent?(.setExpanded(component: name, expanded: expanded))
-    }
-
-    /// Replaces the cards of the notification stack or wallet `name` (N14).
-    public func setItems(_ cards: [CardSpec], of name: String) throws {
-        if let wallet = self.component(named: name) as? WalletCardStack {
-            try wallet.setCards(cards)
-        } else {
-            try component(named: name, as: NotificationStack.self).setCards(cards, in: settings)
+    /// Applies an owner's change to the component `name` (`setExpanded(_:of:)` and the like
+    /// are spelled in each component's own files).
+    public func change(_ change: OwnerChange, of name: String) throws {
+        guard let component = component(named: name) else {
+            throw StackModelError("no component called '\(name)' is on the screen")
         }
-        onEvent?(.setItems(component: name, cards: cards))
-    }
-
-    /// Sets the `selection` binding of the wallet `name` (W6, W11).
-    public func select(_ selection: String?, of name: String) throws {
-        try component(named: name, as: WalletCardStack.self).setSelection(selection, in: settings)
-        onEvent?(.select(component: name, selection: selection))
-    }
-
-    /// Gives the wallet `name` a new height (W1).
-    public func setHeight(_ height: Double, of name: String) throws {
-        try component(named: name, as: WalletCardStack.self).setHeight(height)
-        onEvent?(.setHeight(component: name, height: height))
-    }
-
-    /// Scrolls the sticky stack `name` to `offset`, clamped (S6).
-    public func scroll(to offset: Double, of name: String) throws {
-        try component(named: name, as: StickyStackedCards.self).scroll(to: offset)
-        onEvent?(.scrollTo(component: name, offset: offset))
+        try component.apply(change, in: settings)
+        onEvent?(.change(component: name, change: change))
     }
 
     // MARK: Time
