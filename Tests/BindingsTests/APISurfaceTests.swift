@@ -1,6 +1,7 @@
 import Foundation
 import StackModel
 import Testing
+import Traces
 
 @testable import Bindings
 
@@ -121,6 +122,8 @@ extension BindingsTests {
             let text = try String(
                 contentsOf: packageRoot.appendingPathComponent("types/stackplay.lua"), encoding: .utf8)
             let kinds = LuaComponentKinds.standard.types
+            // The trace side's standard kinds are the same, in the same order.
+            #expect(LuaComponentKinds.standard.traces.kinds == ComponentKinds.standard.kinds)
             for kind in kinds {
                 #expect(kind.undocumentedMethods == [], "\(kind.luaName) does not document these methods")
                 #expect(text.contains(kind.luaDefinitions), "types/stackplay.lua lacks \(kind.luaName)'s class")
