@@ -56,7 +56,8 @@ extension LuaComponent {
     static var optionsDefinition: String {
         var lines = ["---@class stackplay.\(luaName)_options: stackplay.component_options"]
         for option in luaOptions where !option.isShared {
-            lines.append("---@field \(option.name)? \(option.type)" + (option.doc.isEmpty ? "" : " \(option.doc)"))
+            lines.append(
+                "---@field \(option.name)? \(option.type)" + (option.doc.isEmpty ? "" : " \(option.doc)"))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -5,9 +5,11 @@ extension NotificationStack: LuaComponent {
     typealias Handle = ComponentHandle<NotificationStack>
 
     static let luaOptions: [LuaComponentOption] = [
-        .items, .init("expanded", "boolean", "default false"), .init("title", "string", "default \"Notifications\""),
+        .items, .init("expanded", "boolean", "default false"),
+        .init("title", "string", "default \"Notifications\""),
         .init("spacing", "number", "default 10"), .init("peek", "number", "default 10"),
-        .init("dismissible", "boolean", "cards can be swiped away (default false)"), .cardHeight, .x, .y, .width,
+        .init("dismissible", "boolean", "cards can be swiped away (default false)"), .cardHeight, .x, .y,
+        .width,
         .name,
     ]
 

@@ -39,7 +39,9 @@ enum ScreenMethods {
         try arguments.object(at: 1, as: Screen.self)
     }
 
-    static func methods(session: ScriptSession, defaults: ScreenDefaults, kinds: LuaComponentKinds = .standard)
+    static func methods(
+        session: ScriptSession, defaults: ScreenDefaults, kinds: LuaComponentKinds = .standard
+    )
         -> [String: LuaFunction]
     {
         var methods: [String: LuaFunction] = [

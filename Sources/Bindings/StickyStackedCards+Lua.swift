@@ -6,9 +6,11 @@ extension StickyStackedCards: LuaComponent {
 
     static let luaOptions: [LuaComponentOption] = [
         .items, .init("spacing", "number", "default 20"), .init("top", "number", "default 12"),
-        .init("peek", "number", "default 12"), .init("max_peeking", "integer", "default 3"), .cardHeight, .x, .y,
+        .init("peek", "number", "default 12"), .init("max_peeking", "integer", "default 3"), .cardHeight, .x,
+        .y,
         .width, .init("height", "number", "the scroll view's visible height in pt, >= 0"),
-        .init("inset_top", "number", ">= 0 (default 12)"), .init("inset_bottom", "number", ">= 0 (default 40)"),
+        .init("inset_top", "number", ">= 0 (default 12)"),
+        .init("inset_bottom", "number", ">= 0 (default 40)"),
         .init("scroll_offset", "number", "default 0"), .name,
     ]
 

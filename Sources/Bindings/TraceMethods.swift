@@ -59,9 +59,13 @@ enum TraceMethods {
         // A path that cannot be used comes back as a second result: the prelude raises it at the
         // script's line (an error raised here would point into the prelude), negated or not.
         do {
-            guard let root = files.root else { return [.nil, .string("no scripts folder to find '\(name)' in")] }
+            guard let root = files.root else {
+                return [.nil, .string("no scripts folder to find '\(name)' in")]
+            }
             let path = try ConfinedPath(name, under: root)
-            switch try GoldenTrace.check(recorder.text, golden: path, policy: policy, kinds: files.kinds.traces) {
+            switch try GoldenTrace.check(
+                recorder.text, golden: path, policy: policy, kinds: files.kinds.traces)
+            {
             case .matched: return [.nil]
             case .recorded(let written):
                 GoldenNotice.wrote(written)

@@ -6,7 +6,8 @@ extension WalletCardStack: LuaComponent {
 
     static let luaOptions: [LuaComponentOption] = [
         .items, .init("selection", "string", "the selected card's id; an id of no card counts as none (W11)"),
-        .cardHeight, .init("peek", "number", "default 64"), .init("pile_height", "number", "default 76"), .x, .y,
+        .cardHeight, .init("peek", "number", "default 64"), .init("pile_height", "number", "default 76"), .x,
+        .y,
         .width, .init("height", "number", "the stack's height in pt, >= 0"), .name,
     ]
 

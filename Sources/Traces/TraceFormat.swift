@@ -258,7 +258,8 @@ public enum TraceFormat {
     }
 
     /// A recorded frame read back, for pictures.
-    static func decodeFrame(_ o: TraceFields, settings: ScreenSettings, kinds: ComponentKinds) throws(TraceError)
+    static func decodeFrame(_ o: TraceFields, settings: ScreenSettings, kinds: ComponentKinds)
+        throws(TraceError)
         -> FrameSnapshot
     {
         var components: [ComponentSnapshot] = []

@@ -7,7 +7,8 @@ extension WalletCardStack: TraceableComponent {
     public var traceFields: [(String, JSONValue)] {
         [
             ("items", TraceFormat.encode(cards)), ("selection", selection.map { .string($0) } ?? .null),
-            ("card_height", .number(cardHeight)), ("peek", .number(peek)), ("pile_height", .number(pileHeight)),
+            ("card_height", .number(cardHeight)), ("peek", .number(peek)),
+            ("pile_height", .number(pileHeight)),
             ("x", .number(origin.x)), ("y", .number(origin.y)),
             ("width", .number(width)), ("height", .number(height)),
         ]

@@ -126,9 +126,11 @@ extension BindingsTests {
             #expect(LuaComponentKinds.standard.traces.kinds == ComponentKinds.standard.kinds)
             for kind in kinds {
                 #expect(kind.undocumentedMethods == [], "\(kind.luaName) does not document these methods")
-                #expect(text.contains(kind.luaDefinitions), "types/stackplay.lua lacks \(kind.luaName)'s class")
                 #expect(
-                    text.contains(kind.optionsDefinition), "types/stackplay.lua lacks \(kind.luaName)'s options")
+                    text.contains(kind.luaDefinitions), "types/stackplay.lua lacks \(kind.luaName)'s class")
+                #expect(
+                    text.contains(kind.optionsDefinition),
+                    "types/stackplay.lua lacks \(kind.luaName)'s options")
                 #expect(
                     text.contains(kind.factoryDefinition), "types/stackplay.lua lacks screen:\(kind.luaName)")
             }

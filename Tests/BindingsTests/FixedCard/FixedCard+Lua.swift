@@ -7,7 +7,8 @@ extension FixedCard: LuaComponent {
     typealias Handle = ComponentHandle<FixedCard>
 
     static let luaOptions: [LuaComponentOption] = [
-        .init("label", "string", "default \"card\""), .x, .y, .width, .init("height", "number", "default 100"),
+        .init("label", "string", "default \"card\""), .x, .y, .width,
+        .init("height", "number", "default 100"),
         .name,
     ]
     static let defaultTapTarget: String? = "card:\(cardID)"

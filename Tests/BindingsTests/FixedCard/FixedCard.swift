@@ -21,7 +21,8 @@ final class FixedCard: Component {
     }
 
     var card: CardSnapshot {
-        CardSnapshot(id: Self.cardID, frame: frame, scale: 1, opacity: 1, z: 0, isVisible: true, isHittable: true)
+        CardSnapshot(
+            id: Self.cardID, frame: frame, scale: 1, opacity: 1, z: 0, isVisible: true, isHittable: true)
     }
 
     func snapshot(in settings: ScreenSettings) -> ComponentSnapshot {

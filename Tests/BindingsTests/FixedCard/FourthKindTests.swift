@@ -85,7 +85,8 @@ extension BindingsTests {
             #expect(throws: TraceError.self) { try Trace(text: text, file: "fixed.jsonl") }
 
             // Replayed from Lua, with a handle of the fourth kind.
-            try text.write(to: folder.appendingPathComponent("fixed.jsonl"), atomically: true, encoding: .utf8)
+            try text.write(
+                to: folder.appendingPathComponent("fixed.jsonl"), atomically: true, encoding: .utf8)
             let replay = try Self.run(
                 """
                 test("replays a fixed card", function()
@@ -116,9 +117,10 @@ extension BindingsTests {
             let api = StackModelModule.apiNames(kinds: Self.kinds)
             #expect(api.methods.isSuperset(of: ["fixed_card", "taps", "label", "set_label"]))
             #expect(!StackModelModule.apiNames.methods.contains("set_label"))
-            #expect(StackModelModule.optionNames(kinds: Self.kinds)["fixed_card"] == [
-                "label", "x", "y", "width", "height", "name",
-            ])
+            #expect(
+                StackModelModule.optionNames(kinds: Self.kinds)["fixed_card"] == [
+                    "label", "x", "y", "width", "height", "name",
+                ])
             #expect(FixedCard.undocumentedMethods == [])
             #expect(FixedCard.optionsDefinition.contains("---@field label? string default \"card\"\n"))
         }
