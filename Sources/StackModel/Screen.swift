@@ -4,14 +4,16 @@
 /// Every input goes through a method here and is reported to `onEvent` after it took effect, so
 /// that a trace can record it and a replay can feed it back.
 public final class Screen {
-    public private(set) var settings: ScreenSettings
-    public private(set) var components: [any Component] = []
+    // The stored state every input and frame reads: `@exclusivity(unchecked)` skips the run-time
+    // exclusivity checks (a sixth of a touch move, `make bench`); no access here overlaps another.
+    @exclusivity(unchecked) public private(set) var settings: ScreenSettings
+    @exclusivity(unchecked) public private(set) var components: [any Component] = []
     /// Fingers that are down, by id.
-    public private(set) var touches = TouchMap<Touch>()
-    private var touchOwners = TouchMap<Int>()
-    private var nextTouchID = 1
+    @exclusivity(unchecked) public private(set) var touches = TouchMap<Touch>()
+    @exclusivity(unchecked) private var touchOwners = TouchMap<Int>()
+    @exclusivity(unchecked) private var nextTouchID = 1
     /// Called after each input took effect.
-    public var onEvent: ((InputEvent) -> Void)?
+    @exclusivity(unchecked) public var onEvent: ((InputEvent) -> Void)?
 
     /// The most moves one drag helper makes. Swift code cannot be stopped by a script's CPU budget,
     /// so one call must stay short: 100,000 moves take a few milliseconds.
