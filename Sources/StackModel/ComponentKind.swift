@@ -1,6 +1,7 @@
 /// The name of a kind of component (`"notification_stack"`): what scripts, traces and snapshots
-/// call it. Open: each component declares its own (`ComponentKind.notificationStack` lives in
-/// `NotificationStack.swift`), and a kind from another module is one more value.
+/// call it. Open: each component declares its own (`ComponentKind.notificationStack` is in
+/// `NotificationStack+Kind.swift`), and a kind from another module is one more value. The lists
+/// of kinds are the registries: `Traces.ComponentKinds` and `Bindings.LuaComponentKinds`.
 public struct ComponentKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
@@ -8,7 +9,4 @@ public struct ComponentKind: RawRepresentable, Hashable, Sendable, CustomStringC
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
     public var description: String { rawValue }
-
-    /// The kinds StackModel itself has, in the order scripts and traces list them.
-    public static let builtIn: [ComponentKind] = [.notificationStack, .walletCardStack, .stickyStackedCards]
 }

@@ -51,7 +51,7 @@ func editing(_ text: String, line: Int, _ edit: (String) -> String) -> String {
 }
 
 @Suite struct TraceFormatTests {
-    @Test(arguments: ComponentKind.builtIn)
+    @Test(arguments: ComponentKinds.standard.kinds)
     func recordedSessionReplaysGreen(_ kind: ComponentKind) throws {
         let text = try recordSession(kind)
         let trace = try Trace(text: text, file: "session.jsonl")
@@ -61,7 +61,7 @@ func editing(_ text: String, line: Int, _ edit: (String) -> String) -> String {
         #expect(replayer.position == trace.steps.count)
     }
 
-    @Test(arguments: ComponentKind.builtIn)
+    @Test(arguments: ComponentKinds.standard.kinds)
     func twoRunsGiveIdenticalBytes(_ kind: ComponentKind) throws {
         #expect(try recordSession(kind) == recordSession(kind))
     }
