@@ -3,7 +3,8 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/stackplay
 
-.PHONY: deps build run test bench report format clean lua lua-module install test-lua-module lua-tools
+.PHONY: deps build run test bench report format clean lua lua-module install test-lua-module lua-tools \
+	dependent-package
 
 # Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4.
 deps:
@@ -23,6 +24,23 @@ test: build
 	$(SWIFT) test
 	$(BIN) scripts
 	$(MAKE) test-lua-module
+	$(MAKE) dependent-package
+
+# Tests/DependentPackage depends on StackModel 1.0.0 through a git URL, as another project would (SwiftPM
+# refuses products with unsafe flags there): the working tree's files, tracked or new, are committed
+# into a fresh repository at .build/dependent-package/stackplay, tagged 1.0.0, and the package built
+# and run.
+DEPENDENT := .build/dependent-package
+dependent-package:
+	rm -rf $(DEPENDENT) Tests/DependentPackage/Package.resolved
+	mkdir -p $(DEPENDENT)/stackplay
+	git ls-files -z --cached --others --exclude-standard | \
+	  tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C $(DEPENDENT)/stackplay
+	cd $(DEPENDENT)/stackplay && git init -q -b main && git add -A && \
+	  git -c user.name=stackplay -c user.email=stackplay@localhost commit -q -m snapshot && git tag 1.0.0
+	$(SWIFT) build --package-path Tests/DependentPackage --scratch-path $(DEPENDENT)/build --disable-dependency-cache
+	$(DEPENDENT)/build/debug/StackModelUser
+	rm -f Tests/DependentPackage/Package.resolved
 
 bench: deps
 	$(SWIFT) build -c release --product stackplay

@@ -19,12 +19,9 @@ let package = Package(
             providers: [.apt(["liblua5.4-dev"])]
         ),
         // Pure Swift: geometry, springs, clock, touches and the three components. No Lua here.
-        // Release builds skip the run-time exclusivity checks, which cost a sixth of a touch move
-        // (`make bench`); debug builds and the tests keep them.
-        .target(
-            name: "StackModel",
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-        ),
+        // No unsafe flags, so that packages can depend on it (Tests/DependentPackage builds one);
+        // the hot stored properties skip exclusivity checks with `@exclusivity(unchecked)`.
+        .target(name: "StackModel"),
         // Pure Swift: traces of a screen's inputs and frames (JSON Lines), replay, SVG pictures.
         .target(name: "Traces", dependencies: ["StackModel"]),
         // The only Swift that touches a lua_State: the Lua API over StackModel.

@@ -69,8 +69,8 @@
 ---@field peek? number default 12
 ---@field max_peeking? integer default 3
 ---@field height? number the scroll view's visible height in pt, >= 0
----@field inset_top? number >= 0, default 12
----@field inset_bottom? number >= 0, default 40
+---@field inset_top? number >= 0 (default 12)
+---@field inset_bottom? number >= 0 (default 40)
 ---@field scroll_offset? number default 0
 
 ---@class stackplay.set_items_options

@@ -3,7 +3,7 @@ import StackModel
 /// Lua: the methods every component has (`stack:tap()`, `stack:drag("mail", { x = -120 })`,
 /// `stack:ids()`, ...).
 enum ComponentMethods {
-    static func common<C: Component>(_ type: C.Type) -> [String: LuaFunction] {
+    static func common<C: LuaComponent>(_ type: C.Type) -> [String: LuaFunction] {
         func handle(_ a: LuaArguments) throws -> ComponentHandle<C> {
             try a.object(at: 1, as: ComponentHandle<C>.self)
         }
@@ -27,7 +27,7 @@ enum ComponentMethods {
             "kind": { a in [.string(try handle(a).component.kind.rawValue)] },
             "tap": { a in
                 let h = try handle(a)
-                let at = try point(a, h, defaultTarget: defaultTapTarget(h.component.kind))
+                let at = try point(a, h, defaultTarget: C.defaultTapTarget)
                 let duration = try a.tapDuration(at: 3)
                 return [LuaSnapshot.hit(try a.model { try h.screen.tap(at: at, duration: duration) })]
             },
@@ -45,7 +45,7 @@ enum ComponentMethods {
             },
             "point": { a in
                 let h = try handle(a)
-                let at = try point(a, h, defaultTarget: defaultTapTarget(h.component.kind))
+                let at = try point(a, h, defaultTarget: C.defaultTapTarget)
                 return [.number(at.x), .number(at.y)]
             },
             "ids": { a in
@@ -74,9 +74,8 @@ enum ComponentMethods {
                 let name = h.resolve(given)
                 // A part this kind has can be absent (nil: the header of a closed stack); a name
                 // no part of this kind has is a typo.
-                let known = partNames(h.component.kind)
-                guard known.contains(name) else {
-                    throw a.error(at: 2, unknownPart(given, of: h.component.kind))
+                guard C.partNames.contains(name) else {
+                    throw a.error(at: 2, unknownPart(given, of: C.componentKind, parts: C.partNames))
                 }
                 return [h.snapshot.part(name).map(LuaSnapshot.part) ?? .nil]
             },
@@ -130,20 +129,11 @@ enum ComponentMethods {
         ]
     }
 
-    /// The parts each kind can show (`c:part(name)`), by the model's names.
-    static func partNames(_ kind: ComponentKind) -> [String] {
-        switch kind {
-        case .notificationStack: ["header", "show_less"]
-        case .walletCardStack: ["detail"]
-        case .stickyStackedCards: []
-        }
-    }
-
     /// `notification_stack has no part 'details' (did you mean 'header'?)`, or the list of parts.
-    static func unknownPart(_ given: String, of kind: ComponentKind) -> String {
-        let names = partNames(kind).map { $0 == "show_less" ? "Show less" : $0 }
+    static func unknownPart(_ given: String, of kind: ComponentKind, parts: [String]) -> String {
+        let names = parts.map { $0 == "show_less" ? "Show less" : $0 }
         var detail = "\(kind.rawValue) has no part '\(given)'"
-        if let near = nearestName(to: given, in: names + partNames(kind)) {
+        if let near = nearestName(to: given, in: names + parts) {
             detail += " (did you mean '\(near)'?)"
         } else {
             detail += names.isEmpty ? " (it has none)" : " (parts: \(names.joined(separator: ", ")))"
@@ -176,14 +166,5 @@ enum ComponentMethods {
     {
         guard let given = try a.optionalString(at: position) else { return "stack" }
         return h.resolve(given)
-    }
-
-    /// What `component:tap()` with no target touches.
-    static func defaultTapTarget(_ kind: ComponentKind) -> String? {
-        switch kind {
-        case .notificationStack: "stack"
-        case .stickyStackedCards: "scroll"
-        case .walletCardStack: nil
-        }
     }
 }

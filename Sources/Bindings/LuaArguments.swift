@@ -98,17 +98,6 @@ public struct LuaArguments {
         isNil(at: position) ? nil : try boolean(at: position)
     }
 
-    /// A table, read field by field with the same checks (an options table, an array).
-    public func table(at position: Int) throws -> LuaTable {
-        guard stack.isTable(Int32(position)) else { throw typeError(at: position, expected: "table") }
-        return LuaTable(stack: stack, index: Int32(position), owner: self, argument: position, path: "")
-    }
-
-    /// A table, or nil when absent or nil (an optional options table).
-    public func optionalTable(at position: Int) throws -> LuaTable? {
-        isNil(at: position) ? nil : try table(at: position)
-    }
-
     /// Any value, converted as ``LuaValue`` (tables deeply); a table nested too deep or holding
     /// itself is `bad argument #1 to 'screen' (field 'width': a table that holds itself (a cycle))`.
     public func value(at position: Int) throws -> LuaValue {

@@ -39,7 +39,11 @@ enum ScreenMethods {
         try arguments.object(at: 1, as: Screen.self)
     }
 
-    static func methods(session: ScriptSession, defaults: ScreenDefaults) -> [String: LuaFunction] {
+    static func methods(
+        session: ScriptSession, defaults: ScreenDefaults, kinds: LuaComponentKinds = .standard
+    )
+        -> [String: LuaFunction]
+    {
         var methods: [String: LuaFunction] = [
             // Time (G1)
             "advance": { a in
@@ -154,7 +158,7 @@ enum ScreenMethods {
                 return [.string(recorder.text)]
             },
         ]
-        for (name, make) in ComponentFactories.all { methods[name] = make }
+        for kind in kinds.types { methods[kind.luaName] = kind.factory }
         return methods
     }
 }

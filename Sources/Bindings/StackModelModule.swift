@@ -10,22 +10,29 @@ public struct StackModelModule: LuaModule {
     public let updatesGolden: Bool
     /// `--ci` and `--tolerance` for `to_match_trace` (its `update` comes from `updatesGolden`).
     public let golden: GoldenPolicy
+    /// The component kinds scripts can make, replay and compare.
+    public let kinds: LuaComponentKinds
 
     public init(
         defaults: ScreenDefaults = ScreenDefaults(), recordsTraces: Bool = false, updatesGolden: Bool = false,
-        golden: GoldenPolicy = GoldenPolicy()
+        golden: GoldenPolicy = GoldenPolicy(), kinds: LuaComponentKinds = .standard
     ) {
         self.defaults = defaults
         self.recordsTraces = recordsTraces
         self.updatesGolden = updatesGolden
         self.golden = golden
+        self.kinds = kinds
     }
 
     /// Every name a script can call on the API: `stackplay.screen`, the methods of screens and
     /// components, and the prelude's matchers. `stackplay check` reports calls to other names.
-    public static var apiNames: (fields: Set<String>, methods: Set<String>) {
-        var methods = Set(ScreenMethods.methods(session: ScriptSession(), defaults: ScreenDefaults()).keys)
-        for (_, names) in ComponentFactories.methodNames { methods.formUnion(names) }
+    public static var apiNames: (fields: Set<String>, methods: Set<String>) { apiNames(kinds: .standard) }
+
+    /// The names of the API with the component kinds `kinds`.
+    public static func apiNames(kinds: LuaComponentKinds) -> (fields: Set<String>, methods: Set<String>) {
+        var methods = Set(
+            ScreenMethods.methods(session: ScriptSession(), defaults: ScreenDefaults(), kinds: kinds).keys)
+        for kind in kinds.types { methods.formUnion(kind.methods().keys) }
         methods.formUnion(matchers)
         return (["screen", "version", "replay", "show"], methods)
     }
@@ -40,13 +47,13 @@ public struct StackModelModule: LuaModule {
     /// The option names of each call that takes an options table, by the call's name:
     /// `stackplay.screen { ... }`, `screen:notification_stack { ... }`, a drag's `{ x =, y = }` and
     /// `{ steps =, duration = }`. `stackplay check` checks the tables it can see in the source.
-    public static var optionNames: [String: [String]] {
+    public static var optionNames: [String: [String]] { optionNames(kinds: .standard) }
+
+    /// The option names of each call with the component kinds `kinds`.
+    public static func optionNames(kinds: LuaComponentKinds) -> [String: [String]] {
         let gesture = ["x", "y", "steps", "duration"]
-        return [
+        var names = [
             "screen": ScreenMethods.screenOptions,
-            "notification_stack": NotificationStackMethods.options,
-            "wallet_card_stack": WalletCardStackMethods.options,
-            "sticky_stacked_cards": StickyStackedCardsMethods.options,
             "set_size": ["width", "height"],
             "set_items": ["items", "card_height"],
             "replay": ["events"],
@@ -54,6 +61,8 @@ public struct StackModelModule: LuaModule {
             "touch_down": ["x", "y"], "touch_move": ["x", "y"],
             "test": ["tags"], "skip": ["tags"], "only": ["tags"],
         ]
+        for kind in kinds.types { names[kind.luaName] = kind.optionNames }
+        return names
     }
 
     public func install(in lua: LuaState) throws {
@@ -66,19 +75,12 @@ public struct StackModelModule: LuaModule {
         case .success(let varied): defaults = varied
         case .failure(let problem): throw LuaError("--matrix: \(problem)")
         }
-        let files = ScriptFiles(root: lua.scriptsRoot, golden: golden)
+        let kinds = kinds
+        let files = ScriptFiles(root: lua.scriptsRoot, golden: golden, kinds: kinds)
         try lua.defineClass(
             Screen.self, name: "stackplay.screen",
-            methods: ScreenMethods.methods(session: session, defaults: defaults))
-        try lua.defineClass(
-            ComponentHandle<NotificationStack>.self, name: "stackplay.notification_stack",
-            methods: NotificationStackMethods.methods())
-        try lua.defineClass(
-            ComponentHandle<WalletCardStack>.self, name: "stackplay.wallet_card_stack",
-            methods: WalletCardStackMethods.methods())
-        try lua.defineClass(
-            ComponentHandle<StickyStackedCards>.self, name: "stackplay.sticky_stacked_cards",
-            methods: StickyStackedCardsMethods.methods())
+            methods: ScreenMethods.methods(session: session, defaults: defaults, kinds: kinds))
+        for kind in kinds.types { try kind.defineClass(in: lua) }
         try lua.setField(
             "screen", in: "stackplay",
             .function("screen") { try ScreenMethods.make($0, session: session, defaults: defaults) })
@@ -88,26 +90,6 @@ public struct StackModelModule: LuaModule {
         lua.internals["golden"] = .function("to_match_trace") {
             try TraceMethods.golden($0, session: session, files: files)
         }
-    }
-}
-
-/// The component constructors on a screen: `screen:notification_stack { ... }`, ...
-enum ComponentFactories {
-    static var all: [(String, LuaFunction)] {
-        [
-            ("notification_stack", NotificationStackMethods.make),
-            ("wallet_card_stack", WalletCardStackMethods.make),
-            ("sticky_stacked_cards", StickyStackedCardsMethods.make),
-        ]
-    }
-
-    /// Each component kind's method names.
-    static var methodNames: [(String, Set<String>)] {
-        [
-            ("notification_stack", Set(NotificationStackMethods.methods().keys)),
-            ("wallet_card_stack", Set(WalletCardStackMethods.methods().keys)),
-            ("sticky_stacked_cards", Set(StickyStackedCardsMethods.methods().keys)),
-        ]
     }
 }
 

@@ -24,7 +24,7 @@ enum TraceMethods {
         let tolerance = try o.number("tolerance", default: defaultTolerance, allowNegative: false)
         let check = try o.boolean("check", default: true)
         do {
-            let trace = try Trace(contentsOf: path)
+            let trace = try Trace(contentsOf: path, kinds: files.kinds.traces)
             if let until, until > trace.steps.count {
                 throw a.error(
                     at: 2, "field 'events': the trace has \(trace.steps.count) events, got \(until)")
@@ -37,7 +37,7 @@ enum TraceMethods {
             } else {
                 while replayer.position < (until ?? trace.steps.count) { try replayer.step() }
             }
-            return [.object(replayer.screen), .table(handles(replayer.screen))]
+            return [.object(replayer.screen), .table(handles(replayer.screen, kinds: files.kinds))]
         } catch let error as TraceError {
             throw LuaError("replay: \(error)")
         }
@@ -59,9 +59,13 @@ enum TraceMethods {
         // A path that cannot be used comes back as a second result: the prelude raises it at the
         // script's line (an error raised here would point into the prelude), negated or not.
         do {
-            guard let root = files.root else { return [.nil, .string("no scripts folder to find '\(name)' in")] }
+            guard let root = files.root else {
+                return [.nil, .string("no scripts folder to find '\(name)' in")]
+            }
             let path = try ConfinedPath(name, under: root)
-            switch try GoldenTrace.check(recorder.text, golden: path, policy: policy) {
+            switch try GoldenTrace.check(
+                recorder.text, golden: path, policy: policy, kinds: files.kinds.traces)
+            {
             case .matched: return [.nil]
             case .recorded(let written):
                 GoldenNotice.wrote(written)
@@ -74,22 +78,13 @@ enum TraceMethods {
     }
 
     /// The components of `screen` as Lua handles, by name.
-    static func handles(_ screen: Screen) -> [String: LuaValue] {
+    static func handles(_ screen: Screen, kinds: LuaComponentKinds) -> [String: LuaValue] {
         var table: [String: LuaValue] = [:]
         for component in screen.components {
-            switch component {
-            case let stack as NotificationStack:
-                table[component.name] = .object(ComponentHandle(screen: screen, component: stack))
-            case let wallet as WalletCardStack:
-                table[component.name] = .object(ComponentHandle(screen: screen, component: wallet))
-            case let sticky as StickyStackedCards:
-                table[component.name] = .object(ComponentHandle(screen: screen, component: sticky))
-            default: break
-            }
+            table[component.name] = kinds.handle(component, on: screen)
         }
         return table
     }
-
 }
 
 /// What a script's file paths resolve against, and how its golden traces are compared.
@@ -97,6 +92,8 @@ struct ScriptFiles {
     /// The scripts' folder (`--root`, or the folder given); nil: scripts name no files.
     var root: String?
     var golden: GoldenPolicy
+    /// The component kinds its traces may hold.
+    var kinds: LuaComponentKinds = .standard
 
     /// `name` resolved inside the scripts' folder, or a `bad argument` error naming it.
     func confine(_ name: String, argument: Int, of a: LuaArguments) throws -> ConfinedPath {

@@ -1,10 +1,3 @@
-/// The three seeds.
-public enum ComponentKind: String, Hashable, Sendable, CaseIterable {
-    case notificationStack = "notification_stack"
-    case walletCardStack = "wallet_card_stack"
-    case stickyStackedCards = "sticky_stacked_cards"
-}
-
 /// A component on a screen: a headless model of one seed.
 ///
 /// The screen owns the clock, the settings and the touches; it hands each component the settings
@@ -51,11 +44,23 @@ public protocol Component: AnyObject {
     /// The screen's settings changed (size, direction, Reduce Motion, Dynamic Type) at
     /// `new.now`.
     func settingsChanged(from old: ScreenSettings, to new: ScreenSettings)
+
+    /// Applies a change the owner makes to this component's bindings (`set_expanded`); throws
+    /// for a change this kind does not take. The screen reports it after it took effect.
+    func apply(_ change: OwnerChange, in settings: ScreenSettings) throws
 }
 
 extension Component {
     public func settingsChanged(from old: ScreenSettings, to new: ScreenSettings) {}
     public func escape(in settings: ScreenSettings) -> Bool { false }
+    public func apply(_ change: OwnerChange, in settings: ScreenSettings) throws {
+        throw unsupported(change)
+    }
+
+    /// `'sticky' is a sticky_stacked_cards, which takes no set_expanded`.
+    public func unsupported(_ change: OwnerChange) -> StackModelError {
+        StackModelError("'\(name)' is a \(kind.rawValue), which takes no \(change.name)")
+    }
 }
 
 /// The latest end time among `values`' animations.

@@ -2,7 +2,7 @@
 ///
 /// Every change a script can make goes through `Screen` and is one of these, so that a trace
 /// holds every input: the gestures, the clock, the settings, and the changes an owner makes to
-/// a component's bindings (`setExpanded`, `setItems`, `select`, `setHeight`, `scrollTo`).
+/// a component's bindings (`OwnerChange`).
 public enum InputEvent: Hashable, Sendable {
     case touchDown(touch: Int, at: Point)
     case touchMove(touch: Int, to: Point)
@@ -20,14 +20,7 @@ public enum InputEvent: Hashable, Sendable {
     /// A component was put on the screen, over those already there. A trace keeps the components
     /// added before the first other input in its header; later ones are events.
     case add(component: String)
-    /// The owner set a notification stack's `isExpanded` binding.
-    case setExpanded(component: String, expanded: Bool)
-    /// The owner replaced a component's cards.
-    case setItems(component: String, cards: [CardSpec])
-    /// The owner set a wallet's `selection` binding (nil clears it).
-    case select(component: String, selection: String?)
-    /// The owner gave a wallet a new height.
-    case setHeight(component: String, height: Double)
-    /// The program scrolled a sticky stack's scroll view (`scrollTo(y:)`).
-    case scrollTo(component: String, offset: Double)
+    /// The owner changed a component's bindings (`set_expanded`, `set_items`, `select`, ...):
+    /// each kind declares the changes it takes.
+    case change(component: String, change: OwnerChange)
 }

@@ -19,26 +19,28 @@ public final class NotificationStack: Component {
     /// Whether the owner sets `onDismiss` (N9). Without it no card can be swiped away.
     public let isDismissible: Bool
 
+    // `@exclusivity(unchecked)` on the state a touch move or a frame reads (as `Screen` does):
+    // the run-time checks cost a sixth of a touch move; no access here overlaps another.
     /// The cards, newest first, as the owner holds them.
-    public private(set) var cards: [CardSpec] {
+    @exclusivity(unchecked) public private(set) var cards: [CardSpec] {
         didSet { cacheCards() }
     }
     /// The cards' heights and ids, kept beside them so that a frame costs no array of its own.
-    private(set) var heights: [Double] = []
-    private(set) var ids: [String] = []
+    @exclusivity(unchecked) private(set) var heights: [Double] = []
+    @exclusivity(unchecked) private(set) var ids: [String] = []
     /// The `isExpanded` binding.
-    public private(set) var isExpanded: Bool
+    @exclusivity(unchecked) public private(set) var isExpanded: Bool
     /// The ids `onDismiss` was called with, oldest first.
-    public private(set) var dismissed: [String] = []
+    @exclusivity(unchecked) public private(set) var dismissed: [String] = []
 
-    var progress: AnimatedValue
-    var headerOpacity: AnimatedValue
+    @exclusivity(unchecked) var progress: AnimatedValue
+    @exclusivity(unchecked) var headerOpacity: AnimatedValue
     /// How far below the stack's top the cards start: the header's height and `spacing` while the
     /// header shows (N8).
-    var cardsTop: AnimatedValue
+    @exclusivity(unchecked) var cardsTop: AnimatedValue
     /// Each card's animatable values, in the cards' order.
-    var rows: [Row] = []
-    var gestures = TouchMap<RowGesture>()
+    @exclusivity(unchecked) var rows: [Row] = []
+    @exclusivity(unchecked) var gestures = TouchMap<RowGesture>()
 
     /// One row's animatable values.
     struct Row {

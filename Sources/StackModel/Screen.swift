@@ -4,14 +4,16 @@
 /// Every input goes through a method here and is reported to `onEvent` after it took effect, so
 /// that a trace can record it and a replay can feed it back.
 public final class Screen {
-    public private(set) var settings: ScreenSettings
-    public private(set) var components: [any Component] = []
+    // The stored state every input and frame reads: `@exclusivity(unchecked)` skips the run-time
+    // exclusivity checks (a sixth of a touch move, `make bench`); no access here overlaps another.
+    @exclusivity(unchecked) public private(set) var settings: ScreenSettings
+    @exclusivity(unchecked) public private(set) var components: [any Component] = []
     /// Fingers that are down, by id.
-    public private(set) var touches = TouchMap<Touch>()
-    private var touchOwners = TouchMap<Int>()
-    private var nextTouchID = 1
+    @exclusivity(unchecked) public private(set) var touches = TouchMap<Touch>()
+    @exclusivity(unchecked) private var touchOwners = TouchMap<Int>()
+    @exclusivity(unchecked) private var nextTouchID = 1
     /// Called after each input took effect.
-    public var onEvent: ((InputEvent) -> Void)?
+    @exclusivity(unchecked) public var onEvent: ((InputEvent) -> Void)?
 
     /// The most moves one drag helper makes. Swift code cannot be stopped by a script's CPU budget,
     /// so one call must stay short: 100,000 moves take a few milliseconds.
@@ -44,51 +46,16 @@ public final class Screen {
         components.first { $0.name == name }
     }
 
-    /// The component called `name`, which must be a `C`.
-    func component<C: Component>(named name: String, as type: C.Type) throws -> C {
-        guard let found = component(named: name) else {
-            throw StackModelError("no component called '\(name)' is on the screen")
-        }
-        guard let typed = found as? C else {
-            throw StackModelError("'\(name)' is a \(found.kind.rawValue), not a \(type)")
-        }
-        return typed
-    }
-
     // MARK: An owner's changes to a component
 
-    /// Sets the `isExpanded` binding of the notification stack `name` (N7).
-    public func setExpanded(_ expanded: Bool, of name: String) throws {
-        try component(named: name, as: NotificationStack.self).setExpanded(expanded, in: settings)
-        onEvent?(.setExpanded(component: name, expanded: expanded))
-    }
-
-    /// Replaces the cards of the notification stack or wallet `name` (N14).
-    public func setItems(_ cards: [CardSpec], of name: String) throws {
-        if let wallet = self.component(named: name) as? WalletCardStack {
-            try wallet.setCards(cards)
-        } else {
-            try component(named: name, as: NotificationStack.self).setCards(cards, in: settings)
+    /// Applies an owner's change to the component `name` (`setExpanded(_:of:)` and the like
+    /// are spelled in each component's own files).
+    public func change(_ change: OwnerChange, of name: String) throws {
+        guard let component = component(named: name) else {
+            throw StackModelError("no component called '\(name)' is on the screen")
         }
-        onEvent?(.setItems(component: name, cards: cards))
-    }
-
-    /// Sets the `selection` binding of the wallet `name` (W6, W11).
-    public func select(_ selection: String?, of name: String) throws {
-        try component(named: name, as: WalletCardStack.self).setSelection(selection, in: settings)
-        onEvent?(.select(component: name, selection: selection))
-    }
-
-    /// Gives the wallet `name` a new height (W1).
-    public func setHeight(_ height: Double, of name: String) throws {
-        try component(named: name, as: WalletCardStack.self).setHeight(height)
-        onEvent?(.setHeight(component: name, height: height))
-    }
-
-    /// Scrolls the sticky stack `name` to `offset`, clamped (S6).
-    public func scroll(to offset: Double, of name: String) throws {
-        try component(named: name, as: StickyStackedCards.self).scroll(to: offset)
-        onEvent?(.scrollTo(component: name, offset: offset))
+        try component.apply(change, in: settings)
+        onEvent?(.change(component: name, change: change))
     }
 
     // MARK: Time

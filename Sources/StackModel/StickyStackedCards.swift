@@ -24,10 +24,11 @@ public final class StickyStackedCards: Component {
     /// The cards, each with its own height.
     public let cards: [CardSpec]
 
+    // `@exclusivity(unchecked)` on the state a touch move or a frame reads (as `Screen` does).
     /// The scroll offset: how far the content has moved up, always in `0...maxOffset` (S6).
-    public internal(set) var scrollOffset: Double
+    @exclusivity(unchecked) public internal(set) var scrollOffset: Double
     /// The finger panning the scroll view, if any.
-    var pan: Pan?
+    @exclusivity(unchecked) var pan: Pan?
 
     /// A finger on the scroll view, and the offset when it went down.
     struct Pan {

@@ -19,26 +19,27 @@ public final class WalletCardStack: Component {
     /// The room the pile keeps at the bottom while a card is open (W2).
     public let pileHeight: Double
 
+    // `@exclusivity(unchecked)` on the state a touch move or a frame reads (as `Screen` does).
     /// The cards, as the owner holds them.
-    public private(set) var cards: [CardSpec]
+    @exclusivity(unchecked) public private(set) var cards: [CardSpec]
     /// The `selection` binding: an id, or nil. An id that names no card counts as none (W11), but
     /// is kept, as the binding keeps it.
-    public private(set) var selection: String?
+    @exclusivity(unchecked) public private(set) var selection: String?
     /// The height the stack is given (W1).
-    public private(set) var height: Double
+    @exclusivity(unchecked) public private(set) var height: Double
 
     /// What is left of each card's travel after a change of selection, by card id: the card's y
     /// offset on screen is its top from the math plus this value, which animates to 0 (W6).
     ///
     /// Keeping the travel apart from the top means a re-layout for any other reason (height,
     /// Dynamic Type, cards) jumps, as in the seed, whose only animation is keyed on `selection`.
-    var travel: [String: AnimatedValue] = [:]
+    @exclusivity(unchecked) var travel: [String: AnimatedValue] = [:]
     /// Each card's `scaleEffect` from the press style (W7), by card id.
-    var pressScale: [String: AnimatedValue] = [:]
+    @exclusivity(unchecked) var pressScale: [String: AnimatedValue] = [:]
     /// The detail area's opacity (`.transition(.opacity)`, W5).
-    var detailOpacity: AnimatedValue
+    @exclusivity(unchecked) var detailOpacity: AnimatedValue
     /// The card each finger went down on, by touch id.
-    var presses = TouchMap<String>()
+    @exclusivity(unchecked) var presses = TouchMap<String>()
 
     // MARK: The seed's numbers, named once
 

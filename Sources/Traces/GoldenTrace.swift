@@ -28,10 +28,10 @@ public enum GoldenTrace {
 
     /// One screen's trace `text` against the golden trace at `golden`. Throws when the golden
     /// trace cannot be reached or written (a path outside its folder, a FIFO, a full disk).
-    public static func check(_ text: String, golden: ConfinedPath, policy: GoldenPolicy) throws(ConfinedPath
-        .Refusal)
-        -> Outcome
-    {
+    /// `kinds` are the component kinds the traces may hold.
+    public static func check(
+        _ text: String, golden: ConfinedPath, policy: GoldenPolicy, kinds: ComponentKinds = .standard
+    ) throws(ConfinedPath.Refusal) -> Outcome {
         if policy.update || !golden.exists {
             if !policy.update && policy.ci { return .failed(missing(golden)) }
             try golden.write(text)
@@ -40,8 +40,8 @@ public enum GoldenTrace {
         let stored = try golden.read()
         if stored == text { return .matched }
         do {
-            let expected = try Trace(text: stored, file: golden.path)
-            let actual = try Trace(text: text, file: "(this run)")
+            let expected = try Trace(text: stored, file: golden.path, kinds: kinds)
+            let actual = try Trace(text: text, file: "(this run)", kinds: kinds)
             guard
                 let mismatch = TraceComparison.firstDifference(
                     expected: expected, actual: actual, tolerance: policy.tolerance)

@@ -34,11 +34,14 @@ public struct Trace: Sendable {
     /// The components on the screen before the first event, as the header lists them.
     public var components: [JSONValue]
     public var steps: [TraceStep]
+    /// The component kinds it may hold: what its replay builds them from.
+    public var kinds: ComponentKinds
 
     /// Reads the text of a trace; `file` is the name messages use. A UTF-8 byte order mark and
     /// Windows line ends (`\r\n`) are accepted.
-    public init(text: String, file: String) throws(TraceError) {
+    public init(text: String, file: String, kinds: ComponentKinds = .standard) throws(TraceError) {
         self.file = file
+        self.kinds = kinds
         var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
             String(decoding: $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0, as: UTF8.self)
         }
@@ -63,7 +66,7 @@ public struct Trace: Sendable {
         settings = try TraceFormat.decodeSettings(try header.object("screen"))
         components = []
         for spec in try header.objects("components") {
-            _ = try TraceFormat.makeComponent(spec)
+            _ = try TraceFormat.makeComponent(spec, kinds: kinds)
             components.append(.object(spec.fields))
         }
         steps = []
@@ -85,11 +88,11 @@ public struct Trace: Sendable {
                 throw o.error("t", "time goes back, from \(JSONValue.format(time)) to \(JSONValue.format(t))")
             }
             time = t
-            let input = try TraceFormat.decodeInput(o)
+            let input = try TraceFormat.decodeInput(o, kinds: kinds)
             var frame: JSONValue?
             if o.has("frame") {
                 let fields = try o.object("frame")
-                _ = try TraceFormat.decodeFrame(fields, settings: settings)
+                _ = try TraceFormat.decodeFrame(fields, settings: settings, kinds: kinds)
                 frame = try o.value("frame")
             }
             let event = JSONValue.object(o.fields.filter { !["i", "t", "frame"].contains($0.0) })
@@ -101,21 +104,21 @@ public struct Trace: Sendable {
     }
 
     /// Reads the trace at `path` (a regular file of at most ``TraceFile/sizeLimit`` bytes).
-    public init(contentsOf path: String) throws(TraceError) {
+    public init(contentsOf path: String, kinds: ComponentKinds = .standard) throws(TraceError) {
         let text: String
         do { text = try TraceFile.read(path) } catch {
             throw TraceError(file: path, line: 0, message: error.message)
         }
-        try self.init(text: text, file: path)
+        try self.init(text: text, file: path, kinds: kinds)
     }
 
     /// Reads the trace a script named, confined to its folder.
-    public init(contentsOf path: ConfinedPath) throws(TraceError) {
+    public init(contentsOf path: ConfinedPath, kinds: ComponentKinds = .standard) throws(TraceError) {
         let text: String
         do { text = try path.read() } catch {
             throw TraceError(file: path.path, line: 0, message: error.message)
         }
-        try self.init(text: text, file: path.path)
+        try self.init(text: text, file: path.path, kinds: kinds)
     }
 
     static func parse(_ text: String, file: String, line: Int) throws(TraceError) -> JSONValue {
@@ -148,6 +151,7 @@ public struct Trace: Sendable {
         let step = steps[index]
         guard let frame = step.frame else { return nil }
         return try TraceFormat.decodeFrame(
-            TraceFields(frame, file: file, line: step.line, path: "frame."), settings: settings(at: index))
+            TraceFields(frame, file: file, line: step.line, path: "frame."), settings: settings(at: index),
+            kinds: kinds)
     }
 }

@@ -47,7 +47,7 @@ public enum TraceFormat {
 
     // MARK: Components
 
-    static func encode(_ cards: [CardSpec]) -> JSONValue {
+    public static func encode(_ cards: [CardSpec]) -> JSONValue {
         .array(
             cards.map {
                 .object([
@@ -56,7 +56,7 @@ public enum TraceFormat {
             })
     }
 
-    static func decodeCards(_ o: TraceFields, _ key: String) throws(TraceError) -> [CardSpec] {
+    public static func decodeCards(_ o: TraceFields, _ key: String) throws(TraceError) -> [CardSpec] {
         var cards: [CardSpec] = []
         for card in try o.objects(key) {
             cards.append(
@@ -70,75 +70,18 @@ public enum TraceFormat {
     /// A component with every parameter it was built with, named as the Lua options are, so a
     /// replay builds it again exactly (the current model state stands for the initial one).
     public static func encode(_ component: any Component) -> JSONValue {
-        var fields: [(String, JSONValue)] = [
+        let fields: [(String, JSONValue)] = [
             ("kind", .string(component.kind.rawValue)), ("name", .string(component.name)),
         ]
-        func origin(_ point: Point) { fields += [("x", .number(point.x)), ("y", .number(point.y))] }
-        switch component {
-        case let stack as NotificationStack:
-            fields.append(("items", encode(stack.cards)))
-            fields += [
-                ("expanded", .bool(stack.isExpanded)), ("title", .string(stack.title)),
-                ("spacing", .number(stack.spacing)),
-                ("peek", .number(stack.peek)), ("dismissible", .bool(stack.isDismissible)),
-            ]
-            origin(stack.origin)
-            fields.append(("width", .number(stack.width)))
-        case let wallet as WalletCardStack:
-            fields += [
-                ("items", encode(wallet.cards)), ("selection", wallet.selection.map { .string($0) } ?? .null),
-                ("card_height", .number(wallet.cardHeight)), ("peek", .number(wallet.peek)),
-                ("pile_height", .number(wallet.pileHeight)),
-            ]
-            origin(wallet.origin)
-            fields += [("width", .number(wallet.width)), ("height", .number(wallet.height))]
-        case let sticky as StickyStackedCards:
-            fields += [
-                ("items", encode(sticky.cards)), ("spacing", .number(sticky.spacing)),
-                ("top", .number(sticky.top)),
-                ("peek", .number(sticky.peek)), ("max_peeking", .number(Double(sticky.maxPeeking))),
-            ]
-            origin(sticky.origin)
-            fields += [
-                ("width", .number(sticky.width)), ("height", .number(sticky.viewportHeight)),
-                ("inset_top", .number(sticky.insetTop)), ("inset_bottom", .number(sticky.insetBottom)),
-                ("scroll_offset", .number(sticky.scrollOffset)),
-            ]
-        default: break
-        }
-        return .object(fields)
+        return .object(fields + ((component as? any TraceableComponent)?.traceFields ?? []))
     }
 
-    /// Builds the component a header or an `add` event describes.
-    static func makeComponent(_ o: TraceFields) throws(TraceError) -> any Component {
-        let kind = try o.choice("kind", ComponentKind.allCases.map { ($0.rawValue, $0) })
+    /// Builds the component a header or an `add` event describes, of one of `kinds`.
+    static func makeComponent(_ o: TraceFields, kinds: ComponentKinds) throws(TraceError) -> any Component {
+        let type = try o.choice("kind", kinds.types.map { ($0.componentKind.rawValue, $0) })
         let name = try o.string("name")
-        let origin = Point(x: try o.number("x"), y: try o.number("y"))
-        let cards = try decodeCards(o, "items")
         do {
-            switch kind {
-            case .notificationStack:
-                return try NotificationStack(
-                    name: name, cards: cards, isExpanded: try o.bool("expanded"),
-                    title: try o.string("title"),
-                    spacing: try o.number("spacing"), peek: try o.number("peek"),
-                    isDismissible: try o.bool("dismissible"),
-                    origin: origin, width: try o.nonNegative("width"))
-            case .walletCardStack:
-                return try WalletCardStack(
-                    name: name, cards: cards, selection: try o.optionalString("selection"),
-                    cardHeight: try o.nonNegative("card_height"), peek: try o.number("peek"),
-                    pileHeight: try o.nonNegative("pile_height"), origin: origin,
-                    width: try o.nonNegative("width"),
-                    height: try o.nonNegative("height"))
-            case .stickyStackedCards:
-                return try StickyStackedCards(
-                    name: name, cards: cards, spacing: try o.number("spacing"), top: try o.number("top"),
-                    peek: try o.number("peek"), maxPeeking: try o.integer("max_peeking"), origin: origin,
-                    width: try o.nonNegative("width"), viewportHeight: try o.nonNegative("height"),
-                    insetTop: try o.nonNegative("inset_top"), insetBottom: try o.nonNegative("inset_bottom"),
-                    scrollOffset: try o.number("scroll_offset"))
-            }
+            return try type.make(name: name, from: o)
         } catch let error as TraceError {
             throw error
         } catch {
@@ -176,33 +119,51 @@ public enum TraceFormat {
         case .add(let name):
             let spec = screen.component(named: name).map(encode) ?? .object([("name", .string(name))])
             return [("type", "add"), ("component", spec)]
-        case .setExpanded(let component, let expanded):
-            return [
-                ("type", "set_expanded"), ("component", .string(component)), ("expanded", .bool(expanded)),
-            ]
-        case .setItems(let component, let cards):
-            return [("type", "set_items"), ("component", .string(component)), ("items", encode(cards))]
-        case .select(let component, let selection):
-            return [
-                ("type", "select"), ("component", .string(component)),
-                ("selection", selection.map { .string($0) } ?? .null),
-            ]
-        case .setHeight(let component, let height):
-            return [("type", "set_height"), ("component", .string(component)), ("height", .number(height))]
-        case .scrollTo(let component, let offset):
-            return [("type", "scroll_to"), ("component", .string(component)), ("offset", .number(offset))]
+        case .change(let component, let change):
+            return [("type", .string(change.name)), ("component", .string(component))]
+                + change.fields.map { ($0.name, encode($0.value)) }
         }
     }
 
-    /// Every event type, for messages.
-    public static let eventTypes = [
+    /// The screen's own event types; each kind adds its owner changes (`set_expanded`).
+    static let screenEventTypes = [
         "touch_down", "touch_move", "touch_up", "advance", "set_reduce_motion", "set_layout_direction",
-        "set_dynamic_type", "set_size", "action", "escape", "add", "set_expanded", "set_items", "select",
-        "set_height",
-        "scroll_to",
+        "set_dynamic_type", "set_size", "action", "escape", "add",
     ]
 
-    static func decodeInput(_ o: TraceFields) throws(TraceError) -> TraceInput {
+    /// Every event type of `kinds`, for messages.
+    public static func eventTypes(_ kinds: ComponentKinds = .standard) -> [String] {
+        screenEventTypes + kinds.ownerChanges.map(\.name)
+    }
+
+    static func encode(_ value: OwnerChange.Value) -> JSONValue {
+        switch value {
+        case .null: .null
+        case .bool(let flag): .bool(flag)
+        case .number(let number): .number(number)
+        case .string(let text): .string(text)
+        case .cards(let cards): encode(cards)
+        }
+    }
+
+    /// An owner change read by its schema.
+    static func decode(_ schema: OwnerChange.Schema, _ o: TraceFields) throws(TraceError) -> OwnerChange {
+        var fields: [OwnerChange.Field] = []
+        for field in schema.fields {
+            let value: OwnerChange.Value
+            switch field.type {
+            case .bool: value = .bool(try o.bool(field.name))
+            case .number: value = .number(try o.number(field.name))
+            case .nonNegative: value = .number(try o.nonNegative(field.name))
+            case .optionalString: value = try o.optionalString(field.name).map { .string($0) } ?? .null
+            case .cards: value = .cards(try decodeCards(o, field.name))
+            }
+            fields.append(OwnerChange.Field(field.name, value))
+        }
+        return OwnerChange(schema.name, fields)
+    }
+
+    static func decodeInput(_ o: TraceFields, kinds: ComponentKinds) throws(TraceError) -> TraceInput {
         let type = try o.string("type")
         func point() throws(TraceError) -> Point { Point(x: try o.number("x"), y: try o.number("y")) }
         switch type {
@@ -229,24 +190,14 @@ public enum TraceFormat {
         case "escape": return .event(.escape(component: try o.string("component")))
         case "add":
             let spec = try o.object("component")
-            _ = try makeComponent(spec)
+            _ = try makeComponent(spec, kinds: kinds)
             return .add(try o.value("component"))
-        case "set_expanded":
-            return .event(
-                .setExpanded(component: try o.string("component"), expanded: try o.bool("expanded")))
-        case "set_items":
-            return .event(.setItems(component: try o.string("component"), cards: try decodeCards(o, "items")))
-        case "select":
-            return .event(
-                .select(component: try o.string("component"), selection: try o.optionalString("selection")))
-        case "set_height":
-            return .event(
-                .setHeight(component: try o.string("component"), height: try o.nonNegative("height")))
-        case "scroll_to":
-            return .event(.scrollTo(component: try o.string("component"), offset: try o.number("offset")))
         default:
+            if let schema = kinds.ownerChanges.first(where: { $0.name == type }) {
+                return .event(.change(component: try o.string("component"), change: try decode(schema, o)))
+            }
             var message = "unknown event type '\(type)'"
-            if let near = nearestName(to: type, in: TraceFormat.eventTypes) {
+            if let near = nearestName(to: type, in: TraceFormat.eventTypes(kinds)) {
                 message += " (did you mean '\(near)'?)"
             }
             throw o.error("type", message)
@@ -307,7 +258,10 @@ public enum TraceFormat {
     }
 
     /// A recorded frame read back, for pictures.
-    static func decodeFrame(_ o: TraceFields, settings: ScreenSettings) throws(TraceError) -> FrameSnapshot {
+    static func decodeFrame(_ o: TraceFields, settings: ScreenSettings, kinds: ComponentKinds)
+        throws(TraceError)
+        -> FrameSnapshot
+    {
         var components: [ComponentSnapshot] = []
         for c in try o.objects("components") {
             var cards: [CardSnapshot] = []
@@ -343,7 +297,7 @@ public enum TraceFormat {
             }
             components.append(
                 ComponentSnapshot(
-                    kind: try c.choice("kind", ComponentKind.allCases.map { ($0.rawValue, $0) }),
+                    kind: try c.choice("kind", kinds.kinds.map { ($0.rawValue, $0) }),
                     name: try c.string("name"),
                     frame: try decodeRect(c), cards: cards, parts: parts, state: state))
         }

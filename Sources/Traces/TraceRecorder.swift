@@ -18,7 +18,12 @@ public final class TraceRecorder {
         self.stackplay = stackplay
         settings = screen.settings
         header = screen.components.map(TraceFormat.encode)
-        screen.onEvent = { [unowned self, unowned screen] event in self.record(event, on: screen) }
+        // Weak both ways: the screen keeps this closure, and a caller may drop the recorder (the
+        // screen then records nothing) or the screen (the recorder keeps what it has).
+        screen.onEvent = { [weak self, weak screen] event in
+            guard let self, let screen else { return }
+            self.record(event, on: screen)
+        }
     }
 
     private func record(_ event: InputEvent, on screen: Screen) {

@@ -55,7 +55,7 @@ public final class TraceReplayer {
         prepare(screen)
         for (index, spec) in trace.components.enumerated() {
             let fields = try TraceFields(spec, file: trace.file, line: 1, path: "components[\(index)].")
-            let component = try TraceFormat.makeComponent(fields)
+            let component = try TraceFormat.makeComponent(fields, kinds: trace.kinds)
             do { try screen.add(component) } catch {
                 throw TraceError(
                     file: trace.file, line: 1, field: "components[\(index)].name", message: "\(error)")
@@ -92,7 +92,8 @@ public final class TraceReplayer {
             if case .add(let spec) = step.input {
                 try screen.add(
                     TraceFormat.makeComponent(
-                        TraceFields(spec, file: trace.file, line: step.line, path: "component.")))
+                        TraceFields(spec, file: trace.file, line: step.line, path: "component."),
+                        kinds: trace.kinds))
             }
             return
         }
@@ -117,11 +118,7 @@ public final class TraceReplayer {
         case .escape(let component): try screen.escape(component)
         case .add(let name):
             throw StackModelError("an add event must carry the component's parameters, not only '\(name)'")
-        case .setExpanded(let component, let expanded): try screen.setExpanded(expanded, of: component)
-        case .setItems(let component, let cards): try screen.setItems(cards, of: component)
-        case .select(let component, let selection): try screen.select(selection, of: component)
-        case .setHeight(let component, let height): try screen.setHeight(height, of: component)
-        case .scrollTo(let component, let offset): try screen.scroll(to: offset, of: component)
+        case .change(let component, let change): try screen.change(change, of: component)
         }
     }
 

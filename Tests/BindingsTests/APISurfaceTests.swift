@@ -1,6 +1,7 @@
 import Foundation
 import StackModel
 import Testing
+import Traces
 
 @testable import Bindings
 
@@ -114,18 +115,31 @@ extension BindingsTests {
             }
         }
 
-        /// Every method each class has, per component kind, documented on its class or the shared one.
-        @Test func typesFileNamesEachClassesMethods() throws {
+        /// Every registered kind is in the definitions as it declares itself: its options class, its
+        /// factory on a screen, its class with every method of its own, and its name in the unions
+        /// of kinds; the methods every kind has are documented on the shared class.
+        @Test func typesFileHasEveryRegisteredKind() throws {
             let text = try String(
                 contentsOf: packageRoot.appendingPathComponent("types/stackplay.lua"), encoding: .utf8)
-            let common = Set(ComponentMethods.common(NotificationStack.self).keys)
-            for (kind, names) in ComponentFactories.methodNames {
-                for name in names.subtracting(common).sorted() {
-                    #expect(
-                        text.contains("function \(kind):\(name)("),
-                        "types/stackplay.lua lacks \(kind):\(name)")
-                }
+            let kinds = LuaComponentKinds.standard.types
+            // The trace side's standard kinds are the same, in the same order.
+            #expect(LuaComponentKinds.standard.traces.kinds == ComponentKinds.standard.kinds)
+            for kind in kinds {
+                #expect(kind.undocumentedMethods == [], "\(kind.luaName) does not document these methods")
+                #expect(
+                    text.contains(kind.luaDefinitions), "types/stackplay.lua lacks \(kind.luaName)'s class")
+                #expect(
+                    text.contains(kind.optionsDefinition),
+                    "types/stackplay.lua lacks \(kind.luaName)'s options")
+                #expect(
+                    text.contains(kind.factoryDefinition), "types/stackplay.lua lacks screen:\(kind.luaName)")
             }
+            let names = kinds.map { "\"\($0.luaName)\"" }.joined(separator: "|")
+            #expect(text.contains("---@field kind \(names)\n"))
+            #expect(text.contains("---@return \(names)\nfunction component:kind() end"))
+            let classes = kinds.map { "stackplay.\($0.luaName)" }.joined(separator: "|")
+            #expect(text.contains("---@return table<string, \(classes)> components"))
+            let common = Set(ComponentMethods.common(NotificationStack.self).keys)
             for name in common.sorted() { #expect(text.contains("function component:\(name)(")) }
         }
     }

@@ -1,9 +1,13 @@
-/// A table argument, read field by field (raw: no metamethods run) with lauxlib-style checks.
+@testable import Bindings
+
+/// A table argument, read field by field (raw: no metamethods run) with lauxlib-style checks: the
+/// tests' way to read an options table through the raw stack (the API reads tables as
+/// `LuaValue`s, through `LuaOptions`).
 ///
 /// A bad field is reported against the argument that holds it:
 /// `bad argument #1 to 'screen' (field 'width': number expected, got string)`.
 /// Valid only during the call it came from.
-public struct LuaTable {
+struct LuaTable {
     let stack: LuaStack
     /// Absolute stack index of the table.
     let index: Int32
@@ -21,7 +25,7 @@ public struct LuaTable {
     }
 
     /// `#t`, raw: the length of the sequence part.
-    public var count: Int { stack.rawLength(index) }
+    var count: Int { stack.rawLength(index) }
 
     /// Reads `t[key]` with `read`, which sees the value's stack index; pops it afterwards.
     private func field<T>(_ key: String, _ read: (Int32) throws -> T) throws -> T {
@@ -43,7 +47,7 @@ public struct LuaTable {
     }
 
     /// Whether `t[key]` is not nil.
-    public func has(_ key: String) throws -> Bool { try field(key) { !stack.isNoneOrNil($0) } }
+    func has(_ key: String) throws -> Bool { try field(key) { !stack.isNoneOrNil($0) } }
 
     /// `t[key]` read by `read`; `defaultValue` when nil; else an error naming `expected`.
     private func typed<T>(_ key: String, _ defaultValue: T?, _ expected: String, _ read: (Int32) -> T?) throws
@@ -57,33 +61,33 @@ public struct LuaTable {
     }
 
     /// The number at `t[key]`; `defaultValue` when nil, or an error when there is none.
-    public func number(_ key: String, default defaultValue: Double? = nil) throws -> Double {
+    func number(_ key: String, default defaultValue: Double? = nil) throws -> Double {
         try typed(key, defaultValue, "number", stack.number)
     }
 
     /// The number at `t[key]`, or nil.
-    public func optionalNumber(_ key: String) throws -> Double? { try has(key) ? try number(key) : nil }
+    func optionalNumber(_ key: String) throws -> Double? { try has(key) ? try number(key) : nil }
 
     /// The integer at `t[key]`; `defaultValue` when nil.
-    public func integer(_ key: String, default defaultValue: Int? = nil) throws -> Int {
+    func integer(_ key: String, default defaultValue: Int? = nil) throws -> Int {
         try typed(key, defaultValue, "integer", stack.integer)
     }
 
     /// The string at `t[key]`; `defaultValue` when nil.
-    public func string(_ key: String, default defaultValue: String? = nil) throws -> String {
+    func string(_ key: String, default defaultValue: String? = nil) throws -> String {
         try typed(key, defaultValue, "string", stack.string)
     }
 
     /// The string at `t[key]`, or nil.
-    public func optionalString(_ key: String) throws -> String? { try has(key) ? try string(key) : nil }
+    func optionalString(_ key: String) throws -> String? { try has(key) ? try string(key) : nil }
 
     /// The boolean at `t[key]`; `defaultValue` when nil.
-    public func boolean(_ key: String, default defaultValue: Bool? = nil) throws -> Bool {
+    func boolean(_ key: String, default defaultValue: Bool? = nil) throws -> Bool {
         try typed(key, defaultValue, "boolean", stack.strictBoolean)
     }
 
     /// The table at `t[key]`, or nil. It stays on the Lua stack until the call returns.
-    public func optionalTable(_ key: String) throws -> LuaTable? {
+    func optionalTable(_ key: String) throws -> LuaTable? {
         try stack.ensure(2)
         stack.pushField(key, of: index)
         if stack.isNoneOrNil(-1) {
@@ -98,7 +102,7 @@ public struct LuaTable {
     }
 
     /// The table at `t[key]`; an error when there is none.
-    public func table(_ key: String) throws -> LuaTable {
+    func table(_ key: String) throws -> LuaTable {
         guard let table = try optionalTable(key) else {
             throw owner.error(at: argument, "field '\(path)\(key)': table expected, got nil")
         }
@@ -106,7 +110,7 @@ public struct LuaTable {
     }
 
     /// The number at `t[n]` (1-based), e.g. for `{x, y}` points.
-    public func number(at n: Int) throws -> Double {
+    func number(at n: Int) throws -> Double {
         try element(n) { slot in
             guard let value = stack.number(slot) else {
                 throw mismatch("[\(n)]", expected: "number", at: slot)
@@ -116,10 +120,10 @@ public struct LuaTable {
     }
 
     /// The numbers `t[1]` to `t[#t]`.
-    public func numbers() throws -> [Double] { try (0..<count).map { try number(at: $0 + 1) } }
+    func numbers() throws -> [Double] { try (0..<count).map { try number(at: $0 + 1) } }
 
     /// `t[key]` converted as ``LuaValue``.
-    public func value(_ key: String) throws -> LuaValue {
+    func value(_ key: String) throws -> LuaValue {
         try field(key) { slot in
             do { return try stack.value(at: slot) } catch {
                 throw owner.error(at: argument, "field '\(path)\(key)': \(error)")
@@ -128,7 +132,20 @@ public struct LuaTable {
     }
 
     /// The whole table converted as ``LuaValue``.
-    public func value() throws -> LuaValue {
+    func value() throws -> LuaValue {
         do { return try stack.value(at: index) } catch { throw owner.error(at: argument, "\(error)") }
+    }
+}
+
+extension LuaArguments {
+    /// A table, read field by field with the same checks (an options table, an array).
+    func table(at position: Int) throws -> LuaTable {
+        guard stack.isTable(Int32(position)) else { throw typeError(at: position, expected: "table") }
+        return LuaTable(stack: stack, index: Int32(position), owner: self, argument: position, path: "")
+    }
+
+    /// A table, or nil when absent or nil (an optional options table).
+    func optionalTable(at position: Int) throws -> LuaTable? {
+        isNil(at: position) ? nil : try table(at: position)
     }
 }

@@ -1,0 +1,42 @@
+import StackModel
+import Traces
+
+/// The component kinds scripts can make: the screen's factories, the classes of their handles,
+/// the names `stackplay check` knows, and (through `traces`) what replays build. `standard` has
+/// the three seeds; `adding(_:)` puts one more kind into all of these at once.
+public struct LuaComponentKinds: Sendable {
+    private(set) var types: [any LuaComponent.Type]
+
+    init(_ types: [any LuaComponent.Type]) {
+        self.types = []
+        for type in types { register(type) }
+    }
+
+    /// The three seeds.
+    public static let standard = LuaComponentKinds([
+        NotificationStack.self, WalletCardStack.self, StickyStackedCards.self,
+    ])
+
+    /// Adds `type`, or replaces the kind of the same name.
+    mutating func register(_ type: any LuaComponent.Type) {
+        if let index = types.firstIndex(where: { $0.componentKind == type.componentKind }) {
+            types[index] = type
+        } else {
+            types.append(type)
+        }
+    }
+
+    func adding(_ type: any LuaComponent.Type) -> LuaComponentKinds {
+        var kinds = self
+        kinds.register(type)
+        return kinds
+    }
+
+    /// The same kinds, for reading and replaying traces.
+    public var traces: ComponentKinds { ComponentKinds(types) }
+
+    /// A Lua handle for `component`, by its kind.
+    func handle(_ component: any Component, on screen: Screen) -> LuaValue? {
+        types.first { $0.componentKind == component.kind }?.handle(component, on: screen)
+    }
+}

@@ -1,0 +1,26 @@
+/// An option of a component's factory (`screen:notification_stack { expanded = true }`): its
+/// name, its LuaLS type, and what the definitions say of it (its default).
+struct LuaComponentOption: Sendable {
+    var name: String
+    var type: String
+    /// `"default false"`, `"cards can be swiped away (default false)"`.
+    var doc: String
+    /// Every kind has it (`stackplay.component_options`), documented once.
+    var isShared: Bool
+
+    init(_ name: String, _ type: String, _ doc: String = "", isShared: Bool = false) {
+        self.name = name
+        self.type = type
+        self.doc = doc
+        self.isShared = isShared
+    }
+
+    static let items = LuaComponentOption("items", "stackplay.item[]", "the cards, in order", isShared: true)
+    static let name = LuaComponentOption(
+        "name", "string", "the component's name on the screen", isShared: true)
+    static let x = LuaComponentOption("x", "number", "left edge in pt", isShared: true)
+    static let y = LuaComponentOption("y", "number", "top edge in pt", isShared: true)
+    static let width = LuaComponentOption("width", "number", "pt, >= 0", isShared: true)
+    static let cardHeight = LuaComponentOption(
+        "card_height", "number", "each card's height unless its item says, >= 0", isShared: true)
+}

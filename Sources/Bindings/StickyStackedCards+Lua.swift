@@ -1,0 +1,90 @@
+import StackModel
+
+/// Lua: `screen:sticky_stacked_cards { ... }` and the methods only the sticky cards have.
+extension StickyStackedCards: LuaComponent {
+    typealias Handle = ComponentHandle<StickyStackedCards>
+
+    static let luaOptions: [LuaComponentOption] = [
+        .items, .init("spacing", "number", "default 20"), .init("top", "number", "default 12"),
+        .init("peek", "number", "default 12"), .init("max_peeking", "integer", "default 3"), .cardHeight, .x,
+        .y,
+        .width, .init("height", "number", "the scroll view's visible height in pt, >= 0"),
+        .init("inset_top", "number", ">= 0 (default 12)"),
+        .init("inset_bottom", "number", ">= 0 (default 40)"),
+        .init("scroll_offset", "number", "default 0"), .name,
+    ]
+
+    /// The demo's cards: 300 pt of content and 24 pt of padding above and below.
+    static let demoCardHeight = 348.0
+
+    static let defaultTapTarget: String? = "scroll"
+    static let partNames: [String] = []
+
+    static func make(_ o: LuaOptions, on screen: Screen) throws -> Self {
+        let x = try o.number("x", default: 0)
+        let y = try o.number("y", default: 0)
+        let cards = try readCards(
+            o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
+        return try Self(
+            name: try o.string("name", default: "sticky"), cards: cards,
+            spacing: try o.number("spacing", default: 20),
+            top: try o.number("top", default: 12), peek: try o.number("peek", default: 12),
+            maxPeeking: try o.integer("max_peeking", default: 3), origin: Point(x: x, y: y),
+            width: try o.number(
+                "width", default: max(screen.settings.size.width - x, 0), allowNegative: false),
+            viewportHeight: try o.number(
+                "height", default: max(screen.settings.size.height - y, 0), allowNegative: false),
+            insetTop: try o.number("inset_top", default: 12, allowNegative: false),
+            insetBottom: try o.number("inset_bottom", default: 40, allowNegative: false),
+            scrollOffset: try o.number("scroll_offset", default: 0))
+    }
+
+    static func kindMethods() -> [String: LuaFunction] {
+        func handle(_ a: LuaArguments) throws -> Handle { try a.object(at: 1, as: Handle.self) }
+        var methods: [String: LuaFunction] = [:]
+        methods["scroll_offset"] = { a in [.number(try handle(a).component.scrollOffset)] }
+        methods["max_offset"] = { a in [.number(try handle(a).component.maxOffset)] }
+        methods["content_height"] = { a in [.number(try handle(a).component.contentHeight)] }
+        methods["scroll_to"] = { a in
+            let h = try handle(a)
+            let offset = try a.finite(at: 2)
+            try a.model { try h.screen.scroll(to: offset, of: h.component.name) }
+            return []
+        }
+        methods["scroll"] = { a in
+            // A finger drag on the scroll view: content moves with the finger, so scrolling down
+            // by `dy` is a drag of `-dy`.
+            let h = try handle(a)
+            let dy = try a.finite(at: 2)
+            let (steps, duration) = try a.gestureOptions(at: 3)
+            let start = try a.model { try h.component.point(of: "scroll", in: h.settings) }
+            return [
+                LuaSnapshot.hit(
+                    try a.model {
+                        try h.screen.drag(
+                            from: start, by: Point(x: 0, y: -dy), steps: steps, duration: duration)
+                    })
+            ]
+        }
+        return methods
+    }
+
+    static let luaDefinitions = """
+        ---@class stackplay.sticky_stacked_cards: stackplay.component
+        local sticky_stacked_cards = {}
+        ---@return number
+        function sticky_stacked_cards:scroll_offset() end
+        ---@return number
+        function sticky_stacked_cards:max_offset() end
+        ---@return number
+        function sticky_stacked_cards:content_height() end
+        ---@param offset number
+        function sticky_stacked_cards:scroll_to(offset) end
+        --- A finger drag on the scroll view that scrolls the content down by `dy`.
+        ---@param dy number
+        ---@param options? stackplay.gesture_options
+        ---@return stackplay.hit?
+        function sticky_stacked_cards:scroll(dy, options) end
+
+        """
+}
