@@ -3,7 +3,8 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/stackplay
 
-.PHONY: deps build run test bench report format clean lua lua-module install test-lua-module lua-tools
+.PHONY: deps build run test bench report format clean lua viewer lua-module install test-lua-module lua-tools \
+	test-browser browser-tools
 
 # Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4.
 deps:
@@ -23,13 +24,20 @@ test: build
 	$(SWIFT) test
 	$(BIN) scripts
 	$(MAKE) test-lua-module
+	@if command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
+	    { [ "$$(id -u)" = 0 ] || sudo -n true 2>/dev/null; } && \
+	    apt-cache policy chromium 2>/dev/null | grep -q 'Candidate: [0-9]'; }; then \
+	  $(MAKE) test-browser; \
+	else \
+	  echo "SKIPPED (not passed): make test-browser, the trace viewer in Chromium: no chromium here and apt-get cannot install it"; \
+	fi
 
 bench: deps
 	$(SWIFT) build -c release --product stackplay
 	$(SWIFT) build -c release --product stackplay-bench
 	.build/release/stackplay-bench
 
-# The scenarios' HTML report (a filmstrip of every test), and a screenshot of it taken by headless
+# The scenarios' HTML report (the trace viewer), and a screenshot of it taken by headless
 # Chromium, installed from Debian when missing: artifacts/report.html, artifacts/report.png.
 report: build
 	@command -v chromium >/dev/null 2>&1 || { \
@@ -41,6 +49,23 @@ report: build
 	chromium --headless --no-sandbox --disable-gpu --screenshot=artifacts/report.png \
 	  --window-size=1200,1600 file://$(CURDIR)/artifacts/report.html 2>/dev/null
 	@echo "wrote artifacts/report.html and artifacts/report.png"
+
+# The trace viewer in a real browser: headless Chromium and chromedriver from Debian, Selenium from
+# PyPI (each installed only when missing), driven by Tests/Browser/viewer_test.py: open the report,
+# filter, select the failed test, step with the keyboard, read the state panel; it leaves a
+# screenshot in artifacts/viewer.png.
+browser-tools:
+	@{ command -v chromium && command -v chromedriver; } >/dev/null 2>&1 || { \
+	  echo "installing chromium chromium-driver"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; }
+	@python3 -c 'import selenium' 2>/dev/null || { \
+	  echo "installing selenium"; \
+	  python3 -m pip install -q selenium 2>/dev/null || $(SUDO) python3 -m pip install -q --break-system-packages selenium; }
+
+test-browser: build browser-tools
+	mkdir -p artifacts
+	python3 Tests/Browser/viewer_test.py $(BIN) artifacts/viewer.png
 
 # The Lua C module, `require "stackplay"` from lua5.4 or busted: .build/lua/stackplay.so. A
 # release build of the stackplay-lua product with the Swift runtime linked in (-static-stdlib, for
@@ -94,6 +119,10 @@ test-lua-module: lua-tools lua-module
 # stackplay's own Lua (Sources/Bindings/Lua/*.lua) into Sources/Bindings/EmbeddedLua.swift.
 lua:
 	tools/embed-lua
+
+# The trace viewer's CSS and JavaScript (Sources/Traces/Viewer/) into Sources/Traces/EmbeddedViewer.swift.
+viewer:
+	tools/embed-viewer
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
