@@ -25,7 +25,8 @@ struct BazelTest {
         let index = value("TEST_SHARD_INDEX")
         if let total {
             guard let count = Int(total), count >= 1 else {
-                throw Options.UsageError(message: "TEST_TOTAL_SHARDS needs a whole number >= 1, not '\(total)'")
+                throw Options.UsageError(
+                    message: "TEST_TOTAL_SHARDS needs a whole number >= 1, not '\(total)'")
             }
             let text = index ?? "0"
             guard let shard = Int(text), shard >= 0, shard < count else {
@@ -51,7 +52,9 @@ struct BazelTest {
     /// Fills what the command line did not give: the shard (`--shard` wins), the JUnit file
     /// (`--junit`) and the artifacts folder (`--artifacts`).
     func apply(to options: inout Options) {
-        if options.shard == nil, let totalShards, let shardIndex { options.shard = (shardIndex + 1, totalShards) }
+        if options.shard == nil, let totalShards, let shardIndex {
+            options.shard = (shardIndex + 1, totalShards)
+        }
         if options.junit == nil { options.junit = xmlOutputFile }
         if options.artifactsDirectory == nil { options.artifactsDirectory = undeclaredOutputsDirectory }
     }
@@ -66,7 +69,9 @@ struct BazelTest {
 
     /// A run that ended with its verdict (not interrupted) removes the premature-exit file.
     func end(exitCode: Int32) {
-        guard let prematureExitFile, exitCode == ExitCode.success || exitCode == ExitCode.failure else { return }
+        guard let prematureExitFile, exitCode == ExitCode.success || exitCode == ExitCode.failure else {
+            return
+        }
         unlink(prematureExitFile)
     }
 

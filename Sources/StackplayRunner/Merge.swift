@@ -54,7 +54,9 @@ enum Merge {
             result.test.position.split(separator: ":").last.flatMap { Int($0) } ?? 0
         }
         return results.enumerated().sorted { a, b in
-            (a.element.test.file, line(a.element), a.offset) < (b.element.test.file, line(b.element), b.offset)
+            (a.element.test.file, line(a.element), a.offset) < (
+                b.element.test.file, line(b.element), b.offset
+            )
         }.map(\.element)
     }
 
@@ -62,7 +64,8 @@ enum Merge {
     static func read(_ text: String, path: String) throws(Malformed) -> (results: [TestResult], seed: Int?) {
         let document: JSONValue
         do { document = try JSONParser.parse(text) } catch {
-            throw Malformed(description: "\(path): malformed JSON at column \(error.column): \(error.message)")
+            throw Malformed(
+                description: "\(path): malformed JSON at column \(error.column): \(error.message)")
         }
         func fail(_ field: String, _ message: String) -> Malformed {
             Malformed(description: "\(path): field '\(field)': \(message)")
@@ -75,9 +78,13 @@ enum Merge {
         }
         guard version == Double(JSONReporter.formatVersion) else {
             throw fail(
-                "format_version", "unknown version \(JSONValue.format(version)) (this stackplay reads \(JSONReporter.formatVersion))")
+                "format_version",
+                "unknown version \(JSONValue.format(version)) (this stackplay reads \(JSONReporter.formatVersion))"
+            )
         }
-        guard case .array(let tests)? = document["tests"] else { throw fail("tests", "missing or not an array") }
+        guard case .array(let tests)? = document["tests"] else {
+            throw fail("tests", "missing or not an array")
+        }
         var seed: Int?
         if case .number(let number)? = document["seed"] { seed = Int(exactly: number) }
         var results: [TestResult] = []
@@ -124,8 +131,12 @@ enum Merge {
                 traceback: try string("traceback", optional: true), dump: try string("dump", optional: true),
                 position: try string("failure_position", optional: true), seconds: seconds, traces: traces,
                 output: try string("output", optional: true))
-            if case .number(let testSeed)? = test["seed"], let exact = Int(exactly: testSeed) { result.seed = exact }
-            if let kind = TestResult.FailureKind(rawValue: try string("kind", optional: true)) { result.kind = kind }
+            if case .number(let testSeed)? = test["seed"], let exact = Int(exactly: testSeed) {
+                result.seed = exact
+            }
+            if let kind = TestResult.FailureKind(rawValue: try string("kind", optional: true)) {
+                result.kind = kind
+            }
             result.expected = try string("expected", optional: true)
             result.actual = try string("actual", optional: true)
             result.diff = try string("diff", optional: true)

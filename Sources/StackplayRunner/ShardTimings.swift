@@ -49,7 +49,8 @@ struct ShardTimings: Equatable {
         var result: [String: String] = [:]
         var rest = text
         while let equals = rest.firstIndex(of: "=") {
-            let name = rest[..<equals].split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+            let name =
+                rest[..<equals].split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
                 .last.map(String.init) ?? ""
             rest = rest[rest.index(after: equals)...].drop { $0 == " " }
             guard let quote = rest.first, quote == "\"" || quote == "'" else { break }
@@ -78,7 +79,9 @@ struct ShardTimings: Equatable {
                 let scalar = Unicode.Scalar(code)
             {
                 out.unicodeScalars.append(scalar)
-            } else if entity.hasPrefix("#"), let code = UInt32(entity.dropFirst()), let scalar = Unicode.Scalar(code) {
+            } else if entity.hasPrefix("#"), let code = UInt32(entity.dropFirst()),
+                let scalar = Unicode.Scalar(code)
+            {
                 out.unicodeScalars.append(scalar)
             } else {
                 out += rest[...semicolon]
@@ -104,7 +107,9 @@ struct ShardTimings: Equatable {
     /// Which shard (0-based) each of `tests` goes to, out of `count`.
     func assign(_ tests: [TestCase], count: Int) -> [Int] {
         let durations = tests.map(duration(of:))
-        let order = tests.indices.sorted { durations[$0] > durations[$1] || (durations[$0] == durations[$1] && $0 < $1) }
+        let order = tests.indices.sorted {
+            durations[$0] > durations[$1] || (durations[$0] == durations[$1] && $0 < $1)
+        }
         var loads = [Double](repeating: 0, count: count)
         var shards = [Int](repeating: 0, count: tests.count)
         for index in order {

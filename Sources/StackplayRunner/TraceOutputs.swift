@@ -88,14 +88,14 @@ struct TraceOutputs {
         Self.writeArtifacts(results, in: directory, golden: options.goldenDirectory)
     }
 
-    /// The viewer's tests for `results`: each screen's trace, and its golden trace from
-    /// `golden` when that folder holds one.
+    /// The viewer's tests for `results`: each screen's trace, and for a failed test its golden
+    /// trace from `golden` when that folder holds one (a passing test's equals its trace).
     static func viewerTests(_ results: [TestResult], golden: String?) -> [TraceViewer.Test] {
         results.map { result in
             let screens = zip(names(result), result.traces).map { name, text in
                 TraceViewer.Screen(
                     name: name, trace: text,
-                    golden: golden.flatMap { directory in
+                    golden: (result.status == .failed ? golden : nil).flatMap { directory in
                         TraceFile.exists("\(directory)/\(name)") ? try? TraceFile.read("\(directory)/\(name)") : nil
                     })
             }

@@ -35,7 +35,9 @@ public enum TraceViewer {
         public var message: String
         public var screens: [Screen]
 
-        public init(name: String, status: Status, seconds: Double? = nil, message: String = "", screens: [Screen]) {
+        public init(
+            name: String, status: Status, seconds: Double? = nil, message: String = "", screens: [Screen]
+        ) {
             self.name = name
             self.status = status
             self.seconds = seconds
@@ -51,7 +53,8 @@ public enum TraceViewer {
         for (t, test) in tests.enumerated() {
             if t > 0 { run += "," }
             run += "{\"name\":\(json(test.name)),\"status\":\"\(test.status.rawValue)\","
-            run += "\"seconds\":\(test.seconds.map(JSONValue.format) ?? "null"),\"message\":\(json(test.message)),"
+            run +=
+                "\"seconds\":\(test.seconds.map(JSONValue.format) ?? "null"),\"message\":\(json(test.message)),"
             run += "\"traces\":["
             for (s, screen) in test.screens.enumerated() {
                 let id = "t\(t)-\(s)"
@@ -61,7 +64,9 @@ public enum TraceViewer {
                     golden = json("g\(t)-\(s)")
                     blobs += blob("g\(t)-\(s)", text)
                 }
-                run += (s > 0 ? "," : "") + "{\"name\":\(json(screen.name)),\"id\":\"\(id)\",\"golden\":\(golden)}"
+                run +=
+                    (s > 0 ? "," : "")
+                    + "{\"name\":\(json(screen.name)),\"id\":\"\(id)\",\"golden\":\(golden)}"
             }
             run += "]}"
         }

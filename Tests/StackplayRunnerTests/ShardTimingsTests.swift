@@ -7,7 +7,9 @@ import Testing
 @Suite struct ShardTimingsTests {
     static func tests(_ names: [String], file: String = "a.lua") -> [TestCase] {
         names.enumerated().map { index, name in
-            TestCase(file: file, root: nil, name: name, position: "\(file):\(index + 1)", index: index + 1, skipped: false)
+            TestCase(
+                file: file, root: nil, name: name, position: "\(file):\(index + 1)", index: index + 1,
+                skipped: false)
         }
     }
 
@@ -47,7 +49,9 @@ import Testing
     @Test func `the median: 0, 1, 2 and many durations`() {
         #expect(ShardTimings(seconds: [:]).median == 1)
         #expect(ShardTimings(seconds: [.init(file: "f", name: "a"): 3]).median == 3)
-        #expect(ShardTimings(seconds: [.init(file: "f", name: "a"): 3, .init(file: "f", name: "b"): 5]).median == 4)
+        #expect(
+            ShardTimings(seconds: [.init(file: "f", name: "a"): 3, .init(file: "f", name: "b"): 5]).median
+                == 4)
     }
 
     @Test func `longest first, each to the lightest shard; missing tests count as the median`() throws {
@@ -65,7 +69,9 @@ import Testing
     func `every test lands in exactly one shard, the same way every time`(count: Int) {
         let tests = Self.tests((1...23).map { "t\($0)" })
         var seconds: [ShardTimings.Key: Double] = [:]
-        for (i, test) in tests.enumerated() where i % 4 != 0 { seconds[.init(file: test.file, name: test.name)] = Double(i % 7) }
+        for (i, test) in tests.enumerated() where i % 4 != 0 {
+            seconds[.init(file: test.file, name: test.name)] = Double(i % 7)
+        }
         let timings = ShardTimings(seconds: seconds)
         var seen: [String] = []
         for index in 1...count {
@@ -91,7 +97,9 @@ import Testing
         #expect(options.shard?.index == 1 && options.shard?.count == 3)
         #expect(options.junit == "out/test.xml")
         #expect(options.artifactsDirectory == "undeclared")
-        var flagged = try Options.parse(["--shard", "2/2", "--junit", "mine.xml", "--artifacts", "a", "scripts"])
+        var flagged = try Options.parse([
+            "--shard", "2/2", "--junit", "mine.xml", "--artifacts", "a", "scripts",
+        ])
         bazel.apply(to: &flagged)
         #expect(flagged.shard?.index == 2 && flagged.shard?.count == 2)
         #expect(flagged.junit == "mine.xml" && flagged.artifactsDirectory == "a")
@@ -106,10 +114,18 @@ import Testing
 
     @Test(arguments: [
         (["TEST_TOTAL_SHARDS": "0"], "TEST_TOTAL_SHARDS needs a whole number >= 1, not '0'"),
-        (["TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "2"], "TEST_SHARD_INDEX needs a whole number from 0 to 1, not '2'"),
-        (["TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "-1"], "TEST_SHARD_INDEX needs a whole number from 0 to 1, not '-1'"),
+        (
+            ["TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "2"],
+            "TEST_SHARD_INDEX needs a whole number from 0 to 1, not '2'"
+        ),
+        (
+            ["TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "-1"],
+            "TEST_SHARD_INDEX needs a whole number from 0 to 1, not '-1'"
+        ),
     ])
-    func `bad shard variables are usage errors naming the variable`(variables: [String: String], message: String) {
+    func `bad shard variables are usage errors naming the variable`(
+        variables: [String: String], message: String
+    ) {
         do {
             _ = try read(variables)
             Issue.record("no error")

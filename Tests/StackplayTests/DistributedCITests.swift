@@ -7,7 +7,8 @@ import Testing
     let suite = "\(fixtures)/report"
     /// Every test of the suite, as `--list` names them (a skipped one included).
     static let all = [
-        "mixed.lua: a tap opens the pile", "mixed.lua: a wrong expectation fails", "mixed.lua: a test not written yet",
+        "mixed.lua: a tap opens the pile", "mixed.lua: a wrong expectation fails",
+        "mixed.lua: a test not written yet",
         "passing.lua: the wallet selects a tapped card", "passing.lua: the sticky cards scroll",
     ]
 
@@ -23,7 +24,8 @@ import Testing
         var seen: [String] = []
         for index in 0..<2 {
             let dir = folder.appendingPathComponent("shard\(index)")
-            try FileManager.default.createDirectory(at: dir.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: dir.appendingPathComponent("tmp"), withIntermediateDirectories: true)
             let environment = [
                 "TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "\(index)",
                 "TEST_SHARD_STATUS_FILE": dir.appendingPathComponent("status").path,
@@ -58,27 +60,35 @@ import Testing
         let list = try stackplay(arguments: ["--list", "--shard", "1/1", suite], environment: environment)
         #expect(listed(list).count == Self.all.count)
         let mine = folder.appendingPathComponent("mine.xml").path
-        _ = try stackplay(arguments: ["--junit", mine, "--shard", "1/1", "--filter", "tap opens", suite], environment: environment)
+        _ = try stackplay(
+            arguments: ["--junit", mine, "--shard", "1/1", "--filter", "tap opens", suite],
+            environment: environment)
         #expect(FileManager.default.fileExists(atPath: mine))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("bazel.xml").path))
     }
 
     @Test(arguments: [
-        (["TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "2"], "stackplay: TEST_SHARD_INDEX needs a whole number from 0 to 1, not '2'"),
+        (
+            ["TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "2"],
+            "stackplay: TEST_SHARD_INDEX needs a whole number from 0 to 1, not '2'"
+        ),
         (["TEST_TOTAL_SHARDS": "x"], "stackplay: TEST_TOTAL_SHARDS needs a whole number >= 1, not 'x'"),
     ])
-    func `bad Bazel variables are usage errors that name them`(environment: [String: String], message: String) throws {
+    func `bad Bazel variables are usage errors that name them`(environment: [String: String], message: String)
+        throws
+    {
         let run = try stackplay(arguments: [suite], environment: environment)
         #expect(run.status == 64)
         #expect(run.stdout == "")
         #expect(run.stderr.hasPrefix(message), "\(run.stderr)")
     }
 
-    @Test func `the premature-exit file stays when the run is a usage error`() throws {
+    @Test func `a run that never starts (a usage error) makes no premature-exit file`() throws {
         let folder = try temporaryFolder([:])
         defer { try? FileManager.default.removeItem(at: folder) }
         let premature = folder.appendingPathComponent("premature").path
-        let run = try stackplay(arguments: ["missing-folder"], environment: ["TEST_PREMATURE_EXIT_FILE": premature])
+        let run = try stackplay(
+            arguments: ["missing-folder"], environment: ["TEST_PREMATURE_EXIT_FILE": premature])
         #expect(run.status == 64)
         // It never started: nothing was made, and Bazel sees no verdict either way.
         #expect(!FileManager.default.fileExists(atPath: premature))
@@ -112,7 +122,9 @@ import Testing
             ])
         let alone = try stackplay("--shard-timings", timings, suite)
         #expect(alone.status == 64)
-        #expect(alone.stderr.hasPrefix("stackplay: --shard-timings needs --shard K/N (or Bazel's TEST_TOTAL_SHARDS)"))
+        #expect(
+            alone.stderr.hasPrefix(
+                "stackplay: --shard-timings needs --shard K/N (or Bazel's TEST_TOTAL_SHARDS)"))
         let missing = try stackplay("--shard", "1/2", "--shard-timings", "nothing.xml", suite)
         #expect(missing.status == 64)
         #expect(missing.stderr.hasPrefix("stackplay: --shard-timings: cannot read nothing.xml"))
@@ -131,7 +143,8 @@ import Testing
     @Test func `merge: the shards' reports read as the whole run's`() throws {
         let folder = try temporaryFolder([:])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let reports = try shardReports(3, in: folder, extra: ["--artifacts", folder.appendingPathComponent("x").path])
+        let reports = try shardReports(
+            3, in: folder, extra: ["--artifacts", folder.appendingPathComponent("x").path])
         let whole = try stackplay(suite)
         let merged = try stackplay(arguments: ["merge"] + reports.reversed())
         #expect(merged.status == 1)
@@ -141,7 +154,8 @@ import Testing
 
         let junit = folder.appendingPathComponent("merged/junit.xml").path
         let artifacts = folder.appendingPathComponent("merged/out").path
-        let json = try stackplay(arguments: ["merge", "--json", "--junit", junit, "--artifacts", artifacts] + reports)
+        let json = try stackplay(
+            arguments: ["merge", "--json", "--junit", junit, "--artifacts", artifacts] + reports)
         #expect(json.status == 1)
         #expect(json.stdout.contains("\"passed\":3,\"failed\":1,\"skipped\":1"))
         #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("tests=\"5\" failures=\"1\""))
@@ -161,7 +175,8 @@ import Testing
 
     @Test func `merge: a malformed report names the file; usage errors exit 64`() throws {
         let folder = try temporaryFolder([
-            "bad.json": "{\"format_version\":1,\"tests\":[{\"file\":\"a.lua\",\"name\":\"t\",\"status\":\"green\"}]}",
+            "bad.json":
+                "{\"format_version\":1,\"tests\":[{\"file\":\"a.lua\",\"name\":\"t\",\"status\":\"green\"}]}",
             "cut.json": "{\"format_version\":1,\"tes",
             "other.json": "{\"format_version\":2,\"tests\":[]}",
         ])
@@ -169,12 +184,18 @@ import Testing
         let bad = try stackplay(arguments: ["merge", "bad.json"], in: folder)
         #expect(bad.status == 1)
         #expect(bad.stdout == "")
-        #expect(bad.stderr == "stackplay: bad.json: field 'tests[0].status': expected 'passed', 'failed' or 'skipped', got 'green'\n")
+        #expect(
+            bad.stderr
+                == "stackplay: bad.json: field 'tests[0].status': expected 'passed', 'failed' or 'skipped', got 'green'\n"
+        )
         let cut = try stackplay(arguments: ["merge", "cut.json"], in: folder)
         #expect(cut.status == 1)
         #expect(cut.stderr.hasPrefix("stackplay: cut.json: malformed JSON at column"))
         let other = try stackplay(arguments: ["merge", "other.json"], in: folder)
-        #expect(other.stderr == "stackplay: other.json: field 'format_version': unknown version 2 (this stackplay reads 1)\n")
+        #expect(
+            other.stderr
+                == "stackplay: other.json: field 'format_version': unknown version 2 (this stackplay reads 1)\n"
+        )
         let none = try stackplay(arguments: ["merge"], in: folder)
         #expect(none.status == 64)
         #expect(none.stderr.hasPrefix("stackplay: merge needs at least one report"))

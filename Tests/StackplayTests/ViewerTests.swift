@@ -21,9 +21,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         var pages: [String] = []
         for name in ["a", "b"] {
-            let run = try stackplay(arguments: ["--artifacts", folder.appendingPathComponent(name).path, "scripts"])
+            let run = try stackplay(arguments: [
+                "--artifacts", folder.appendingPathComponent(name).path, "scripts",
+            ])
             #expect(run.status == 0, "\(run.stderr)")
-            pages.append(try String(contentsOf: folder.appendingPathComponent("\(name)/report.html"), encoding: .utf8))
+            pages.append(
+                try String(contentsOf: folder.appendingPathComponent("\(name)/report.html"), encoding: .utf8))
         }
         #expect(pages[0].utf8.count <= 200_000, "report.html is \(pages[0].utf8.count) bytes")
         #expect(withoutDurations(pages[0]) == withoutDurations(pages[1]))
@@ -43,7 +46,8 @@ import Testing
         #expect(run.stdout == "")
         #expect(run.stderr == "stackplay: wrote \(out)\n")
         let page = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(page.components(separatedBy: "data-encoding=\"deflate-raw;base64\"").count == traces.count + 1)
+        #expect(
+            page.components(separatedBy: "data-encoding=\"deflate-raw;base64\"").count == traces.count + 1)
         #expect(page.contains("\"status\":\"trace\",\"seconds\":null"))
         let toStdout = try stackplay(arguments: ["view"] + traces)
         #expect(toStdout.status == 0 && toStdout.stderr == "")
@@ -51,7 +55,9 @@ import Testing
     }
 
     @Test func `view: a malformed trace names its file and line, and nothing is written`() throws {
-        let folder = try temporaryFolder(["bad.jsonl": "{\"format\":\"stackplay-trace\",\"version\":1}\n{\"i\":0,"])
+        let folder = try temporaryFolder([
+            "bad.jsonl": "{\"format\":\"stackplay-trace\",\"version\":1}\n{\"i\":0,"
+        ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try stackplay(arguments: ["view", "bad.jsonl", "-o", "v.html"], in: folder)
         #expect(run.status == 1)
@@ -65,8 +71,14 @@ import Testing
 
     @Test(arguments: [
         (["view"], "stackplay: view needs at least one trace"),
-        (["view", "--junit", "j.xml", "t.jsonl"], "stackplay: '--junit' goes with running scripts and 'stackplay merge', not with 'stackplay view'"),
-        (["view", "--at", "2", "t.jsonl"], "stackplay: '--at' goes with 'stackplay render', not with 'stackplay view'"),
+        (
+            ["view", "--junit", "j.xml", "t.jsonl"],
+            "stackplay: '--junit' goes with running scripts and 'stackplay merge', not with 'stackplay view'"
+        ),
+        (
+            ["view", "--at", "2", "t.jsonl"],
+            "stackplay: '--at' goes with 'stackplay render', not with 'stackplay view'"
+        ),
     ])
     func `view's usage errors exit 64`(arguments: [String], message: String) throws {
         let run = try stackplay(arguments: arguments)

@@ -25,7 +25,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [
-            "-c", "import sys,zlib,base64;sys.stdout.buffer.write(zlib.decompress(base64.b64decode(sys.stdin.read()),-15))",
+            "-c",
+            "import sys,zlib,base64;sys.stdout.buffer.write(zlib.decompress(base64.b64decode(sys.stdin.read()),-15))",
         ]
         let input = Pipe()
         let output = Pipe()
@@ -51,7 +52,8 @@ import Testing
     }
 
     @Test func `repetitive JSON Lines shrink`() {
-        let line = "{\"i\":0,\"t\":0.25,\"type\":\"advance\",\"frame\":{\"cards\":[{\"id\":\"a\",\"x\":16}]}}\n"
+        let line =
+            "{\"i\":0,\"t\":0.25,\"type\":\"advance\",\"frame\":{\"cards\":[{\"id\":\"a\",\"x\":16}]}}\n"
         let text = String(repeating: line, count: 200)
         #expect(Deflate.compress(Array(text.utf8)).count < text.utf8.count / 20)
     }
