@@ -38,7 +38,8 @@ bench: deps
 	.build/release/stackplay-bench
 
 # The scenarios' HTML report (the trace viewer), and a screenshot of it taken by headless
-# Chromium, installed from Debian when missing: artifacts/report.html, artifacts/report.png.
+# Chromium, installed from Debian when missing: artifacts/report.html, artifacts/report.png. The page
+# draws after it inflates its traces: --virtual-time-budget lets that finish before the shot.
 report: build
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "installing chromium"; \
@@ -46,7 +47,7 @@ report: build
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 	rm -rf artifacts
 	$(BIN) --artifacts artifacts scripts
-	chromium --headless --no-sandbox --disable-gpu --screenshot=artifacts/report.png \
+	chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=3000 --screenshot=artifacts/report.png \
 	  --window-size=1200,1600 file://$(CURDIR)/artifacts/report.html 2>/dev/null
 	@echo "wrote artifacts/report.html and artifacts/report.png"
 

@@ -114,7 +114,7 @@ import Testing
             let process = Process()
             process.executableURL = URL(fileURLWithPath: chromium)
             process.arguments = [
-                "--headless", "--no-sandbox", "--disable-gpu", "--screenshot=\(shot)",
+                "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000", "--screenshot=\(shot)",
                 "--window-size=1000,800", "file://\(dir)/report.html",
             ]
             process.standardError = FileHandle.nullDevice
