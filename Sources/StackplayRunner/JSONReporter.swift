@@ -9,7 +9,9 @@ struct JSONReporter {
     /// The version of this document's shape; it goes up when a field changes meaning or goes away.
     /// Version 1: `format_version`, `tests` (file, name, position, status, seconds, message,
     /// failure_position, dump, traceback, output, seed, tags, kind, expected, actual, diff),
-    /// `passed`, `failed`, `skipped`, `seed`.
+    /// `passed`, `failed`, `skipped`, `seed`; since issue 17 each test also has `traces`, the
+    /// JSON Lines text of each screen it made when the run records traces (`--trace`, `--golden`,
+    /// `--artifacts`), else `[]`, so that `stackplay merge --artifacts` can show them.
     static let formatVersion = 1
 
     /// A JSON string, or `null` for "".
@@ -28,7 +30,8 @@ struct JSONReporter {
                 + "\"seed\":\(result.seed),\"tags\":[\(result.test.tags.map(jsonString).joined(separator: ","))],"
                 + "\"kind\":\(result.status == .failed ? jsonString(result.kind.rawValue) : "null"),"
                 + "\"expected\":\(optional(result.expected)),\"actual\":\(optional(result.actual)),"
-                + "\"diff\":\(optional(result.diff))}"
+                + "\"diff\":\(optional(result.diff)),"
+                + "\"traces\":[\(result.traces.map(jsonString).joined(separator: ","))]}"
         }
         let summary = Summary(results)
         return (
