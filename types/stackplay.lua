@@ -45,7 +45,7 @@
 ---@class stackplay.component_options
 ---@field items stackplay.item[] the cards, in order
 ---@field name? string the component's name on the screen
----@field x? number left edge in pt
+---@field x? number pt from the leading edge: the left in ltr, the right in rtl
 ---@field y? number top edge in pt
 ---@field width? number pt, >= 0
 ---@field card_height? number each card's height unless its item says, >= 0
