@@ -66,7 +66,9 @@ enum ComponentMethods {
             "cards": { a in
                 let h = try handle(a)
                 let mirror = h.screen.mirror
-                return [.array(h.cards.map { LuaSnapshot.card(mirror.card($0), integerID: h.integerID($0.id)) })]
+                return [
+                    .array(h.cards.map { LuaSnapshot.card(mirror.card($0), integerID: h.integerID($0.id)) })
+                ]
             },
             "frame": { a in
                 let h = try handle(a)
@@ -87,7 +89,8 @@ enum ComponentMethods {
                 let h = try handle(a)
                 let elements = h.component.accessibilityElements(in: h.settings).inVoiceOverOrder()
                 let mirror = h.screen.mirror
-                return [.array(elements.map { LuaSnapshot.element(mirror.element($0), component: h.component.name) })]
+                let name = h.component.name
+                return [.array(elements.map { LuaSnapshot.element(mirror.element($0), component: name) })]
             },
             "action": { a in
                 let h = try handle(a)

@@ -22,7 +22,8 @@ enum MirrorCheck {
     static func check(_ mirrored: TestResult, twin: TestResult, kinds: ComponentKinds) -> TestResult {
         var result = mirrored
         guard result.status != .skipped, !mirrored.asksMirror, !twin.asksMirror else { return result }
-        guard let difference = firstDifference(twin: twin.traces, mirrored: mirrored.traces, kinds: kinds) else {
+        guard let difference = firstDifference(twin: twin.traces, mirrored: mirrored.traces, kinds: kinds)
+        else {
             return result
         }
         let own = result.status == .failed ? result.message : ""
@@ -57,7 +58,8 @@ enum MirrorCheck {
             let text =
                 "  the unmirrored run made \(twin.count) screen\(twin.count == 1 ? "" : "s"), the mirrored run \(mirrored.count)"
             return Difference(
-                text: text, unmirrored: "\(twin.count) screens", mirrored: "\(mirrored.count) screens", picture: "")
+                text: text, unmirrored: "\(twin.count) screens", mirrored: "\(mirrored.count) screens",
+                picture: "")
         }
         for (index, (a, b)) in zip(twin, mirrored).enumerated() {
             let screen = "screen \(index + 1)"
@@ -69,9 +71,15 @@ enum MirrorCheck {
             } catch {
                 return Difference(text: "  \(screen): \(error)", unmirrored: "", mirrored: "", picture: "")
             }
-            guard let mismatch = TraceComparison.firstDifference(
-                    expected: expected, actual: actual, tolerance: tolerance, inputTolerance: tolerance)
-            else { continue }
+            // A frame that differs explains an input that differs at the same event (a tap on a
+            // card that is elsewhere lands elsewhere), so frames are looked at first.
+            let frames = TraceComparison.firstDifference(
+                expected: expected, actual: actual, tolerance: tolerance, inputTolerance: .infinity)
+            let inputs = TraceComparison.firstDifference(
+                expected: expected, actual: actual, tolerance: tolerance, inputTolerance: tolerance)
+            guard let mismatch = [frames, inputs].compactMap({ $0 }).min(by: { $0.index < $1.index }) else {
+                continue
+            }
             let when =
                 mismatch.index < 0
                 ? "as it was built"
@@ -121,8 +129,54 @@ enum MirrorCheck {
         out += panel(
             TraceSVG.render(seen, caption: ""), at: 2 * width, title: "",
             extra: " class=\"mirrored\" opacity=\"0.5\"")
+        // What differs, drawn whatever its opacity: blue where the unmirrored run has it, red
+        // dashed where the mirrored run has it (mirrored back).
+        out +=
+            "<g class=\"differences\" transform=\"translate(\(TraceSVGNumber.n(2 * width + margin)) \(TraceSVGNumber.n(24 + margin)))\" fill=\"none\" stroke-width=\"2\">\n"
+        for (name, a, b) in differences(unmirrored, seen) {
+            out += outline(a, stroke: "#06c", dash: nil, title: "\(name), unmirrored")
+            out += outline(b, stroke: "#d00", dash: "6 4", title: "\(name), mirrored back")
+        }
+        out += "</g>\n"
         out += "</svg>\n"
         return out
+    }
+}
+
+extension MirrorCheck {
+    /// Every component, card and part whose frame is not where the unmirrored run has it.
+    static func differences(_ expected: FrameSnapshot, _ actual: FrameSnapshot) -> [(String, Rect, Rect)] {
+        func differ(_ a: Rect, _ b: Rect) -> Bool {
+            abs(a.x - b.x) > tolerance || abs(a.y - b.y) > tolerance || abs(a.width - b.width) > tolerance
+                || abs(a.height - b.height) > tolerance
+        }
+        var found: [(String, Rect, Rect)] = []
+        for component in expected.components {
+            guard let other = actual.components.first(where: { $0.name == component.name }) else { continue }
+            if differ(component.frame, other.frame) {
+                found.append((component.name, component.frame, other.frame))
+            }
+            for card in component.cards {
+                if let twin = other.cards.first(where: { $0.id == card.id }), differ(card.frame, twin.frame) {
+                    found.append(("card '\(card.id)'", card.frame, twin.frame))
+                }
+            }
+            for part in component.parts {
+                if let twin = other.parts.first(where: { $0.name == part.name }),
+                    differ(part.frame, twin.frame)
+                {
+                    found.append(("part '\(part.name)'", part.frame, twin.frame))
+                }
+            }
+        }
+        return found
+    }
+
+    static func outline(_ r: Rect, stroke: String, dash: String?, title: String) -> String {
+        let n = TraceSVGNumber.n
+        return "<rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" "
+            + "stroke=\"\(stroke)\"" + (dash.map { " stroke-dasharray=\"\($0)\"" } ?? "")
+            + "><title>\(TraceSVG.escape(title))</title></rect>\n"
     }
 }
 

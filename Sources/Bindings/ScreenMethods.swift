@@ -110,7 +110,8 @@ enum ScreenMethods {
                 let (point, next) = try a.point(at: 2)
                 let duration = try a.tapDuration(at: next)
                 let s = try screen(a)
-                return [LuaSnapshot.hit(try a.model { try s.tap(at: s.mirror.point(point), duration: duration) })]
+                let at = s.mirror.point(point)
+                return [LuaSnapshot.hit(try a.model { try s.tap(at: at, duration: duration) })]
             },
             "touch_down": { a in
                 let (point, _) = try a.point(at: 2)

@@ -33,12 +33,17 @@ public struct ScreenVariant: Sendable, Equatable, Hashable {
 
     /// This variant mirrored: `[rtl]` → `[rtl, mirrored]`.
     public var mirrored: ScreenVariant {
-        ScreenVariant(settings.filter { $0.key != Self.mirrorKey } + [Setting(key: Self.mirrorKey, value: "on")])
+        with(mirror: "on")
     }
 
     /// The unmirrored twin a mirrored variant is compared with: the same settings, `mirror=off`.
     public var twin: ScreenVariant {
-        ScreenVariant(settings.filter { $0.key != Self.mirrorKey } + [Setting(key: Self.mirrorKey, value: "off")])
+        with(mirror: "off")
+    }
+
+    private func with(mirror value: String) -> ScreenVariant {
+        let others = settings.filter { $0.key != Self.mirrorKey }
+        return ScreenVariant(others + [Setting(key: Self.mirrorKey, value: value)])
     }
 
     /// How reports name the variant: `rtl, AX5, reduce_motion=on, 320 × 568, mirrored`; "" for none.

@@ -23,7 +23,8 @@ extension NotificationStack {
         let now = settings.now
         let height = NotificationStackMath.height(
             heights: heights, spacing: spacing, peek: peek, progress: progress.value(at: now))
-        return Rect(x: left(in: settings), y: origin.y + cardsTop.value(at: now), width: width, height: height)
+        return Rect(
+            x: left(in: settings), y: origin.y + cardsTop.value(at: now), width: width, height: height)
     }
 
     /// Every card's snapshot, in the cards' order (N2 to N5, N10 to N12).
@@ -65,7 +66,8 @@ extension NotificationStack {
         if showsHeader || headerShown > 0 {
             parts.append(
                 PartSnapshot(
-                    name: "header", frame: headerFrame(in: settings), opacity: headerShown, isHittable: showsHeader))
+                    name: "header", frame: headerFrame(in: settings), opacity: headerShown,
+                    isHittable: showsHeader))
             parts.append(
                 PartSnapshot(
                     name: "show_less", frame: showLessFrame(in: settings), opacity: headerShown,

@@ -2,7 +2,9 @@
 extension StickyStackedCards {
     /// The scroll view's visible rectangle on the screen.
     func viewportFrame(in settings: ScreenSettings) -> Rect {
-        Rect(x: Placement.left(x: origin.x, width: width, in: settings), y: origin.y, width: width, height: viewportHeight)
+        Rect(
+            x: Placement.left(x: origin.x, width: width, in: settings), y: origin.y, width: width,
+            height: viewportHeight)
     }
 
     /// Every card's snapshot, in the cards' order (S1 to S5).

@@ -1,15 +1,21 @@
 /// Where everything of a `WalletCardStack` is on screen at a moment, and what a touch there lands
 /// on.
 extension WalletCardStack {
+    /// The stack's left edge on screen: `origin.x` from the leading edge (`Placement`).
+    func left(in settings: ScreenSettings) -> Double {
+        Placement.left(x: origin.x, width: width, in: settings)
+    }
+
     /// The rectangle the stack is given (W1): its width, the height it is given.
     func stackFrame(in settings: ScreenSettings) -> Rect {
-        Rect(x: Placement.left(x: origin.x, width: width, in: settings), y: origin.y, width: width, height: height)
+        Rect(x: left(in: settings), y: origin.y, width: width, height: height)
     }
 
     /// The mask (W8): cut at the stack's bottom edge, `shadowRoom` of room above and to the sides.
     func maskFrame(in settings: ScreenSettings) -> Rect {
         Rect(
-            x: Placement.left(x: origin.x, width: width, in: settings) - Self.shadowRoom, y: origin.y - Self.shadowRoom, width: width + 2 * Self.shadowRoom,
+            x: left(in: settings) - Self.shadowRoom, y: origin.y - Self.shadowRoom,
+            width: width + 2 * Self.shadowRoom,
             height: height + Self.shadowRoom)
     }
 
@@ -17,7 +23,7 @@ extension WalletCardStack {
     /// as `max(height - cardHeight - pileHeight - 2 × spacing, 0)`; the details are clipped to it.
     func detailFrame(in settings: ScreenSettings) -> Rect {
         Rect(
-            x: Placement.left(x: origin.x, width: width, in: settings), y: origin.y + cardHeight + Self.spacing, width: width,
+            x: left(in: settings), y: origin.y + cardHeight + Self.spacing, width: width,
             height: max(height - cardHeight - pileHeight - 2 * Self.spacing, 0))
     }
 
@@ -30,7 +36,7 @@ extension WalletCardStack {
         let now = settings.now
         let tops = tops(selected: selectedIndex, in: settings)
         let mask = maskFrame(in: settings)
-        let left = Placement.left(x: origin.x, width: width, in: settings)
+        let left = left(in: settings)
         return cards.enumerated().map { index, card in
             let scale = pressScale[card.id]?.value(at: now) ?? 1
             let offset = tops[index] + (travel[card.id]?.value(at: now) ?? 0)
@@ -50,7 +56,8 @@ extension WalletCardStack {
         let isShown = selectedIndex != nil
         guard isShown || detailOpacity.isAnimating(at: now) else { return nil }
         return PartSnapshot(
-            name: "detail", frame: detailFrame(in: settings), opacity: clampUnit(detailOpacity.value(at: now)),
+            name: "detail", frame: detailFrame(in: settings),
+            opacity: clampUnit(detailOpacity.value(at: now)),
             isHittable: isShown && detailFrame(in: settings).height > 0)
     }
 

@@ -48,9 +48,9 @@ public final class TraceRecorder {
 
     /// The trace as JSON Lines, each line ending in a newline.
     public var text: String {
-        var out = TraceFormat.header(
-                stackplay: stackplay, settings: settings, components: header, mirrored: isMirrored
-            ).text + "\n"
+        let first = TraceFormat.header(
+            stackplay: stackplay, settings: settings, components: header, mirrored: isMirrored)
+        var out = first.text + "\n"
         for line in lines { out += line + "\n" }
         return out
     }

@@ -49,7 +49,9 @@ public final class TraceReplayer {
     /// attach a recorder, say). A mirrored trace (or `mirrored`: a replay in a mirrored world)
     /// builds a mirrored screen: the other direction, fed the trace's inputs mirrored, its frames
     /// compared mirrored back.
-    public init(_ trace: Trace, mirrored: Bool = false, prepare: (Screen) -> Void = { _ in }) throws(TraceError) {
+    public init(_ trace: Trace, mirrored: Bool = false, prepare: (Screen) -> Void = { _ in })
+        throws(TraceError)
+    {
         self.trace = trace
         let isMirrored = trace.isMirrored || mirrored
         let mirror = isMirrored ? Mirror(width: trace.settings.size.width) : .none
