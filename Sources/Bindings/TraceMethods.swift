@@ -66,6 +66,12 @@ enum TraceMethods {
                 return [.nil, .string("no scripts folder to find '\(name)' in")]
             }
             let path = try ConfinedPath(name, under: root)
+            // A mirrored screen compares in the script's world but never writes: the golden trace
+            // is the unmirrored run's to record (`--update` included).
+            if screen.isMirrored {
+                guard path.exists else { return [.nil] }
+                policy.update = false
+            }
             switch try GoldenTrace.check(
                 recorder.text, golden: path, policy: policy, kinds: files.kinds.traces)
             {
