@@ -16,13 +16,13 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Every scenario under scripts/.
+# Every scenario under scripts/, as written and mirrored (`name [mirrored]`).
 run: build
-	$(BIN) scripts
+	$(BIN) --mirror scripts
 
 test: build
 	$(SWIFT) test
-	$(BIN) scripts
+	$(BIN) --mirror scripts
 	$(MAKE) test-lua-module
 	$(MAKE) dependent-package
 	@if command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \

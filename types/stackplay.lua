@@ -22,6 +22,7 @@
 ---@field reduce_motion? boolean default false
 ---@field dynamic_type? stackplay.dynamic_type default "large"
 ---@field record? boolean record every input and frame from the start (default false; always on with --trace)
+---@field mirror? boolean a mirrored world: the other layout direction, every x given or read mirrored across the centre line (default false; on in --mirror's second run)
 
 ---@class stackplay.size_options
 ---@field width? number pt, >= 0 (default: unchanged)
@@ -45,7 +46,7 @@
 ---@class stackplay.component_options
 ---@field items stackplay.item[] the cards, in order
 ---@field name? string the component's name on the screen
----@field x? number left edge in pt
+---@field x? number pt from the leading edge: the left in ltr, the right in rtl
 ---@field y? number top edge in pt
 ---@field width? number pt, >= 0
 ---@field card_height? number each card's height unless its item says, >= 0
@@ -202,6 +203,10 @@ function screen:set_dynamic_type(size) end
 function screen:set_size(size) end
 ---@return stackplay.settings
 function screen:settings() end
+--- Whether the screen is mirrored (`--mirror`, `stackplay.screen { mirror = true }`). A test that
+--- asks knows its world: `--mirror` then checks it by its own expectations alone.
+---@return boolean
+function screen:mirrored() end
 --- A tap at a point: `screen:tap(x, y [, options])` or `screen:tap({ x =, y = } [, options])`.
 ---@param x number|stackplay.point
 ---@param y? number|stackplay.tap_options

@@ -34,7 +34,7 @@ enum ComponentMethods {
             "drag": { a in
                 let h = try handle(a)
                 let at = try point(a, h, defaultTarget: nil)
-                let translation = try a.translation(at: 3)
+                let translation = h.screen.mirror.translation(try a.translation(at: 3))
                 let (steps, duration) = try a.gestureOptions(at: 4)
                 return [
                     LuaSnapshot.hit(
@@ -45,7 +45,7 @@ enum ComponentMethods {
             },
             "point": { a in
                 let h = try handle(a)
-                let at = try point(a, h, defaultTarget: C.defaultTapTarget)
+                let at = h.screen.mirror.point(try point(a, h, defaultTarget: C.defaultTapTarget))
                 return [.number(at.x), .number(at.y)]
             },
             "ids": { a in
@@ -61,13 +61,19 @@ enum ComponentMethods {
                 guard let card = cards.first(where: { $0.id == id }) else {
                     throw a.error(at: 2, unknownCard(id, among: cards.map(\.id)))
                 }
-                return [LuaSnapshot.card(card, integerID: h.integerID(card.id))]
+                return [LuaSnapshot.card(h.screen.mirror.card(card), integerID: h.integerID(card.id))]
             },
             "cards": { a in
                 let h = try handle(a)
-                return [.array(h.cards.map { LuaSnapshot.card($0, integerID: h.integerID($0.id)) })]
+                let mirror = h.screen.mirror
+                return [
+                    .array(h.cards.map { LuaSnapshot.card(mirror.card($0), integerID: h.integerID($0.id)) })
+                ]
             },
-            "frame": { a in [LuaSnapshot.rect(try handle(a).snapshot.frame)] },
+            "frame": { a in
+                let h = try handle(a)
+                return [LuaSnapshot.rect(h.screen.mirror.rect(h.snapshot.frame))]
+            },
             "part": { a in
                 let h = try handle(a)
                 let given = try a.string(at: 2)
@@ -77,12 +83,14 @@ enum ComponentMethods {
                 guard C.partNames.contains(name) else {
                     throw a.error(at: 2, unknownPart(given, of: C.componentKind, parts: C.partNames))
                 }
-                return [h.snapshot.part(name).map(LuaSnapshot.part) ?? .nil]
+                return [h.snapshot.part(name).map { LuaSnapshot.part(h.screen.mirror.part($0)) } ?? .nil]
             },
             "accessibility": { a in
                 let h = try handle(a)
                 let elements = h.component.accessibilityElements(in: h.settings).inVoiceOverOrder()
-                return [.array(elements.map { LuaSnapshot.element($0, component: h.component.name) })]
+                let mirror = h.screen.mirror
+                let name = h.component.name
+                return [.array(elements.map { LuaSnapshot.element(mirror.element($0), component: name) })]
             },
             "action": { a in
                 let h = try handle(a)

@@ -18,7 +18,8 @@ struct LuaComponentOption: Sendable {
     static let items = LuaComponentOption("items", "stackplay.item[]", "the cards, in order", isShared: true)
     static let name = LuaComponentOption(
         "name", "string", "the component's name on the screen", isShared: true)
-    static let x = LuaComponentOption("x", "number", "left edge in pt", isShared: true)
+    static let x = LuaComponentOption(
+        "x", "number", "pt from the leading edge: the left in ltr, the right in rtl", isShared: true)
     static let y = LuaComponentOption("y", "number", "top edge in pt", isShared: true)
     static let width = LuaComponentOption("width", "number", "pt, >= 0", isShared: true)
     static let cardHeight = LuaComponentOption(

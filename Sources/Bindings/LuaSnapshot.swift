@@ -115,6 +115,9 @@ enum LuaSnapshot {
             "screen at t = \(formatNumber(s.now)) s: \(formatNumber(s.size.width)) × \(formatNumber(s.size.height)), "
                 + "\(s.layoutDirection.rawValue), reduce motion \(s.reduceMotion ? "on" : "off"), "
                 + "dynamic type \(s.dynamicTypeSize.shortName)"
+                + (screen.isMirrored
+                    ? ", mirrored (the script's world is \(screen.mirror.direction(s.layoutDirection).rawValue);"
+                        + " frames as the screen shows them)" : "")
         ]
         for component in frame.components {
             lines.append("  \(component.kind.rawValue) '\(component.name)' frame \(text(component.frame))")

@@ -3,7 +3,7 @@ import StackModel
 /// Lua: the methods of a screen (`stackplay.screen { ... }`).
 enum ScreenMethods {
     static let screenOptions = [
-        "width", "height", "layout_direction", "reduce_motion", "dynamic_type", "record",
+        "width", "height", "layout_direction", "reduce_motion", "dynamic_type", "record", "mirror",
     ]
     static let directions: [(String, LayoutDirection)] = [("ltr", .leftToRight), ("rtl", .rightToLeft)]
 
@@ -12,7 +12,8 @@ enum ScreenMethods {
         -> [LuaValue]
     {
         let options = try LuaOptions(arguments, at: 1, known: screenOptions)
-        let settings = ScreenSettings(
+        let mirrored = try options.boolean("mirror", default: defaults.mirror)
+        var settings = ScreenSettings(
             size: Size(
                 width: try options.number("width", default: defaults.width, allowNegative: false),
                 height: try options.number("height", default: defaults.height, allowNegative: false)),
@@ -20,7 +21,10 @@ enum ScreenMethods {
                 "layout_direction", directions, default: defaults.layoutDirection),
             reduceMotion: try options.boolean("reduce_motion", default: defaults.reduceMotion),
             dynamicTypeSize: try dynamicType(options, default: defaults.dynamicTypeSize))
+        // The script gives its own world's direction; a mirrored screen runs the other one.
+        if mirrored { settings = Mirror(width: settings.size.width).settings(settings) }
         let screen = try arguments.model { try Screen(settings: settings) }
+        screen.isMirrored = mirrored
         session.track(screen, record: try options.boolean("record", default: false))
         return [.object(screen)]
     }
@@ -71,7 +75,8 @@ enum ScreenMethods {
                 guard let direction = directions.first(where: { $0.0 == name })?.1 else {
                     throw a.error(at: 2, ScreenDefaults.unknownDirection(name))
                 }
-                try screen(a).setLayoutDirection(direction)
+                let s = try screen(a)
+                s.setLayoutDirection(s.mirror.direction(direction))
                 return []
             },
             "set_dynamic_type": { a in
@@ -92,22 +97,33 @@ enum ScreenMethods {
                 try a.model { try s.setSize(size) }
                 return []
             },
-            "settings": { a in [LuaSnapshot.settings(try screen(a).settings)] },
+            "settings": { a in
+                let s = try screen(a)
+                return [LuaSnapshot.settings(s.mirror.settings(s.settings))]
+            },
+            "mirrored": { a in
+                session.asksMirror = true
+                return [.boolean(try screen(a).isMirrored)]
+            },
             // Touches (G4, G5)
             "tap": { a in
                 let (point, next) = try a.point(at: 2)
                 let duration = try a.tapDuration(at: next)
-                return [LuaSnapshot.hit(try a.model { try screen(a).tap(at: point, duration: duration) })]
+                let s = try screen(a)
+                let at = s.mirror.point(point)
+                return [LuaSnapshot.hit(try a.model { try s.tap(at: at, duration: duration) })]
             },
             "touch_down": { a in
                 let (point, _) = try a.point(at: 2)
-                let (touch, hit) = try a.model { try screen(a).touchDown(at: point) }
+                let s = try screen(a)
+                let (touch, hit) = try a.model { try s.touchDown(at: s.mirror.point(point)) }
                 return [.integer(touch), LuaSnapshot.hit(hit)]
             },
             "touch_move": { a in
                 let touch = try a.integer(at: 2)
                 let (point, _) = try a.point(at: 3)
-                try a.model(argument: 2) { try screen(a).touchMove(touch, to: point) }
+                let s = try screen(a)
+                try a.model(argument: 2) { try s.touchMove(touch, to: s.mirror.point(point)) }
                 return []
             },
             "touch_up": { a in
@@ -119,30 +135,38 @@ enum ScreenMethods {
                 let (start, next) = try a.point(at: 2)
                 let translation = try a.translation(at: next)
                 let (steps, duration) = try a.gestureOptions(at: next + 1)
+                let s = try screen(a)
+                let mirror = s.mirror
                 return [
                     LuaSnapshot.hit(
                         try a.model {
-                            try screen(a).drag(from: start, by: translation, steps: steps, duration: duration)
+                            try s.drag(
+                                from: mirror.point(start), by: mirror.translation(translation), steps: steps,
+                                duration: duration)
                         })
                 ]
             },
             "hit_test": { a in
                 let (point, _) = try a.point(at: 2)
-                return [LuaSnapshot.hit(try screen(a).hitTest(point))]
+                let s = try screen(a)
+                return [LuaSnapshot.hit(s.hitTest(s.mirror.point(point)))]
             },
             // VoiceOver (G6)
             "escape": { a in [.boolean(try a.model { try screen(a).escape() })] },
             "accessibility": { a in
-                [
+                let s = try screen(a)
+                let mirror = s.mirror
+                return [
                     .array(
-                        try screen(a).accessibilityElements().map {
-                            LuaSnapshot.element($0.element, component: $0.component)
+                        s.accessibilityElements().map {
+                            LuaSnapshot.element(mirror.element($0.element), component: $0.component)
                         })
                 ]
             },
             // Observations
             "snapshot": { a in
-                let frame = try screen(a).snapshot()
+                let s = try screen(a)
+                let frame = s.mirror.frame(s.snapshot())
                 return [
                     .table([
                         "time": .number(frame.time), "settings": LuaSnapshot.settings(frame.settings),

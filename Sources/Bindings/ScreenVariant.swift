@@ -21,23 +21,51 @@ public struct ScreenVariant: Sendable, Equatable, Hashable {
     /// The keys a variant may set.
     public static let keys = ["layout_direction", "reduce_motion", "dynamic_type", "width", "height"]
 
-    /// How reports name the variant: `rtl, AX5, reduce_motion=on, 320 × 568`; "" for none.
+    /// The setting `--mirror` adds: `mirror=on` runs the test mirrored and compares it with its
+    /// unmirrored twin, which runs under `mirror=off` (recorded, never reported).
+    public static let mirrorKey = "mirror"
+
+    /// Whether this variant runs mirrored (`name [mirrored]`).
+    public var isMirrored: Bool { settings.contains { $0.key == Self.mirrorKey && $0.value == "on" } }
+
+    /// Whether this variant is half of a mirror comparison: every screen is recorded.
+    public var checksMirror: Bool { settings.contains { $0.key == Self.mirrorKey } }
+
+    /// This variant mirrored: `[rtl]` → `[rtl, mirrored]`.
+    public var mirrored: ScreenVariant {
+        with(mirror: "on")
+    }
+
+    /// The unmirrored twin a mirrored variant is compared with: the same settings, `mirror=off`.
+    public var twin: ScreenVariant {
+        with(mirror: "off")
+    }
+
+    private func with(mirror value: String) -> ScreenVariant {
+        let others = settings.filter { $0.key != Self.mirrorKey }
+        return ScreenVariant(others + [Setting(key: Self.mirrorKey, value: value)])
+    }
+
+    /// How reports name the variant: `rtl, AX5, reduce_motion=on, 320 × 568, mirrored`; "" for none.
     public var label: String {
         var parts: [String] = []
         var width: String?
         var height: String?
+        var mirrored = false
         for setting in settings {
             switch setting.key {
             case "layout_direction": parts.append(setting.value)
             case "dynamic_type": parts.append(DynamicTypeSize(name: setting.value)?.shortName ?? setting.value)
             case "width": width = setting.value
             case "height": height = setting.value
+            case Self.mirrorKey: if setting.value == "on" { mirrored = true }
             default: parts.append("\(setting.key)=\(setting.value)")
             }
         }
         if width != nil || height != nil {
             parts.append("\(width ?? "-") × \(height ?? "-")")
         }
+        if mirrored { parts.append("mirrored") }
         return parts.joined(separator: ", ")
     }
 
@@ -52,6 +80,7 @@ public struct ScreenVariant: Sendable, Equatable, Hashable {
             case "dynamic_type": result.dynamicTypeSize = DynamicTypeSize(name: setting.value)!
             case "width": result.width = Double(setting.value)!
             case "height": result.height = Double(setting.value)!
+            case Self.mirrorKey: result.mirror = Self.flag(setting.value)!
             default: break
             }
         }
@@ -70,6 +99,8 @@ public struct ScreenVariant: Sendable, Equatable, Hashable {
         case "dynamic_type":
             return DynamicTypeSize(name: value) == nil
                 ? VariantError("dynamic_type: \(ScreenDefaults.unknownSize(value))") : nil
+        case mirrorKey:
+            return flag(value) == nil ? VariantError("mirror: 'on' or 'off' expected, got '\(value)'") : nil
         case "width", "height":
             guard let number = Double(value), number.isFinite, number >= 0, number <= 100_000 else {
                 return VariantError("\(key): a number of points from 0 to 100000 expected, got '\(value)'")

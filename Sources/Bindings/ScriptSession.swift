@@ -29,6 +29,9 @@ final class ScriptSession {
     var recordsTraces: Bool
     /// `--update`: `expect_trace` records its golden trace again instead of comparing.
     var updatesGolden: Bool
+    /// Whether the script asked `screen:mirrored()`: a test that knows its world may act on it,
+    /// so `--mirror` does not compare its frames with its twin's (``MirrorCheck``).
+    var asksMirror = false
     /// What the script printed, for the reporters.
     let output = CapturedOutput()
     /// Whether screens are kept for the failure report. The Lua module (``LuaLibrary``) has no

@@ -67,7 +67,8 @@ public struct StackModelModule: LuaModule {
 
     public func install(in lua: LuaState) throws {
         let session = lua.session
-        session.recordsTraces = recordsTraces
+        // A run `--mirror` compares with its twin records every screen (``MirrorCheck``).
+        session.recordsTraces = recordsTraces || lua.variant.checksMirror
         session.updatesGolden = updatesGolden
         lua.setMemoryMeter { session.footprint() }
         let defaults: ScreenDefaults
@@ -86,7 +87,9 @@ public struct StackModelModule: LuaModule {
             .function("screen") { try ScreenMethods.make($0, session: session, defaults: defaults) })
         try lua.setField(
             "replay", in: "stackplay",
-            .function("replay") { try TraceMethods.replay($0, session: session, files: files) })
+            .function("replay") {
+                try TraceMethods.replay($0, session: session, files: files, mirrored: defaults.mirror)
+            })
         lua.internals["golden"] = .function("to_match_trace") {
             try TraceMethods.golden($0, session: session, files: files)
         }
@@ -102,6 +105,8 @@ public struct ScreenDefaults: Sendable, Equatable {
     public var layoutDirection: LayoutDirection
     public var reduceMotion: Bool
     public var dynamicTypeSize: DynamicTypeSize
+    /// Whether screens are mirrored (`--mirror`'s second run of each test): see ``Mirror``.
+    public var mirror = false
 
     public init(
         width: Double? = nil, height: Double? = nil, layoutDirection: LayoutDirection? = nil,

@@ -31,6 +31,11 @@ public struct TestResult: Error, Sendable, Equatable {
     public var expected: String = ""
     public var actual: String = ""
     public var diff: String = ""
+    /// `--mirror`: for a mirrored test whose frames are not the mirror image of its twin's, an
+    /// SVG of the unmirrored and the mirrored frame side by side and overlaid (``MirrorCheck``).
+    public var picture: String = ""
+    /// The test asked `screen:mirrored()` (read in the worker only, never sent).
+    public var asksMirror = false
 
     public init(
         test: TestCase, status: Status, message: String = "", traceback: String = "", dump: String = "",

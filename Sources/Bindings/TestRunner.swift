@@ -50,11 +50,11 @@ public struct TestRunner: Sendable {
         if test.skipped { return TestResult(test: test, status: .skipped) }
         let clock = ContinuousClock()
         let start = clock.now
-        var result = runUntimed(test)
+        var result = runMirrorChecked(test)
         var run = 1
         while run < repeats {
             run += 1
-            let again = runUntimed(test)
+            let again = runMirrorChecked(test)
             if let difference = Self.difference(result, again) {
                 result.status = .failed
                 result.message =
@@ -68,7 +68,7 @@ public struct TestRunner: Sendable {
         return result
     }
 
-    private func runUntimed(_ test: TestCase) -> TestResult {
+    func runUntimed(_ test: TestCase) -> TestResult {
         // The name in the file, not the variant's: every copy of a test draws the same numbers.
         let seed = RunSeed.seed(seed, file: test.file, name: test.baseName)
         var lua: LuaState?
@@ -111,6 +111,7 @@ public struct TestRunner: Sendable {
     private static func collect(_ lua: LuaState, into result: inout TestResult) {
         result.output = lua.session.output.captured
         result.traces = lua.session.recorders.map(\.text)
+        result.asksMirror = lua.session.asksMirror
         if result.status == .failed { result.dump = lua.session.dump() }
         if result.status == .failed, result.kind == .failure, let moving = lua.session.stillAnimating() {
             result.message += "\n" + moving

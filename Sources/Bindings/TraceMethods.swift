@@ -17,7 +17,9 @@ enum TraceMethods {
     /// default) and, unless `check = false`, raises at the first frame that differs from the
     /// recorded one. Returns the screen and a table of its components by name. The path is
     /// relative to the scripts' folder and may not leave it.
-    static func replay(_ a: LuaArguments, session: ScriptSession, files: ScriptFiles) throws -> [LuaValue] {
+    static func replay(_ a: LuaArguments, session: ScriptSession, files: ScriptFiles, mirrored: Bool = false)
+        throws -> [LuaValue]
+    {
         let path = try files.confine(try a.string(at: 1), argument: 1, of: a)
         let o = try LuaOptions(a, at: 2, known: ["events", "tolerance", "check"])
         let until = try o.optionalCount("events")
@@ -29,7 +31,8 @@ enum TraceMethods {
                 throw a.error(
                     at: 2, "field 'events': the trace has \(trace.steps.count) events, got \(until)")
             }
-            let replayer = try TraceReplayer(trace) { session.track($0) }
+            // In a mirrored world the trace is the script's and its screen the mirror image.
+            let replayer = try TraceReplayer(trace, mirrored: mirrored) { session.track($0) }
             if check {
                 if let mismatch = try replayer.run(until: until, tolerance: tolerance) {
                     throw LuaError("replay: \(mismatch)")
@@ -63,6 +66,12 @@ enum TraceMethods {
                 return [.nil, .string("no scripts folder to find '\(name)' in")]
             }
             let path = try ConfinedPath(name, under: root)
+            // A mirrored screen compares in the script's world but never writes: the golden trace
+            // is the unmirrored run's to record (`--update` included).
+            if screen.isMirrored {
+                guard path.exists else { return [.nil] }
+                policy.update = false
+            }
             switch try GoldenTrace.check(
                 recorder.text, golden: path, policy: policy, kinds: files.kinds.traces)
             {

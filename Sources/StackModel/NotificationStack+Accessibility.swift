@@ -9,7 +9,7 @@ extension NotificationStack {
         var elements: [AccessibilityElement] = []
         let snapshots = cardSnapshots(in: settings)
         if showsHeader {
-            let header = headerFrame()
+            let header = headerFrame(in: settings)
             let button = showLessFrame(in: settings)
             let titleX = settings.isRightToLeft ? button.maxX : header.minX
             elements.append(
@@ -23,7 +23,7 @@ extension NotificationStack {
         if !isOpen {
             // `.accessibilityElement(children: .combine)`: one button, labelled by the cards that
             // are not hidden (only the first), valued by the count, with the hint.
-            let layout = layoutFrame(at: settings.now)
+            let layout = layoutFrame(in: settings)
             elements.append(
                 AccessibilityElement(
                     id: "stack", label: cards.first?.label ?? "", value: Self.countValue(cards.count),

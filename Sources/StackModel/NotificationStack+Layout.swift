@@ -1,23 +1,30 @@
 /// Where everything of a `NotificationStack` is on screen at a moment, and what a touch there
 /// lands on.
 extension NotificationStack {
+    /// The stack's left edge on screen: `origin.x` from the leading edge (`Placement`).
+    func left(in settings: ScreenSettings) -> Double {
+        Placement.left(x: origin.x, width: width, in: settings)
+    }
+
     /// The header's frame (N8): the stack's top, the full width, the button's height.
-    func headerFrame() -> Rect {
-        Rect(x: origin.x, y: origin.y, width: width, height: Self.headerHeight)
+    func headerFrame(in settings: ScreenSettings) -> Rect {
+        Rect(x: left(in: settings), y: origin.y, width: width, height: Self.headerHeight)
     }
 
     /// The "Show less" button sits at the trailing edge: the right one in a left-to-right layout.
     func showLessFrame(in settings: ScreenSettings) -> Rect {
         let buttonWidth = min(Self.showLessWidth, width)
-        let x = settings.isRightToLeft ? origin.x : origin.x + width - buttonWidth
+        let x = settings.isRightToLeft ? left(in: settings) : left(in: settings) + width - buttonWidth
         return Rect(x: x, y: origin.y, width: buttonWidth, height: Self.headerHeight)
     }
 
     /// The layout's rectangle: the `contentShape(.rect)` that takes the tap (N6).
-    func layoutFrame(at now: Double) -> Rect {
+    func layoutFrame(in settings: ScreenSettings) -> Rect {
+        let now = settings.now
         let height = NotificationStackMath.height(
             heights: heights, spacing: spacing, peek: peek, progress: progress.value(at: now))
-        return Rect(x: origin.x, y: origin.y + cardsTop.value(at: now), width: width, height: height)
+        return Rect(
+            x: left(in: settings), y: origin.y + cardsTop.value(at: now), width: width, height: height)
     }
 
     /// Every card's snapshot, in the cards' order (N2 to N5, N10 to N12).
@@ -28,6 +35,7 @@ extension NotificationStack {
         let top = origin.y + cardsTop.value(at: now)
         let open = isOpen
         let mirror = settings.isRightToLeft ? -1.0 : 1.0
+        let left = left(in: settings)
         var result: [CardSnapshot] = []
         result.reserveCapacity(cards.count)
         for (index, card) in cards.enumerated() {
@@ -35,7 +43,7 @@ extension NotificationStack {
             let scale = row.scale.value(at: now)
             // The row's offset is inside the scale effect, which is anchored at the bottom (N3).
             var frame = Rect(
-                x: origin.x, y: top + tops[index] + row.shift.value(at: now), width: width,
+                x: left, y: top + tops[index] + row.shift.value(at: now), width: width,
                 height: card.height
             )
             .scaled(by: scale, anchorX: 0.5, anchorY: 1)
@@ -52,13 +60,14 @@ extension NotificationStack {
 
     public func snapshot(in settings: ScreenSettings) -> ComponentSnapshot {
         let now = settings.now
-        let layout = layoutFrame(at: now)
+        let layout = layoutFrame(in: settings)
         var parts: [PartSnapshot] = []
         let headerShown = clampUnit(headerOpacity.value(at: now))
         if showsHeader || headerShown > 0 {
             parts.append(
                 PartSnapshot(
-                    name: "header", frame: headerFrame(), opacity: headerShown, isHittable: showsHeader))
+                    name: "header", frame: headerFrame(in: settings), opacity: headerShown,
+                    isHittable: showsHeader))
             parts.append(
                 PartSnapshot(
                     name: "show_less", frame: showLessFrame(in: settings), opacity: headerShown,
@@ -66,7 +75,7 @@ extension NotificationStack {
         }
         return ComponentSnapshot(
             kind: kind, name: name,
-            frame: Rect(x: origin.x, y: origin.y, width: width, height: layout.maxY - origin.y),
+            frame: Rect(x: left(in: settings), y: origin.y, width: width, height: layout.maxY - origin.y),
             cards: cardSnapshots(in: settings), parts: parts,
             state: [
                 ("expanded", .bool(isExpanded)),
@@ -81,19 +90,19 @@ extension NotificationStack {
     }
 
     public func hitTest(_ point: Point, in settings: ScreenSettings) -> String? {
-        if showsHeader, headerFrame().contains(point) {
+        if showsHeader, headerFrame(in: settings).contains(point) {
             return showLessFrame(in: settings).contains(point) ? "show_less" : "header"
         }
         // The first card is on top (N5): z falls with the index.
         if isOpen, let card = topmostCard(at: point, among: cardSnapshots(in: settings)) {
             return "card:\(card.id)"
         }
-        return layoutFrame(at: settings.now).contains(point) ? "stack" : nil
+        return layoutFrame(in: settings).contains(point) ? "stack" : nil
     }
 
     public func point(of target: String, in settings: ScreenSettings) throws -> Point {
         switch target {
-        case "stack": return layoutFrame(at: settings.now).center
+        case "stack": return layoutFrame(in: settings).center
         case "show_less":
             guard showsHeader else {
                 throw StackModelError("'Show less' shows only while the stack is expanded")
@@ -103,7 +112,7 @@ extension NotificationStack {
             guard showsHeader else {
                 throw StackModelError("the header shows only while the stack is expanded")
             }
-            return headerFrame().center
+            return headerFrame(in: settings).center
         default:
             let id = cardID(from: target)
             guard cards.contains(where: { $0.id == id }) else { throw unknownCard(id) }

@@ -14,6 +14,10 @@ public final class Screen {
     @exclusivity(unchecked) private var nextTouchID = 1
     /// Called after each input took effect.
     @exclusivity(unchecked) public var onEvent: ((InputEvent) -> Void)?
+    /// Whether whoever drives this screen sees it through a ``Mirror`` (`stackplay --mirror`,
+    /// `stackplay.screen { mirror = true }`): the script's world is the other layout direction,
+    /// its x mirrored. The model itself never reads it; the Lua API and traces do.
+    public var isMirrored = false
 
     /// The most moves one drag helper makes. Swift code cannot be stopped by a script's CPU budget,
     /// so one call must stay short: 100,000 moves take a few milliseconds.

@@ -1,8 +1,10 @@
 /// Where every card of a `StickyStackedCards` is on screen at a moment, and what a touch lands on.
 extension StickyStackedCards {
     /// The scroll view's visible rectangle on the screen.
-    func viewportFrame() -> Rect {
-        Rect(x: origin.x, y: origin.y, width: width, height: viewportHeight)
+    func viewportFrame(in settings: ScreenSettings) -> Rect {
+        Rect(
+            x: Placement.left(x: origin.x, width: width, in: settings), y: origin.y, width: width,
+            height: viewportHeight)
     }
 
     /// Every card's snapshot, in the cards' order (S1 to S5).
@@ -13,7 +15,7 @@ extension StickyStackedCards {
     /// A card shows, and takes touches, while its frame meets the scroll view's visible rectangle.
     public func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
         let step = settings.reduceMotion ? 0 : Self.shrinkStep
-        let viewport = viewportFrame()
+        let viewport = viewportFrame(in: settings)
         return zip(cards, contentTops).enumerated().map { index, pair in
             let (card, contentTop) = pair
             let cardTop = contentTop - scrollOffset
@@ -22,7 +24,7 @@ extension StickyStackedCards {
                 pinY: StickyStackedCardsMath.pinY(index: index, top: top, peek: peek, maxPeeking: maxPeeking))
             let scale = StickyStackedCardsMath.scale(
                 pinOffset: pin, cardHeight: card.height, spacing: spacing, step: step)
-            let frame = Rect(x: origin.x, y: origin.y + cardTop + pin, width: width, height: card.height)
+            let frame = Rect(x: viewport.minX, y: origin.y + cardTop + pin, width: width, height: card.height)
                 .scaled(by: scale, anchorX: 0.5, anchorY: 0)
             let isOnScreen = frame.intersection(viewport) != nil
             return CardSnapshot(
@@ -33,7 +35,7 @@ extension StickyStackedCards {
 
     public func snapshot(in settings: ScreenSettings) -> ComponentSnapshot {
         ComponentSnapshot(
-            kind: kind, name: name, frame: viewportFrame(), cards: cardSnapshots(in: settings),
+            kind: kind, name: name, frame: viewportFrame(in: settings), cards: cardSnapshots(in: settings),
             state: [
                 ("scroll_offset", .number(scrollOffset)),
                 ("max_offset", .number(maxOffset)),
@@ -47,18 +49,18 @@ extension StickyStackedCards {
     /// scroll view's visible rectangle takes a touch: a `UIScrollView` tests its own bounds before
     /// its subviews, so the part of a card scrolled out of sight is not hittable.
     public func hitTest(_ point: Point, in settings: ScreenSettings) -> String? {
-        guard viewportFrame().contains(point) else { return nil }
+        guard viewportFrame(in: settings).contains(point) else { return nil }
         if let card = topmostCard(at: point, among: cardSnapshots(in: settings)) { return "card:\(card.id)" }
         return "scroll"
     }
 
     public func point(of target: String, in settings: ScreenSettings) throws -> Point {
-        if target == "scroll" { return viewportFrame().center }
+        if target == "scroll" { return viewportFrame(in: settings).center }
         let id = cardID(from: target)
         guard cards.contains(where: { $0.id == id }) else {
             throw unknownCardError(id, in: name, cards: cards)
         }
-        let viewport = viewportFrame()
+        let viewport = viewportFrame(in: settings)
         // Only what shows in the scroll view can be touched: the frames cut to it.
         let shown = cardSnapshots(in: settings).map { card in
             var card = card

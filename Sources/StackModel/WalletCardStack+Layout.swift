@@ -1,23 +1,29 @@
 /// Where everything of a `WalletCardStack` is on screen at a moment, and what a touch there lands
 /// on.
 extension WalletCardStack {
+    /// The stack's left edge on screen: `origin.x` from the leading edge (`Placement`).
+    func left(in settings: ScreenSettings) -> Double {
+        Placement.left(x: origin.x, width: width, in: settings)
+    }
+
     /// The rectangle the stack is given (W1): its width, the height it is given.
-    func stackFrame() -> Rect {
-        Rect(x: origin.x, y: origin.y, width: width, height: height)
+    func stackFrame(in settings: ScreenSettings) -> Rect {
+        Rect(x: left(in: settings), y: origin.y, width: width, height: height)
     }
 
     /// The mask (W8): cut at the stack's bottom edge, `shadowRoom` of room above and to the sides.
-    func maskFrame() -> Rect {
+    func maskFrame(in settings: ScreenSettings) -> Rect {
         Rect(
-            x: origin.x - Self.shadowRoom, y: origin.y - Self.shadowRoom, width: width + 2 * Self.shadowRoom,
+            x: left(in: settings) - Self.shadowRoom, y: origin.y - Self.shadowRoom,
+            width: width + 2 * Self.shadowRoom,
             height: height + Self.shadowRoom)
     }
 
     /// The detail area (W5): `cardHeight + spacing` below the stack's top, the full width, as high
     /// as `max(height - cardHeight - pileHeight - 2 × spacing, 0)`; the details are clipped to it.
-    func detailFrame() -> Rect {
+    func detailFrame(in settings: ScreenSettings) -> Rect {
         Rect(
-            x: origin.x, y: origin.y + cardHeight + Self.spacing, width: width,
+            x: left(in: settings), y: origin.y + cardHeight + Self.spacing, width: width,
             height: max(height - cardHeight - pileHeight - 2 * Self.spacing, 0))
     }
 
@@ -29,12 +35,13 @@ extension WalletCardStack {
     public func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
         let now = settings.now
         let tops = tops(selected: selectedIndex, in: settings)
-        let mask = maskFrame()
+        let mask = maskFrame(in: settings)
+        let left = left(in: settings)
         return cards.enumerated().map { index, card in
             let scale = pressScale[card.id]?.value(at: now) ?? 1
             let offset = tops[index] + (travel[card.id]?.value(at: now) ?? 0)
             // `scaleEffect` keeps its default anchor, the centre (W7).
-            let frame = Rect(x: origin.x, y: origin.y + offset, width: width, height: cardHeight)
+            let frame = Rect(x: left, y: origin.y + offset, width: width, height: cardHeight)
                 .scaled(by: scale, anchorX: 0.5, anchorY: 0.5)
             let hasArea = frame.width > 0 && frame.height > 0
             return CardSnapshot(
@@ -44,18 +51,20 @@ extension WalletCardStack {
     }
 
     /// The details while they show or fade (W5); they take touches only while a card is open.
-    func detailSnapshot(at now: Double) -> PartSnapshot? {
+    func detailSnapshot(in settings: ScreenSettings) -> PartSnapshot? {
+        let now = settings.now
         let isShown = selectedIndex != nil
         guard isShown || detailOpacity.isAnimating(at: now) else { return nil }
         return PartSnapshot(
-            name: "detail", frame: detailFrame(), opacity: clampUnit(detailOpacity.value(at: now)),
-            isHittable: isShown && detailFrame().height > 0)
+            name: "detail", frame: detailFrame(in: settings),
+            opacity: clampUnit(detailOpacity.value(at: now)),
+            isHittable: isShown && detailFrame(in: settings).height > 0)
     }
 
     public func snapshot(in settings: ScreenSettings) -> ComponentSnapshot {
         ComponentSnapshot(
-            kind: kind, name: name, frame: stackFrame(), cards: cardSnapshots(in: settings),
-            parts: detailSnapshot(at: settings.now).map { [$0] } ?? [],
+            kind: kind, name: name, frame: stackFrame(in: settings), cards: cardSnapshots(in: settings),
+            parts: detailSnapshot(in: settings).map { [$0] } ?? [],
             state: [
                 ("selection", selection.map { .string($0) } ?? .none),
                 ("selected_index", selectedIndex.map { .number(Double($0)) } ?? .none),
@@ -71,7 +80,7 @@ extension WalletCardStack {
     /// of the stack's rectangle has no content shape, so touches there pass through.
     public func hitTest(_ point: Point, in settings: ScreenSettings) -> String? {
         if let card = topmostCard(at: point, among: cardSnapshots(in: settings)) { return "card:\(card.id)" }
-        if let detail = detailSnapshot(at: settings.now), detail.isHittable, detail.frame.contains(point) {
+        if let detail = detailSnapshot(in: settings), detail.isHittable, detail.frame.contains(point) {
             return "detail"
         }
         return nil
@@ -79,7 +88,7 @@ extension WalletCardStack {
 
     public func point(of target: String, in settings: ScreenSettings) throws -> Point {
         if target == "detail" {
-            guard let detail = detailSnapshot(at: settings.now), detail.isHittable else {
+            guard let detail = detailSnapshot(in: settings), detail.isHittable else {
                 throw StackModelError("\(name) shows details only while a card is open")
             }
             return detail.frame.center

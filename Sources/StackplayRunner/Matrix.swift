@@ -34,6 +34,9 @@ struct Matrix: Equatable {
         guard !values.isEmpty, !values.contains(where: \.isEmpty) else {
             throw VariantError("\(key): values separated by commas expected")
         }
+        guard key != ScreenVariant.mirrorKey else {
+            throw VariantError("mirror is not a matrix key: --mirror runs every test mirrored as well")
+        }
         guard !axes.contains(where: { $0.key == key }) else {
             throw VariantError("\(key) is given twice: give all its values at once (\(key)=a,b)")
         }

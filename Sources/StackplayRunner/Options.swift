@@ -83,6 +83,8 @@ struct Options {
     var timeout: Double = 120
     /// `--matrix KEY=V1,V2` (repeatable): every test under every combination.
     var matrix = Matrix()
+    /// `--mirror`: every test runs a second time in a mirrored world (`name [mirrored]`).
+    var mirror = false
     /// `render --at N`, `render -o FILE`, `view -o FILE`.
     var at: Int?
     var outputFile: String?
@@ -171,6 +173,10 @@ struct Options {
                                  dynamic_type=all|large,AX5,..., width=N,..., height=N,...,
                                  device=iphone-se,iphone-15,iphone-15-pro-max,ipad; a screen's own
                                  settings win; reports name the variant: 'name [rtl, AX5]'
+          --mirror               run every test a second time in a mirrored world: the other
+                                 layout direction, every x the script gives or reads mirrored
+                                 across the screen's centre line ('name [mirrored]'); it fails
+                                 where a frame is not the mirror image of the unmirrored run's
           --ci                   as in CI (also when the CI variable is set and not empty):
                                  a missing golden trace fails instead of being recorded, and
                                  only(...) fails the run
@@ -264,6 +270,7 @@ struct Options {
                 let text = try value()
                 do { try options.matrix.add(text) } catch { throw UsageError(message: "--matrix \(error.message)") }
                 options.given.insert("matrix")
+            case "--mirror": options.mirror = true
             case "--ci": options.ci = true
             case "--timeout":
                 options.timeout = try positive(try value(), for: name)
@@ -310,7 +317,7 @@ struct Options {
                     "--ci",
                     "--artifacts",
                     "--tolerance", "--at", "--output", "--seed", "--repeat", "--forbid-only", "--timeout",
-                    "--tag", "--exclude-tag", "--matrix", "--shard-timings",
+                    "--tag", "--exclude-tag", "--matrix", "--shard-timings", "--mirror",
                 ]
                 if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }
                 throw UsageError(message: message)
@@ -330,7 +337,7 @@ struct Options {
             "--filter", "--list", "--jobs", "--shard", "--tap", "--json", "--junit", "--cpu-budget",
             "--memory-budget", "--trace", "--golden", "--update", "--ci", "--artifacts", "--seed",
             "--repeat", "--forbid-only", "--timeout", "--tag", "--tags", "--exclude-tag", "--exclude-tags",
-            "--matrix", "--shard-timings",
+            "--matrix", "--shard-timings", "--mirror",
         ] {
             scopes[flag] = [.run]
         }

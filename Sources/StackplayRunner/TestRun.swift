@@ -47,6 +47,7 @@ struct TestRun {
             }
         }
         tests = options.matrix.apply(to: tests)
+        if options.mirror { tests = tests.flatMap { [$0, $0.under($0.variant.mirrored)] } }
         let chosen = Selection.apply(
             tests, filters: options.filters, tags: options.tags, excludedTags: options.excludedTags,
             shard: options.shard, timings: timings)

@@ -125,6 +125,12 @@ struct TraceOutputs {
                     try TraceFile.replace(svg, with: try TraceSVG.render(trace, at: nil))
                     Output.err("stackplay: wrote \(svg)")
                 }
+                // --mirror: the unmirrored frame and the mirrored one where they part.
+                if result.status == .failed, !result.picture.isEmpty {
+                    let stem = Self.name(result, 0).dropLast(".jsonl".count)
+                    try TraceFile.replace("\(directory)/\(stem).mirror.svg", with: result.picture)
+                    Output.err("stackplay: wrote \(directory)/\(stem).mirror.svg")
+                }
             }
             let page = TraceViewer.html(viewerTests(results, golden: golden))
             try TraceFile.replace("\(directory)/report.html", with: page)

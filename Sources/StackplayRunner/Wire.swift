@@ -48,7 +48,7 @@ struct WireWriter {
         for trace in result.traces { string(trace) }
         int(result.seed)
         string(result.kind.rawValue)
-        for text in [result.expected, result.actual, result.diff] { string(text) }
+        for text in [result.expected, result.actual, result.diff, result.picture] { string(text) }
     }
 }
 
@@ -117,7 +117,7 @@ struct WireReader {
         }
         guard let seed = int(), let kindName = string(),
             let kind = TestResult.FailureKind(rawValue: kindName),
-            let expected = string(), let actual = string(), let diff = string()
+            let expected = string(), let actual = string(), let diff = string(), let picture = string()
         else { return nil }
         var result = TestResult(
             test: test, status: status, message: message, traceback: traceback, dump: dump, position: position,
@@ -126,6 +126,7 @@ struct WireReader {
         result.expected = expected
         result.actual = actual
         result.diff = diff
+        result.picture = picture
         return result
     }
 }

@@ -31,6 +31,9 @@ public struct Trace: Sendable {
     public var file: String
     public var stackplay: String
     public var settings: ScreenSettings
+    /// The header's `"mirror": true`: the trace is the script's world of a mirrored screen, which
+    /// ran the other layout direction with every x mirrored (a replay does the same).
+    public var isMirrored: Bool
     /// The components on the screen before the first event, as the header lists them.
     public var components: [JSONValue]
     public var steps: [TraceStep]
@@ -63,7 +66,9 @@ public struct Trace: Sendable {
                 "unknown trace version \(version) (this stackplay reads version \(TraceFormat.version))")
         }
         stackplay = try header.string("stackplay")
-        settings = try TraceFormat.decodeSettings(try header.object("screen"))
+        let screen = try header.object("screen")
+        settings = try TraceFormat.decodeSettings(screen)
+        isMirrored = screen.has("mirror") ? try screen.bool("mirror") : false
         components = []
         for spec in try header.objects("components") {
             _ = try TraceFormat.makeComponent(spec, kinds: kinds)

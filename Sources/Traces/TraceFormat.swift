@@ -14,13 +14,22 @@ public enum TraceFormat {
     // MARK: Header
 
     /// The header line's value.
-    public static func header(stackplay: String, settings: ScreenSettings, components: [JSONValue])
+    /// `mirrored`: the screen was seen through a ``Mirror`` (`"mirror": true` after `now`; a
+    /// screen that was not has no such field, so its trace keeps the bytes it always had).
+    public static func header(
+        stackplay: String, settings: ScreenSettings, components: [JSONValue], mirrored: Bool = false
+    )
         -> JSONValue
     {
-        .object([
+        var screen = encode(settings)
+        if mirrored, case .object(var fields) = screen {
+            fields.append(("mirror", .bool(true)))
+            screen = .object(fields)
+        }
+        return .object([
             ("format", .string(name)), ("version", .number(Double(version))),
             ("stackplay", .string(stackplay)),
-            ("screen", encode(settings)), ("components", .array(components)),
+            ("screen", screen), ("components", .array(components)),
         ])
     }
 

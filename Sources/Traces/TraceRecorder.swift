@@ -9,6 +9,9 @@ import StackModel
 public final class TraceRecorder {
     public let stackplay: String
     private let settings: ScreenSettings
+    /// Whether the screen is mirrored: then the trace holds the script's world (its direction,
+    /// its x), and the header says `"mirror": true` (docs/traces.md).
+    private let isMirrored: Bool
     private var header: [JSONValue] = []
     private var lines: [String] = []
     private var started = false
@@ -16,7 +19,8 @@ public final class TraceRecorder {
     /// Starts recording `screen`; `stackplay` is the version the header names.
     public init(screen: Screen, stackplay: String) {
         self.stackplay = stackplay
-        settings = screen.settings
+        isMirrored = screen.isMirrored
+        settings = screen.mirror.settings(screen.settings)
         header = screen.components.map(TraceFormat.encode)
         // Weak both ways: the screen keeps this closure, and a caller may drop the recorder (the
         // screen then records nothing) or the screen (the recorder keeps what it has).
@@ -33,8 +37,9 @@ public final class TraceRecorder {
         }
         started = true
         var fields: [(String, JSONValue)] = [("i", .number(Double(lines.count))), ("t", .number(screen.now))]
-        fields += TraceFormat.encode(event, on: screen)
-        fields.append(("frame", TraceFormat.encode(screen.snapshot())))
+        let mirror = screen.mirror
+        fields += TraceFormat.encode(mirror.event(event), on: screen)
+        fields.append(("frame", TraceFormat.encode(mirror.frame(screen.snapshot()))))
         lines.append(JSONValue.object(fields).text)
     }
 
@@ -43,7 +48,9 @@ public final class TraceRecorder {
 
     /// The trace as JSON Lines, each line ending in a newline.
     public var text: String {
-        var out = TraceFormat.header(stackplay: stackplay, settings: settings, components: header).text + "\n"
+        let first = TraceFormat.header(
+            stackplay: stackplay, settings: settings, components: header, mirrored: isMirrored)
+        var out = first.text + "\n"
         for line in lines { out += line + "\n" }
         return out
     }

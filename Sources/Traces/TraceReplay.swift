@@ -46,12 +46,19 @@ public final class TraceReplayer {
     public private(set) var position = 0
 
     /// A screen as the header describes it; `prepare` runs before its components are added (to
-    /// attach a recorder, say).
-    public init(_ trace: Trace, prepare: (Screen) -> Void = { _ in }) throws(TraceError) {
+    /// attach a recorder, say). A mirrored trace (or `mirrored`: a replay in a mirrored world)
+    /// builds a mirrored screen: the other direction, fed the trace's inputs mirrored, its frames
+    /// compared mirrored back.
+    public init(_ trace: Trace, mirrored: Bool = false, prepare: (Screen) -> Void = { _ in })
+        throws(TraceError)
+    {
         self.trace = trace
-        do { screen = try Screen(settings: trace.settings) } catch {
+        let isMirrored = trace.isMirrored || mirrored
+        let mirror = isMirrored ? Mirror(width: trace.settings.size.width) : .none
+        do { screen = try Screen(settings: mirror.settings(trace.settings)) } catch {
             throw TraceError(file: trace.file, line: 1, field: "screen", message: "\(error)")
         }
+        screen.isMirrored = isMirrored
         prepare(screen)
         for (index, spec) in trace.components.enumerated() {
             let fields = try TraceFields(spec, file: trace.file, line: 1, path: "components[\(index)].")
@@ -88,7 +95,7 @@ public final class TraceReplayer {
     }
 
     private func apply(_ step: TraceStep) throws {
-        guard case .event(let event) = step.input else {
+        guard case .event(let input) = step.input else {
             if case .add(let spec) = step.input {
                 try screen.add(
                     TraceFormat.makeComponent(
@@ -98,10 +105,11 @@ public final class TraceReplayer {
             return
         }
         // A trace from another tool may leave the clock's moves out: its events' times say them.
-        if case .advance = event {
+        if case .advance = input {
         } else if step.time > screen.now {
             try screen.advance(by: step.time - screen.now)
         }
+        let event = screen.mirror.event(input)
         switch event {
         case .touchDown(let recorded, let point): touches[recorded] = try screen.touchDown(at: point).touch
         case .touchMove(let recorded, let point): try screen.touchMove(try touch(recorded, step), to: point)
@@ -132,7 +140,7 @@ public final class TraceReplayer {
                 FrameDifference(
                     path: ["t"], expected: JSONValue.format(step.time), actual: JSONValue.format(screen.now)))
         }
-        let actual = TraceFormat.encode(screen.snapshot())
+        let actual = TraceFormat.encode(screen.mirror.frame(screen.snapshot()))
         return Self.difference(expected, actual, tolerance: tolerance).map { mismatch(step, $0) }
     }
 
@@ -231,8 +239,12 @@ public final class TraceReplayer {
 public enum TraceComparison {
     /// The first place where `actual` parts from `expected`: the header, an input, a frame
     /// (numbers within `tolerance` are equal), or a missing or extra event. Messages name
-    /// `expected`'s file and line, as `stackplay replay` does.
-    public static func firstDifference(expected: Trace, actual: Trace, tolerance: Double) -> TraceMismatch? {
+    /// `expected`'s file and line, as `stackplay replay` does. Inputs are compared exactly unless
+    /// `inputTolerance` says (`--mirror` compares a run with its mirror image, whose touch points
+    /// went through `width − x` twice).
+    public static func firstDifference(
+        expected: Trace, actual: Trace, tolerance: Double, inputTolerance: Double = 0
+    ) -> TraceMismatch? {
         func mismatch(_ step: TraceStep, _ difference: FrameDifference, prefix: String = "") -> TraceMismatch
         {
             TraceMismatch(
@@ -249,10 +261,12 @@ public enum TraceComparison {
         }
         for (e, a) in zip(expected.steps, actual.steps) {
             if e.input != a.input || e.event != a.event {
-                let difference =
-                    TraceReplayer.difference(e.event, a.event, tolerance: 0)
-                    ?? FrameDifference(path: ["type"], expected: e.event.text, actual: a.event.text)
-                return mismatch(e, difference, prefix: "the input, ")
+                if let difference = TraceReplayer.difference(e.event, a.event, tolerance: inputTolerance) {
+                    return mismatch(e, difference, prefix: "the input, ")
+                } else if inputTolerance == 0 {
+                    let difference = FrameDifference(path: ["type"], expected: e.event.text, actual: a.event.text)
+                    return mismatch(e, difference, prefix: "the input, ")
+                }
             }
             if abs(e.time - a.time) > tolerance {
                 return mismatch(

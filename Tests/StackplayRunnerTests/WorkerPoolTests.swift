@@ -53,6 +53,9 @@ import Testing
             traces: ["x", "y"], output: "o", seed: 9)
         result.kind = .error
         result.expected = "e"
+        result.picture = "<svg/>"
+        result.test = test.under(ScreenVariant([ScreenVariant.Setting(key: "layout_direction", value: "rtl")]).mirrored)
+        #expect(result.test.name == "n [rtl, mirrored]" && result.test.variant.isMirrored)
         var writer = WireWriter()
         writer.result(result)
         var reader = WireReader(writer.bytes)

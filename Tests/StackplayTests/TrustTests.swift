@@ -262,9 +262,9 @@ import Testing
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = try startStackplay(["--jobs", "1", folder.appendingPathComponent("c.lua").path])
-        // the worker is the child of the stackplay process: kill it the way a trap would
-        let worker = try #require(waitForChild(of: process.process.processIdentifier))
-        Thread.sleep(forTimeInterval: 0.5)
+        // the worker is the child of the stackplay process: kill it the way a trap would, once it
+        // is spinning in the hanging test (a child busy on the CPU; the discovery worker is gone by then)
+        let worker = try #require(waitForBusyChild(of: process.process.processIdentifier))
         kill(worker, SIGILL)
         let run = process.finish()
         #expect(run.status == 1)
@@ -287,8 +287,7 @@ import Testing
         let junit = folder.appendingPathComponent("j.xml")
         try "stale".write(to: junit, atomically: true, encoding: .utf8)
         let process = try startStackplay(["--jobs", "1", "--junit", junit.path, folder.appendingPathComponent("i.lua").path])
-        _ = try #require(waitForChild(of: process.process.processIdentifier))
-        Thread.sleep(forTimeInterval: 1)
+        _ = try #require(waitForBusyChild(of: process.process.processIdentifier))
         kill(process.process.processIdentifier, signal)
         let run = process.finish()
         #expect(run.status == status)
@@ -330,17 +329,21 @@ func startStackplay(_ arguments: [String]) throws -> RunningStackplay {
     return RunningStackplay(process: process, out: out, err: err)
 }
 
-/// The first child process of `parent`, read from /proc, waiting up to 10 s for it to appear.
-func waitForChild(of parent: Int32) -> Int32? {
-    for _ in 0..<200 {
+/// A child process of `parent` that has used at least 0.3 s of CPU time (a worker spinning in a
+/// hanging test), read from /proc, waiting up to 60 s for one.
+func waitForBusyChild(of parent: Int32) -> Int32? {
+    let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+    for _ in 0..<1200 {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         for entry in entries {
             guard let pid = Int32(entry),
                 let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
                 let close = stat.lastIndex(of: ")")
             else { continue }
+            // after "pid (comm)": state ppid ... utime is the 12th field after the name
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 2, Int32(fields[1]) == parent { return pid }
+            guard fields.count > 12, Int32(fields[1]) == parent, let utime = Double(fields[11]) else { continue }
+            if utime / ticks >= 0.3 { return pid }
         }
         Thread.sleep(forTimeInterval: 0.05)
     }
