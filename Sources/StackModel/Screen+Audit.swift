@@ -63,10 +63,15 @@ struct Auditor {
             elements: component.accessibilityElements(in: settings), targets: component.touchTargets(in: settings))
     }
 
+    /// Whether nothing on the screen animates. `hit_region` and `element_detection` hit-test
+    /// frames, and a frame in flight is momentary (a device's audit waits for idle too): those
+    /// two judge the screen at rest, the audit after `settle()`; the other types judge every step.
+    var isAtRest: Bool { screen.pendingAnimationEnd == nil }
+
     func issues(of type: AuditType, in subject: Subject) -> [AuditIssue] {
         switch type {
-        case .hitRegion: hitRegion(subject)
-        case .elementDetection: elementDetection(subject)
+        case .hitRegion: isAtRest ? hitRegion(subject) : []
+        case .elementDetection: isAtRest ? elementDetection(subject) : []
         case .sufficientDescription: sufficientDescription(subject)
         case .dynamicType: dynamicType(subject)
         case .trait: trait(subject)
