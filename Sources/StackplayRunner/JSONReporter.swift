@@ -1,4 +1,5 @@
 import Bindings
+import StackModel
 import Traces
 
 /// `--json`: one JSON document on stdout with every test and the counts.
@@ -9,7 +10,9 @@ struct JSONReporter {
     /// The version of this document's shape; it goes up when a field changes meaning or goes away.
     /// Version 1: `format_version`, `tests` (file, name, position, status, seconds, message,
     /// failure_position, dump, traceback, output, seed, tags, kind, expected, actual, diff),
-    /// `passed`, `failed`, `skipped`, `seed`.
+    /// `passed`, `failed`, `skipped`, `seed`; later, with the same version since only fields were
+    /// added: each test's `audit`, the accessibility issues that failed it (type, rule, component,
+    /// kind, element, frame, compact, detail, time).
     static let formatVersion = 1
 
     /// A JSON string, or `null` for "".
@@ -28,13 +31,35 @@ struct JSONReporter {
                 + "\"seed\":\(result.seed),\"tags\":[\(result.test.tags.map(jsonString).joined(separator: ","))],"
                 + "\"kind\":\(result.status == .failed ? jsonString(result.kind.rawValue) : "null"),"
                 + "\"expected\":\(optional(result.expected)),\"actual\":\(optional(result.actual)),"
-                + "\"diff\":\(optional(result.diff))}"
+                + "\"diff\":\(optional(result.diff)),\"audit\":\(Self.audit(result.auditIssues))}"
         }
         let summary = Summary(results)
         return (
             "{\"format_version\":\(Self.formatVersion),\"tests\":[\(tests.joined(separator: ","))],\"passed\":\(summary.passed),"
                 + "\"failed\":\(summary.failed),\"skipped\":\(summary.skipped)"
                 + (seed.map { ",\"seed\":\($0)" } ?? "") + "}")
+    }
+}
+
+extension JSONReporter {
+    /// The issues as a JSON array of objects, fields in a fixed order.
+    static func audit(_ issues: [AuditIssue]) -> String {
+        let objects = issues.map { issue in
+            JSONValue.object([
+                ("type", .string(issue.type.rawValue)), ("rule", .string(issue.rule)),
+                ("component", .string(issue.component)), ("kind", .string(issue.kind.rawValue)),
+                ("element", .string(issue.element)),
+                (
+                    "frame",
+                    .object([
+                        ("x", .number(issue.frame.x)), ("y", .number(issue.frame.y)),
+                        ("width", .number(issue.frame.width)), ("height", .number(issue.frame.height)),
+                    ])
+                ),
+                ("compact", .string(issue.compact)), ("detail", .string(issue.detail)), ("time", .number(issue.time)),
+            ]).text
+        }
+        return "[" + objects.joined(separator: ",") + "]"
     }
 }
 

@@ -94,12 +94,12 @@ struct TraceOutputs {
                 entries.append(
                     TraceReport.Entry(
                         name: result.test.fullName, failed: result.status == .failed, message: result.message,
-                        traces: traces))
+                        traces: traces, auditIssues: result.auditIssues))
                 // Every failure with a screen gets its picture, even one that failed before any
                 // input (the screen as it was built).
                 if result.status == .failed, let trace = traces.last {
                     let svg = "\(directory)/\(names[traces.count - 1].dropLast(".jsonl".count)).svg"
-                    try TraceFile.replace(svg, with: try TraceSVG.render(trace, at: nil))
+                    try TraceFile.replace(svg, with: try TraceSVG.render(trace, at: nil, issues: result.auditIssues))
                     Output.err("stackplay: wrote \(svg)")
                 }
             }

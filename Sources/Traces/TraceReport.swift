@@ -1,3 +1,5 @@
+import StackModel
+
 /// The HTML report of a run (`--artifacts`): one section a test, failures first, each with its
 /// message and a filmstrip of its frames, the failing frame marked.
 public enum TraceReport {
@@ -8,8 +10,11 @@ public enum TraceReport {
         public var message: String
         /// The test's traces, one a screen.
         public var traces: [Trace]
+        /// The accessibility issues that failed it, outlined on its failing frame.
+        public var auditIssues: [AuditIssue]
 
-        public init(name: String, failed: Bool, message: String, traces: [Trace]) {
+        public init(name: String, failed: Bool, message: String, traces: [Trace], auditIssues: [AuditIssue] = []) {
+            self.auditIssues = auditIssues
             self.name = name
             self.failed = failed
             self.message = message
@@ -64,7 +69,7 @@ public enum TraceReport {
                     let failing =
                         entry.failed && index == trace.steps.count - 1 && screen == entry.traces.count - 1
                     out += "<figure class=\"frame\(failing ? " failing" : "")\" data-event=\"\(index)\">"
-                    out += TraceSVG.render(frame)
+                    out += TraceSVG.render(frame, issues: failing ? entry.auditIssues : [])
                     out +=
                         "<figcaption>\(failing ? "✗ " : "")\(TraceSVG.escape(TraceSVG.caption(trace.steps[index])))</figcaption></figure>\n"
                 }
