@@ -74,7 +74,8 @@ public enum TraceReport {
                         "<figcaption>\(failing ? "✗ " : "")\(TraceSVG.escape(TraceSVG.caption(trace.steps[index])))</figcaption></figure>\n"
                 }
                 if trace.steps.isEmpty, let frame = try? TraceSVG.initialFrame(of: trace) {
-                    out += "<figure class=\"frame\" data-event=\"initial\">" + TraceSVG.render(frame)
+                    let issues = entry.failed && screen == entry.traces.count - 1 ? entry.auditIssues : []
+                    out += "<figure class=\"frame\" data-event=\"initial\">" + TraceSVG.render(frame, issues: issues)
                     out += "<figcaption>before any event</figcaption></figure>\n"
                 }
                 out += "</div>\n"
