@@ -45,12 +45,14 @@ public enum AuditMethods {
             switch value {
             case .array(let items): list = items
             case .table(let table) where table.isEmpty: list = []
-            default: return .failure(LuaError("field 'allow': a list of { type =, element = } tables expected"))
+            default:
+                return .failure(LuaError("field 'allow': a list of { type =, element = } tables expected"))
             }
             for (index, item) in list.enumerated() {
                 switch allowance(item) {
                 case .success(let allowance): options.allow.append(allowance)
-                case .failure(let error): return .failure(LuaError("field 'allow' [\(index + 1)]: \(error.message)"))
+                case .failure(let error):
+                    return .failure(LuaError("field 'allow' [\(index + 1)]: \(error.message)"))
                 }
             }
         }
@@ -74,7 +76,8 @@ public enum AuditMethods {
         case .success(let types):
             return .success(
                 AuditAllowance(
-                    type: types[0], element: texts["element"], component: texts["component"], kind: texts["kind"],
+                    type: types[0], element: texts["element"], component: texts["component"],
+                    kind: texts["kind"],
                     rule: texts["rule"], reason: texts["reason"]))
         case .failure(let error): return .failure(error)
         }
@@ -113,7 +116,8 @@ public enum AuditMethods {
             ("type", .string(issue.type.rawValue)), ("rule", .string(issue.rule)),
             ("component", .string(issue.component)), ("kind", .string(issue.kind.rawValue)),
             ("element", .string(issue.element)), ("frame", LuaSnapshot.rect(issue.frame)),
-            ("compact", .string(issue.compact)), ("detail", .string(issue.detail)), ("time", .number(issue.time)),
+            ("compact", .string(issue.compact)), ("detail", .string(issue.detail)),
+            ("time", .number(issue.time)),
         ])
     }
 

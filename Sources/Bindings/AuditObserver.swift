@@ -37,7 +37,8 @@ enum AuditObserver {
         let previous = screen.onEvent
         screen.onEvent = { [weak screen, weak session] event in
             previous?(event)
-            guard let screen, let session, session.auditFailure == nil, let step = step(event, on: screen) else {
+            guard let screen, let session, session.auditFailure == nil, let step = step(event, on: screen)
+            else {
                 return
             }
             let issues = screen.audit(options)
@@ -51,13 +52,15 @@ enum AuditObserver {
         let at = " at t = \(formatNumber(screen.now)) s"
         switch event {
         case .touchUp: return "a finger came up" + at
-        case .advance: return screen.touches.isEmpty ? "the clock moved to t = \(formatNumber(screen.now)) s" : nil
+        case .advance:
+            return screen.touches.isEmpty ? "the clock moved to t = \(formatNumber(screen.now)) s" : nil
         case .setReduceMotion(let on): return "Reduce Motion turned \(on ? "on" : "off")" + at
         case .setLayoutDirection(let direction): return "the layout direction became \(direction)" + at
         case .setDynamicTypeSize(let size): return "the text size became \(size.shortName)" + at
         case .setSize(let size):
             return "the screen became \(formatNumber(size.width)) × \(formatNumber(size.height))" + at
-        case .action(let component, let element, let name): return "'\(name)' on \(element) of \(component)" + at
+        case .action(let component, let element, let name):
+            return "'\(name)' on \(element) of \(component)" + at
         case .escape(let component): return "Escape to \(component)" + at
         case .change(let component, let change): return "\(change.name) on \(component)" + at
         case .touchDown, .touchMove, .add: return nil

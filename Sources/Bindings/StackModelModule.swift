@@ -17,7 +17,8 @@ public struct StackModelModule: LuaModule {
 
     public init(
         defaults: ScreenDefaults = ScreenDefaults(), recordsTraces: Bool = false, updatesGolden: Bool = false,
-        golden: GoldenPolicy = GoldenPolicy(), kinds: LuaComponentKinds = .standard, audit: AuditOptions? = nil
+        golden: GoldenPolicy = GoldenPolicy(), kinds: LuaComponentKinds = .standard,
+        audit: AuditOptions? = nil
     ) {
         self.audit = audit
         self.defaults = defaults
@@ -84,7 +85,8 @@ public struct StackModelModule: LuaModule {
         let files = ScriptFiles(root: lua.scriptsRoot, golden: golden, kinds: kinds)
         try lua.defineClass(
             Screen.self, name: "stackplay.screen",
-            methods: session.auditing(ScreenMethods.methods(session: session, defaults: defaults, kinds: kinds)))
+            methods: session.auditing(
+                ScreenMethods.methods(session: session, defaults: defaults, kinds: kinds)))
         for kind in kinds.types { try kind.defineClass(in: lua) }
         try lua.setField(
             "screen", in: "stackplay",
@@ -93,7 +95,9 @@ public struct StackModelModule: LuaModule {
             "replay", in: "stackplay",
             .function("replay") { try TraceMethods.replay($0, session: session, files: files) })
         lua.internals["audit"] = .function(
-            LuaSwiftFunction(name: "to_pass_audit", isMethod: true) { try AuditMethods.expectation($0, session: session) })
+            LuaSwiftFunction(name: "to_pass_audit", isMethod: true) {
+                try AuditMethods.expectation($0, session: session)
+            })
         lua.internals["golden"] = .function("to_match_trace") {
             try TraceMethods.golden($0, session: session, files: files)
         }

@@ -79,7 +79,8 @@ extension Auditor {
             let lands = describeHit(at: point)
             issues.append(
                 issue(
-                    .elementDetection, "activation_misses", subject, element: element.id, frame: element.frame,
+                    .elementDetection, "activation_misses", subject, element: element.id,
+                    frame: element.frame,
                     "its activation point \(at) lands on \(lands)",
                     "VoiceOver's double tap on \(element.id) is a tap at \(at), which lands on \(lands) "
                         + "instead."))
@@ -104,7 +105,8 @@ extension Auditor {
             if label.isEmpty {
                 issues.append(
                     issue(
-                        .sufficientDescription, "empty_label", subject, element: element.id, frame: element.frame,
+                        .sufficientDescription, "empty_label", subject, element: element.id,
+                        frame: element.frame,
                         "it has no label", "VoiceOver reads nothing for \(element.id): give it a label."))
             } else if cardIDs.contains(element.label), Self.readsAsIdentifier(element.label) {
                 issues.append(
@@ -159,14 +161,18 @@ extension Auditor {
         let size = settings.dynamicTypeSize.shortName
         var pieces: [(id: String, now: Rect, before: Rect)] = []
         for card in subject.snapshot.cards where card.isVisible {
-            if let before = reference.card(card.id) { pieces.append(("card:\(card.id)", card.frame, before.frame)) }
+            if let before = reference.card(card.id) {
+                pieces.append(("card:\(card.id)", card.frame, before.frame))
+            }
         }
         for part in subject.snapshot.parts where part.opacity > 0 {
             if let before = reference.part(part.name) { pieces.append((part.name, part.frame, before.frame)) }
         }
         var issues: [AuditIssue] = []
         for piece in pieces {
-            guard Self.fits(piece.before, in: bounds), Self.fits(piece.before, in: reference.frame) else { continue }
+            guard Self.fits(piece.before, in: bounds), Self.fits(piece.before, in: reference.frame) else {
+                continue
+            }
             if !Self.fits(piece.now, in: bounds) {
                 issues.append(
                     issue(
@@ -207,7 +213,8 @@ extension Auditor {
                     "a control without the Button trait",
                     "A tap on \(element.id) does something, but VoiceOver does not call it a button."))
         }
-        if case .string(let id)? = subject.snapshot.state("selection"), let element = subject.element("card:\(id)"),
+        if case .string(let id)? = subject.snapshot.state("selection"),
+            let element = subject.element("card:\(id)"),
             !element.isHidden, !element.traits.contains(.selected)
         {
             issues.append(
@@ -228,7 +235,8 @@ extension Auditor {
         var issues: [AuditIssue] = []
         for element in subject.shown {
             for name in element.actions where name != "escape" {
-                guard subject.component.wouldChange(performing: name, on: element.id, in: settings) == false else {
+                guard subject.component.wouldChange(performing: name, on: element.id, in: settings) == false
+                else {
                     continue
                 }
                 issues.append(

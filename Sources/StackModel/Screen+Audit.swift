@@ -60,7 +60,8 @@ struct Auditor {
         let component = screen.components[index]
         return Subject(
             index: index, component: component, snapshot: frame.components[index],
-            elements: component.accessibilityElements(in: settings), targets: component.touchTargets(in: settings))
+            elements: component.accessibilityElements(in: settings),
+            targets: component.touchTargets(in: settings))
     }
 
     /// Whether nothing on the screen animates. `hit_region` and `element_detection` hit-test
@@ -81,7 +82,8 @@ struct Auditor {
     }
 
     func issue(
-        _ type: AuditType, _ rule: String, _ subject: Subject, element: String, frame: Rect, _ compact: String,
+        _ type: AuditType, _ rule: String, _ subject: Subject, element: String, frame: Rect,
+        _ compact: String,
         _ detail: String
     ) -> AuditIssue {
         AuditIssue(
@@ -103,7 +105,10 @@ struct Auditor {
 
         /// The bounding box of the reachable cells, or nil.
         var bounds: Rect? {
-            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            var minX = Double.infinity
+            var minY = Double.infinity
+            var maxX = -Double.infinity
+            var maxY = -Double.infinity
             for (row, line) in cells.enumerated() {
                 for (column, reached) in line.enumerated() where reached {
                     minX = min(minX, xs[column])
@@ -168,7 +173,9 @@ struct Auditor {
     }
 
     /// `350 × 14 pt`.
-    static func size(_ rect: Rect) -> String { "\(formatNumber(rect.width)) × \(formatNumber(rect.height)) pt" }
+    static func size(_ rect: Rect) -> String {
+        "\(formatNumber(rect.width)) × \(formatNumber(rect.height)) pt"
+    }
 
     /// What a touch at `point` lands on, in words.
     func describeHit(at point: Point) -> String {

@@ -5,7 +5,9 @@ import StackModel
 /// sandbox as scripts. Flags on the command line win over it.
 struct Config {
     static let fileName = ".stackplay.lua"
-    static let keys = ["paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit", "seed", "matrix", "audit"]
+    static let keys = [
+        "paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit", "seed", "matrix", "audit",
+    ]
 
     var paths: [String] = []
     /// `screen = { width =, height =, layout_direction =, reduce_motion =, dynamic_type = }`:
@@ -158,7 +160,9 @@ struct Config {
         switch value {
         case .table(let table): fields = table
         case .array(let list) where list.isEmpty: fields = [:]
-        default: throw Invalid(message: "\(fileName): 'audit' must be a table { types =, allow = }, got \(describe(value))")
+        default:
+            throw Invalid(
+                message: "\(fileName): 'audit' must be a table { types =, allow = }, got \(describe(value))")
         }
         switch AuditMethods.options(fields) {
         case .success(let options): return options

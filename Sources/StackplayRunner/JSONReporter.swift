@@ -56,7 +56,8 @@ extension JSONReporter {
                         ("width", .number(issue.frame.width)), ("height", .number(issue.frame.height)),
                     ])
                 ),
-                ("compact", .string(issue.compact)), ("detail", .string(issue.detail)), ("time", .number(issue.time)),
+                ("compact", .string(issue.compact)), ("detail", .string(issue.detail)),
+                ("time", .number(issue.time)),
             ]).text
         }
         return "[" + objects.joined(separator: ",") + "]"

@@ -294,12 +294,14 @@ struct Options {
             case "--audit":
                 options.audit = AuditOptions()
                 if let inlineValue {
-                    let names = inlineValue.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                    let names = inlineValue.split(separator: ",", omittingEmptySubsequences: false)
+                        .map(String.init)
                     switch AuditMethods.types(names) {
                     case .success(let types) where !types.isEmpty:
                         options.audit?.types = types
                         options.auditTypesGiven = true
-                    case .success: throw UsageError(message: "--audit= needs audit types, such as hit_region,trait")
+                    case .success:
+                        throw UsageError(message: "--audit= needs audit types, such as hit_region,trait")
                     case .failure(let error): throw UsageError(message: "--audit: \(error.message)")
                     }
                 }

@@ -56,8 +56,8 @@ struct WireWriter {
 
     mutating func issue(_ issue: AuditIssue) {
         for text in [
-            issue.type.rawValue, issue.rule, issue.component, issue.kind.rawValue, issue.element, issue.compact,
-            issue.detail,
+            issue.type.rawValue, issue.rule, issue.component, issue.kind.rawValue, issue.element,
+            issue.compact, issue.detail,
         ] {
             string(text)
         }
@@ -152,8 +152,8 @@ struct WireReader {
     mutating func issue() -> AuditIssue? {
         guard let typeName = string(), let type = AuditType(rawValue: typeName), let rule = string(),
             let component = string(), let kind = string(), let element = string(), let compact = string(),
-            let detail = string(), let x = double(), let y = double(), let width = double(), let height = double(),
-            let time = double()
+            let detail = string(), let x = double(), let y = double(), let width = double(),
+            let height = double(), let time = double()
         else { return nil }
         return AuditIssue(
             type: type, rule: rule, component: component, kind: ComponentKind(kind), element: element,

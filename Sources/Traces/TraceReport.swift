@@ -13,7 +13,9 @@ public enum TraceReport {
         /// The accessibility issues that failed it, outlined on its failing frame.
         public var auditIssues: [AuditIssue]
 
-        public init(name: String, failed: Bool, message: String, traces: [Trace], auditIssues: [AuditIssue] = []) {
+        public init(
+            name: String, failed: Bool, message: String, traces: [Trace], auditIssues: [AuditIssue] = []
+        ) {
             self.auditIssues = auditIssues
             self.name = name
             self.failed = failed
@@ -75,7 +77,8 @@ public enum TraceReport {
                 }
                 if trace.steps.isEmpty, let frame = try? TraceSVG.initialFrame(of: trace) {
                     let issues = entry.failed && screen == entry.traces.count - 1 ? entry.auditIssues : []
-                    out += "<figure class=\"frame\" data-event=\"initial\">" + TraceSVG.render(frame, issues: issues)
+                    out +=
+                        "<figure class=\"frame\" data-event=\"initial\">" + TraceSVG.render(frame, issues: issues)
                     out += "<figcaption>before any event</figcaption></figure>\n"
                 }
                 out += "</div>\n"

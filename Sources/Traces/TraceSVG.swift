@@ -73,7 +73,9 @@ public enum TraceSVG {
 
     /// The picture of `frame`; `caption` goes under the screen (event and time); `issues` (an
     /// accessibility audit's, `--audit`) are outlined over everything, each named by its type.
-    public static func render(_ frame: FrameSnapshot, caption: String = "", issues: [AuditIssue] = []) -> String {
+    public static func render(_ frame: FrameSnapshot, caption: String = "", issues: [AuditIssue] = [])
+        -> String
+    {
         let s = frame.settings
         let w = s.size.width
         let h = s.size.height
@@ -147,7 +149,9 @@ public enum TraceSVG {
 
     /// The picture of event `index` of `trace` (the last when nil), from its recorded frame. A
     /// trace without events shows the screen its header builds.
-    public static func render(_ trace: Trace, at index: Int?, issues: [AuditIssue] = []) throws(TraceError) -> String {
+    public static func render(_ trace: Trace, at index: Int?, issues: [AuditIssue] = []) throws(TraceError)
+        -> String
+    {
         guard !trace.steps.isEmpty else {
             guard index == nil || index == 0 else {
                 throw TraceError(

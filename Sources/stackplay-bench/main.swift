@@ -223,15 +223,18 @@ if FileManager.default.isExecutableFile(atPath: binary.path) {
 // the scenarios' allow-list of .stackplay.lua), best of three each; target: at most 2×.
 do {
     let allow = [
-        AuditAllowance(type: .elementDetection, element: "card:*", kind: "wallet_card_stack", rule: "hidden_hittable"),
+        AuditAllowance(
+            type: .elementDetection, element: "card:*", kind: "wallet_card_stack", rule: "hidden_hittable"),
         AuditAllowance(type: .action, element: "card:*", kind: "notification_stack", rule: "does_nothing"),
     ]
     func suiteMilliseconds(audit: AuditOptions?) -> (Double, Int) {
-        let runner = TestRunner(scripts: ScriptRunner(modules: StackplayModules.standard(screen: ScreenDefaults(), audit: audit)))
+        let modules = StackplayModules.standard(screen: ScreenDefaults(), audit: audit)
+        let runner = TestRunner(scripts: ScriptRunner(modules: modules))
         let start = clock.now
         var failed = 0
         for file in suite {
-            for test in (try? runner.discover(file: file, root: "scripts").get()) ?? [] where runner.run(test).status == .failed {
+            for test in (try? runner.discover(file: file, root: "scripts").get()) ?? []
+            where runner.run(test).status == .failed {
                 failed += 1
             }
         }

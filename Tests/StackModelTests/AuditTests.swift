@@ -18,7 +18,9 @@ private final class Knob: Component {
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
         [CardSnapshot(id: "k", frame: frame, scale: 1, opacity: 1, z: 1, isVisible: true, isHittable: true)]
     }
-    func hitTest(_ point: Point, in settings: ScreenSettings) -> String? { frame.contains(point) ? "card:k" : nil }
+    func hitTest(_ point: Point, in settings: ScreenSettings) -> String? {
+        frame.contains(point) ? "card:k" : nil
+    }
     func point(of target: String, in settings: ScreenSettings) throws -> Point { frame.center }
     func touchBegan(_ touch: Touch, on target: String, in settings: ScreenSettings) {}
     func touchMoved(_ touch: Touch, in settings: ScreenSettings) {}
@@ -62,10 +64,12 @@ struct AuditTests {
 
     @Test("hit_region: a card too short to hit is too_small, with its frame")
     func cardTooShortToHit() throws {
-        let wallet = try WalletCardStack(cards: cards(["a", "b"]), cardHeight: 30, origin: Point(x: 20, y: 100))
+        let wallet = try WalletCardStack(
+            cards: cards(["a", "b"]), cardHeight: 30, origin: Point(x: 20, y: 100))
         let issues = try screen(.large, [wallet]).audit(AuditOptions(types: [.hitRegion]))
         #expect(issues.map(\.element) == ["card:a", "card:b"])
-        #expect(issues.allSatisfy { $0.type == .hitRegion && $0.rule == "too_small" && $0.component == "wallet" })
+        #expect(
+            issues.allSatisfy { $0.type == .hitRegion && $0.rule == "too_small" && $0.component == "wallet" })
         #expect(issues.first?.frame == Rect(x: 20, y: 100, width: 350, height: 30))
         #expect(issues.first?.compact == "350 × 30 pt on screen, under 44 × 44 pt")
     }

@@ -52,7 +52,9 @@ import Testing
         end)
         """
 
-    @Test func `screen:audit finds each known issue with its type, element and frame; a clean screen passes`() throws {
+    @Test func `screen:audit finds each known issue with its type, element and frame; a clean screen passes`()
+        throws
+    {
         let folder = try temporaryFolder(["known.lua": Self.known])
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try stackplay(arguments: ["known.lua"], in: folder)
@@ -75,11 +77,16 @@ import Testing
         let run = try stackplay(arguments: ["f.lua", "--json"], in: folder)
         #expect(run.status == 1)
         #expect(run.stdout.contains("\"kind\":\"failure\""))
-        #expect(run.stdout.contains("\"audit\":[{\"type\":\"hit_region\",\"rule\":\"too_small\",\"component\":\"wallet\""))
+        #expect(
+            run.stdout.contains(
+                "\"audit\":[{\"type\":\"hit_region\",\"rule\":\"too_small\",\"component\":\"wallet\""))
         #expect(run.stdout.contains("\"element\":\"card:b\""))
         let human = try stackplay(arguments: ["f.lua"], in: folder)
-        #expect(human.stderr.contains("f.lua:5: the screen's accessibility audit found 2 accessibility issues"))
-        #expect(human.stderr.contains("  - hit_region card:a of wallet_card_stack 'wallet' at t = 0 s (x 20 y 0 w 350 h 30)"))
+        #expect(
+            human.stderr.contains("f.lua:5: the screen's accessibility audit found 2 accessibility issues"))
+        #expect(
+            human.stderr.contains(
+                "  - hit_region card:a of wallet_card_stack 'wallet' at t = 0 s (x 20 y 0 w 350 h 30)"))
         #expect(human.stderr.contains("  - hit_region card:b of wallet_card_stack"))
         #expect(human.stderr.contains("state when it failed:"))
         #expect(human.stderr.contains("card b: x 20 y 64 w 350 h 30"))
@@ -108,7 +115,10 @@ import Testing
         #expect(run.status == 1)
         // The open pile offers Clear on cards its owner cannot dismiss: found after the tap.
         #expect(run.stdout.contains("not ok 1 - s.lua: the pile opens"))
-        #expect(run.stdout.contains("message: \"s.lua:4: audit after 'tap' (a finger came up at t = 0 s): 2 accessibility issues"))
+        #expect(
+            run.stdout.contains(
+                "message: \"s.lua:4: audit after 'tap' (a finger came up at t = 0 s): 2 accessibility issues")
+        )
         #expect(!run.stdout.contains("after the first settle"))
         #expect(run.stdout.contains("  audit:\n    - type: \"action\"\n      rule: \"does_nothing\""))
         // A pcall cannot keep the test from failing.
@@ -121,7 +131,8 @@ import Testing
         let config = """
             return { audit = { allow = { { type = "action", kind = "notification_stack", rule = "does_nothing" } } } }
             """
-        try config.write(to: folder.appendingPathComponent(".stackplay.lua"), atomically: true, encoding: .utf8)
+        try config.write(
+            to: folder.appendingPathComponent(".stackplay.lua"), atomically: true, encoding: .utf8)
         let allowed = try stackplay(arguments: ["--audit", "s.lua", "--filter", "pile"], in: folder)
         #expect(allowed.status == 0, "\(allowed.stderr)")
     }
@@ -129,15 +140,21 @@ import Testing
     @Test func `issues go to JUnit and are outlined in the failing SVG frame`() throws {
         let folder = try temporaryFolder(["f.lua": Self.failing])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try stackplay(arguments: ["f.lua", "--junit", "out/j.xml", "--artifacts", "out"], in: folder)
+        let run = try stackplay(
+            arguments: ["f.lua", "--junit", "out/j.xml", "--artifacts", "out"], in: folder)
         #expect(run.status == 1)
         let junit = try String(contentsOf: folder.appendingPathComponent("out/j.xml"), encoding: .utf8)
         #expect(junit.contains("<property name=\"audit\" value=\"hit_region card:a of wallet_card_stack"))
-        let svgs = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path)
-            .filter { $0.hasSuffix(".svg") }
+        let svgs = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("out").path
+        )
+        .filter { $0.hasSuffix(".svg") }
         #expect(svgs.count == 1)
         let svg = try String(contentsOf: folder.appendingPathComponent("out/" + svgs[0]), encoding: .utf8)
-        #expect(svg.contains("<g class=\"audit-issue\" data-type=\"hit_region\" data-rule=\"too_small\" data-element=\"card:a\"><rect x=\"20\" y=\"0\" width=\"350\" height=\"30\""))
+        #expect(
+            svg.contains(
+                "<g class=\"audit-issue\" data-type=\"hit_region\" data-rule=\"too_small\" data-element=\"card:a\"><rect x=\"20\" y=\"0\" width=\"350\" height=\"30\""
+            ))
         let html = try String(contentsOf: folder.appendingPathComponent("out/report.html"), encoding: .utf8)
         #expect(html.contains("class=\"audit-issue\""))
     }
@@ -154,21 +171,27 @@ import Testing
         #expect(bare.stderr.contains("a touch reaches it (350 × 14 pt), VoiceOver hides it"))
     }
 
-    @Test func `contrast and text_clipped are refused with the reason, and --audit goes with runs only`() throws {
+    @Test func `contrast and text_clipped are refused with the reason, and --audit goes with runs only`()
+        throws
+    {
         let contrast = try stackplay("--audit=contrast", "scripts")
         #expect(contrast.status == 64)
-        #expect(contrast.stderr.contains("'contrast' cannot be audited headlessly: stackplay draws no colours"))
+        #expect(
+            contrast.stderr.contains("'contrast' cannot be audited headlessly: stackplay draws no colours"))
         let typo = try stackplay("--audit=hit_regon", "scripts")
         #expect(typo.stderr.contains("unknown audit type 'hit_regon' (did you mean 'hit_region'?)"))
         let check = try stackplay("check", "--audit", "scripts")
         #expect(check.status == 64)
         #expect(check.stderr.contains("'--audit' goes with running scripts, not with 'stackplay check'"))
         let folder = try temporaryFolder([
-            ".stackplay.lua": "return { audit = { types = { \"text_clipped\" } } }", "a.lua": "test('x', function() end)",
+            ".stackplay.lua": "return { audit = { types = { \"text_clipped\" } } }",
+            "a.lua": "test('x', function() end)",
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = try stackplay(arguments: ["a.lua"], in: folder)
         #expect(config.status == 64)
-        #expect(config.stderr.contains(".stackplay.lua: 'audit': field 'types': 'text_clipped' cannot be audited headlessly"))
+        #expect(
+            config.stderr.contains(
+                ".stackplay.lua: 'audit': field 'types': 'text_clipped' cannot be audited headlessly"))
     }
 }
