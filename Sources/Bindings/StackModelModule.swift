@@ -65,6 +65,7 @@ public struct StackModelModule: LuaModule {
             "tap": gesture, "drag": gesture, "scroll": gesture, "hit_test": ["x", "y"],
             "touch_down": ["x", "y"], "touch_move": ["x", "y"],
             "test": ["tags"], "skip": ["tags"], "only": ["tags"],
+            "audit": AuditMethods.optionNames, "to_pass_audit": AuditMethods.optionNames,
         ]
         for kind in kinds.types { names[kind.luaName] = kind.optionNames }
         return names

@@ -152,7 +152,7 @@ extension Auditor {
     /// At a text size other than Large: a visible card or part that lies inside the screen and
     /// its component's frame at Large, and no longer does (`pushed_off_screen`,
     /// `overflows_component`). The same component laid out at Large is the reference, so only
-    /// what the text size moved is reported.
+    /// what the text size moved is reported. Judged at rest (`Auditor.isAtRest`).
     func dynamicType(_ subject: Subject) -> [AuditIssue] {
         guard settings.dynamicTypeSize != .large else { return [] }
         var large = settings

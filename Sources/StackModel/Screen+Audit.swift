@@ -65,8 +65,10 @@ struct Auditor {
     }
 
     /// Whether nothing on the screen animates. `hit_region` and `element_detection` hit-test
-    /// frames, and a frame in flight is momentary (a device's audit waits for idle too): those
-    /// two judge the screen at rest, the audit after `settle()`; the other types judge every step.
+    /// frames, and `dynamic_type` compares them with the layout at Large: a frame in flight is
+    /// momentary (a device's audit waits for idle too), and a card's travel was measured at the
+    /// size on screen, so those three judge the screen at rest, the audit after `settle()`; the
+    /// other types judge every step.
     var isAtRest: Bool { screen.pendingAnimationEnd == nil }
 
     func issues(of type: AuditType, in subject: Subject) -> [AuditIssue] {
@@ -74,7 +76,7 @@ struct Auditor {
         case .hitRegion: isAtRest ? hitRegion(subject) : []
         case .elementDetection: isAtRest ? elementDetection(subject) : []
         case .sufficientDescription: sufficientDescription(subject)
-        case .dynamicType: dynamicType(subject)
+        case .dynamicType: isAtRest ? dynamicType(subject) : []
         case .trait: trait(subject)
         case .action: action(subject)
         case .contrast, .textClipped: []

@@ -194,4 +194,17 @@ import Testing
             config.stderr.contains(
                 ".stackplay.lua: 'audit': field 'types': 'text_clipped' cannot be audited headlessly"))
     }
+
+    @Test func `stackplay check knows the audit's option names`() throws {
+        let folder = try temporaryFolder([
+            "c.lua":
+                "local s = stackplay.screen {}\nlocal i = s:audit { typs = 1 }\nexpect(s):to_pass_audit { alow = {} }\n"
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay(arguments: ["check", "c.lua"], in: folder)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("c.lua:2: unknown option 'typs' of audit (did you mean 'types'?)"))
+        #expect(
+            run.stderr.contains("c.lua:3: unknown option 'alow' of to_pass_audit (did you mean 'allow'?)"))
+    }
 }
