@@ -277,7 +277,7 @@ function screen:snapshot() end
 ---@return string
 function screen:dump() end
 --- The accessibility audit of the screen as it is now (XCUITest's audit types, headless): every
---- issue, component after component. `hit_region` and `element_detection` judge a screen at rest.
+--- issue, component after component. `hit_region`, `element_detection` and `dynamic_type` judge a screen at rest.
 ---@param options? stackplay.audit_options
 ---@return stackplay.audit_issue[]
 function screen:audit(options) end
