@@ -3,8 +3,8 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/stackplay
 
-.PHONY: deps build run test bench report format clean lua lua-module install test-lua-module lua-tools \
-	dependent-package
+.PHONY: deps build run test bench report format clean lua viewer lua-module install test-lua-module lua-tools \
+	dependent-package test-browser browser-tools
 
 # Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4.
 deps:
@@ -25,6 +25,13 @@ test: build
 	$(BIN) scripts
 	$(MAKE) test-lua-module
 	$(MAKE) dependent-package
+	@if command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
+	    { [ "$$(id -u)" = 0 ] || sudo -n true 2>/dev/null; } && \
+	    apt-cache policy chromium 2>/dev/null | grep -q 'Candidate: [0-9]'; }; then \
+	  $(MAKE) test-browser; \
+	else \
+	  echo "SKIPPED (not passed): make test-browser, the trace viewer in Chromium: no chromium here and apt-get cannot install it"; \
+	fi
 
 # Tests/DependentPackage depends on StackModel 1.0.0 through a git URL, as another project would (SwiftPM
 # refuses products with unsafe flags there): the working tree's files, tracked or new, are committed
@@ -47,8 +54,9 @@ bench: deps
 	$(SWIFT) build -c release --product stackplay-bench
 	.build/release/stackplay-bench
 
-# The scenarios' HTML report (a filmstrip of every test), and a screenshot of it taken by headless
-# Chromium, installed from Debian when missing: artifacts/report.html, artifacts/report.png.
+# The scenarios' HTML report (the trace viewer), and a screenshot of it taken by headless
+# Chromium, installed from Debian when missing: artifacts/report.html, artifacts/report.png. The page
+# draws after it inflates its traces: --virtual-time-budget lets that finish before the shot.
 report: build
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "installing chromium"; \
@@ -56,9 +64,26 @@ report: build
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 	rm -rf artifacts
 	$(BIN) --artifacts artifacts scripts
-	chromium --headless --no-sandbox --disable-gpu --screenshot=artifacts/report.png \
+	chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=3000 --screenshot=artifacts/report.png \
 	  --window-size=1200,1600 file://$(CURDIR)/artifacts/report.html 2>/dev/null
 	@echo "wrote artifacts/report.html and artifacts/report.png"
+
+# The trace viewer in a real browser: headless Chromium and chromedriver from Debian, Selenium from
+# PyPI (each installed only when missing), driven by Tests/Browser/viewer_test.py: open the report,
+# filter, select the failed test, step with the keyboard, read the state panel; it leaves a
+# screenshot in artifacts/viewer.png.
+browser-tools:
+	@{ command -v chromium && command -v chromedriver; } >/dev/null 2>&1 || { \
+	  echo "installing chromium chromium-driver"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; }
+	@python3 -c 'import selenium' 2>/dev/null || { \
+	  echo "installing selenium"; \
+	  python3 -m pip install -q selenium 2>/dev/null || $(SUDO) python3 -m pip install -q --break-system-packages selenium; }
+
+test-browser: build browser-tools
+	mkdir -p artifacts
+	python3 Tests/Browser/viewer_test.py $(BIN) artifacts/viewer.png
 
 # The Lua C module, `require "stackplay"` from lua5.4 or busted: .build/lua/stackplay.so. A
 # release build of the stackplay-lua product with the Swift runtime linked in (-static-stdlib, for
@@ -112,6 +137,10 @@ test-lua-module: lua-tools lua-module
 # stackplay's own Lua (Sources/Bindings/Lua/*.lua) into Sources/Bindings/EmbeddedLua.swift.
 lua:
 	tools/embed-lua
+
+# The trace viewer's CSS and JavaScript (Sources/Traces/Viewer/) into Sources/Traces/EmbeddedViewer.swift.
+viewer:
+	tools/embed-viewer
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

@@ -23,7 +23,8 @@ let package = Package(
         // the hot stored properties skip exclusivity checks with `@exclusivity(unchecked)`.
         .target(name: "StackModel"),
         // Pure Swift: traces of a screen's inputs and frames (JSON Lines), replay, SVG pictures.
-        .target(name: "Traces", dependencies: ["StackModel"]),
+        // Its viewer page (Viewer/*.css, *.js) is compiled in through EmbeddedViewer.swift (`make viewer`).
+        .target(name: "Traces", dependencies: ["StackModel"], exclude: ["Viewer"]),
         // The only Swift that touches a lua_State: the Lua API over StackModel.
         // Its own Lua (Lua/*.lua) is compiled in through EmbeddedLua.swift, which `make lua` writes.
         .target(name: "Bindings", dependencies: ["CLua", "StackModel", "Traces"], exclude: ["Lua"]),

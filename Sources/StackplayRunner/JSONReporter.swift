@@ -10,9 +10,11 @@ struct JSONReporter {
     /// The version of this document's shape; it goes up when a field changes meaning or goes away.
     /// Version 1: `format_version`, `tests` (file, name, position, status, seconds, message,
     /// failure_position, dump, traceback, output, seed, tags, kind, expected, actual, diff),
-    /// `passed`, `failed`, `skipped`, `seed`; later, with the same version since only fields were
-    /// added: each test's `audit`, the accessibility issues that failed it (type, rule, component,
-    /// kind, element, frame, compact, detail, time).
+    /// `passed`, `failed`, `skipped`, `seed`; since issue 17 each test also has `traces`, the
+    /// JSON Lines text of each screen it made when the run records traces (`--trace`, `--golden`,
+    /// `--artifacts`), else `[]`, so that `stackplay merge --artifacts` can show them; since issue
+    /// 16, `audit`, the accessibility issues that failed it (type, rule, component, kind, element,
+    /// frame, compact, detail, time), else `[]`.
     static let formatVersion = 1
 
     /// A JSON string, or `null` for "".
@@ -31,7 +33,9 @@ struct JSONReporter {
                 + "\"seed\":\(result.seed),\"tags\":[\(result.test.tags.map(jsonString).joined(separator: ","))],"
                 + "\"kind\":\(result.status == .failed ? jsonString(result.kind.rawValue) : "null"),"
                 + "\"expected\":\(optional(result.expected)),\"actual\":\(optional(result.actual)),"
-                + "\"diff\":\(optional(result.diff)),\"audit\":\(Self.audit(result.auditIssues))}"
+                + "\"diff\":\(optional(result.diff)),"
+                + "\"traces\":[\(result.traces.map(jsonString).joined(separator: ","))],"
+                + "\"audit\":\(Self.audit(result.auditIssues))}"
         }
         let summary = Summary(results)
         return (

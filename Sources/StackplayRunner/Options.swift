@@ -8,7 +8,7 @@ import StackModel
 /// The command line, parsed. Flags win over the project's `.stackplay.lua`.
 struct Options {
     enum Action: Hashable {
-        case run, check, replay, render, help, version
+        case run, check, replay, render, view, merge, help, version
 
         /// How messages name the command: `running scripts`, `'stackplay render'`.
         var commandName: String {
@@ -17,6 +17,8 @@ struct Options {
             case .check: "'stackplay check'"
             case .replay: "'stackplay replay'"
             case .render: "'stackplay render'"
+            case .view: "'stackplay view'"
+            case .merge: "'stackplay merge'"
             case .help: "--help"
             case .version: "--version"
             }
@@ -28,8 +30,10 @@ struct Options {
             case .check: 1
             case .replay: 2
             case .render: 3
-            case .help: 4
-            case .version: 5
+            case .view: 4
+            case .merge: 5
+            case .help: 6
+            case .version: 7
             }
         }
     }
@@ -49,6 +53,8 @@ struct Options {
     var list = false
     var jobs: Int?
     var shard: (index: Int, count: Int)?
+    /// `--shard-timings FILE`: a previous run's JUnit file, whose durations balance the shards.
+    var shardTimings: String?
     var format: Format?
     var junit: String?
     /// `--trace DIR`: write each test's trace there.
@@ -77,7 +83,7 @@ struct Options {
     var timeout: Double = 120
     /// `--matrix KEY=V1,V2` (repeatable): every test under every combination.
     var matrix = Matrix()
-    /// `render --at N`, `render -o FILE`.
+    /// `render --at N`, `render -o FILE`, `view -o FILE`.
     var at: Int?
     var outputFile: String?
     /// `--audit[=TYPES]`: audit every screen after each step; nil when off. The config's `audit`
@@ -104,6 +110,8 @@ struct Options {
                stackplay check FILE|DIR ...
                stackplay replay [--tolerance X] TRACE ...
                stackplay render TRACE [--at EVENT] [-o FILE]
+               stackplay view TRACE ... [-o FILE.html]
+               stackplay merge REPORT.json ... [--junit FILE] [--json] [--artifacts DIR]
 
         Runs Lua scenario scripts against headless models of the card-stack components. Each
         test(name, fn) of a script runs from a fresh start in its own sandbox; a script without
@@ -120,6 +128,11 @@ struct Options {
                                  first difference names the event, the card and the field
           render                 write an SVG of a trace's frame after event EVENT (default: the
                                  last) to FILE (default: stdout)
+          view                   write the trace viewer, one HTML page holding the traces (a
+                                 timeline, the frame at each event, fingers, state), to FILE
+                                 (default: stdout)
+          merge                  merge the --json reports of shards into one report (human by
+                                 default; --json, --junit FILE, --artifacts DIR as for a run)
 
         OPTIONS:
           --filter PATTERN       run only tests whose 'file: name' contains PATTERN; given
@@ -134,6 +147,8 @@ struct Options {
                                  (default: the number of cores)
           --shard K/N            run the K-th of N deterministic shards (1 <= K <= N), so that N
                                  CI machines together run every test exactly once
+          --shard-timings FILE   balance the shards by the test durations in FILE, a previous
+                                 run's JUnit report (tests it lacks count as its median)
           --tap                  report as TAP version 13 on stdout
           --json                 report as JSON on stdout
           --junit FILE           also write a JUnit XML report to FILE
@@ -146,7 +161,7 @@ struct Options {
                                  numbers within X (default: exact for golden traces, 1e-9 for
                                  replay)
           --artifacts DIR        write an SVG of each failed test's last frame and report.html,
-                                 a filmstrip of every test's frames, to DIR
+                                 the trace viewer of the run (one self-contained page), to DIR
           --cpu-budget SECONDS   CPU time each test may use (default: 10)
           --memory-budget MIB    memory each test may use, in MiB (default: 256)
           --root DIR             where require() looks for modules of scripts given as files
@@ -181,6 +196,10 @@ struct Options {
         audit ({ types = {...}, allow = { { type =, element = } } }: what --audit checks).
         Flags win over it. NO_COLOR turns colour off; colour is used only on a terminal.
 
+        Under Bazel (TEST_TOTAL_SHARDS, TEST_SHARD_INDEX, XML_OUTPUT_FILE,
+        TEST_UNDECLARED_OUTPUTS_DIR, ...) a run shards, writes JUnit and artifacts where Bazel
+        says; --shard, --junit and --artifacts win over the variables.
+
         Prints 'N passed, N failed' at the end. Exits 0 when all passed, 1 when any failed,
         64 for usage errors.
         """
@@ -194,6 +213,8 @@ struct Options {
         case "check": options.action = .check
         case "replay": options.action = .replay
         case "render": options.action = .render
+        case "view": options.action = .view
+        case "merge": options.action = .merge
         default: break
         }
         if options.action != .run { rest = rest.dropFirst() }
@@ -271,6 +292,7 @@ struct Options {
                 }
                 options.jobs = jobs
             case "--shard": options.shard = try shard(try value())
+            case "--shard-timings": options.shardTimings = try value()
             case "--tap": options.format = .tap
             case "--json": options.format = .json
             case "--junit": options.junit = try value()
@@ -313,7 +335,7 @@ struct Options {
                     "--ci",
                     "--artifacts",
                     "--tolerance", "--at", "--output", "--seed", "--repeat", "--forbid-only", "--timeout",
-                    "--tag", "--exclude-tag", "--matrix", "--audit",
+                    "--tag", "--exclude-tag", "--matrix", "--shard-timings", "--audit",
                 ]
                 if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }
                 throw UsageError(message: message)
@@ -333,13 +355,16 @@ struct Options {
             "--filter", "--list", "--jobs", "--shard", "--tap", "--json", "--junit", "--cpu-budget",
             "--memory-budget", "--trace", "--golden", "--update", "--ci", "--artifacts", "--seed",
             "--repeat", "--forbid-only", "--timeout", "--tag", "--tags", "--exclude-tag", "--exclude-tags",
-            "--matrix", "--audit",
+            "--matrix", "--shard-timings", "--audit",
         ] {
             scopes[flag] = [.run]
         }
+        // merge writes the reports a run writes.
+        for flag in ["--json", "--junit", "--artifacts"] { scopes[flag] = [.run, .merge] }
         scopes["--root"] = [.run, .check]
         scopes["--tolerance"] = [.run, .replay]
-        for flag in ["--at", "-o", "--output"] { scopes[flag] = [.render] }
+        scopes["--at"] = [.render]
+        for flag in ["-o", "--output"] { scopes[flag] = [.render, .view] }
         return scopes
     }()
 

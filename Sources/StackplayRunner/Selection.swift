@@ -1,11 +1,12 @@
 import Bindings
 
 /// Which tests run: `--filter` on `file: name` (any of them), `--tag` and `--exclude-tag` on the
-/// tests' tags, then `--shard K/N` over what is left.
+/// tests' tags, then `--shard K/N` over what is left: round robin, or balanced by a previous
+/// run's durations (`--shard-timings`, ``ShardTimings``).
 enum Selection {
     static func apply(
         _ tests: [TestCase], filters: [String], tags: [String] = [], excludedTags: [String] = [],
-        shard: (index: Int, count: Int)?
+        shard: (index: Int, count: Int)?, timings: ShardTimings? = nil
     ) -> [TestCase] {
         var chosen = tests
         if !filters.isEmpty {
@@ -15,7 +16,10 @@ enum Selection {
         if !excludedTags.isEmpty {
             chosen = chosen.filter { test in !test.tags.contains { excludedTags.contains($0) } }
         }
-        if let shard {
+        if let shard, let timings {
+            let shards = timings.assign(chosen, count: shard.count)
+            chosen = chosen.indices.filter { shards[$0] == shard.index - 1 }.map { chosen[$0] }
+        } else if let shard {
             // Round robin over the stable order: every test lands in exactly one shard.
             chosen = chosen.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
         }

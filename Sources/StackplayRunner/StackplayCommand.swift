@@ -36,6 +36,14 @@ public enum StackplayCommand {
                 return ExitCode.usage
             }
             return TraceCommands.render(options.paths[0], at: options.at, to: options.outputFile)
+        case .view:
+            guard !options.paths.isEmpty else {
+                Output.usageError("view needs at least one trace")
+                return ExitCode.usage
+            }
+            return TraceCommands.view(options.paths, to: options.outputFile)
+        case .merge:
+            return Merge.run(options)
         case .run, .check:
             return runScripts(&options)
         }
@@ -43,6 +51,15 @@ public enum StackplayCommand {
 
     /// `stackplay check` and a run: the config, discovery, then checking or running.
     private static func runScripts(_ options: inout Options) -> Int32 {
+        var bazel = BazelTest()
+        if options.action == .run {
+            do { bazel = try BazelTest.fromEnvironment() } catch {
+                Output.usageError(error.message)
+                return ExitCode.usage
+            }
+            // Flags win over Bazel's variables, and they over .stackplay.lua.
+            bazel.apply(to: &options)
+        }
         let config: Config
         do {
             config = try Config.load()
@@ -64,6 +81,20 @@ public enum StackplayCommand {
             return ExitCode.usage
         }
         if options.action == .check { return Check.run(scripts) ? ExitCode.success : ExitCode.failure }
-        return TestRun(options: options, screen: config.screen).run(scripts)
+        var timings: ShardTimings?
+        if let path = options.shardTimings {
+            guard options.shard != nil else {
+                Output.usageError("--shard-timings needs --shard K/N (or Bazel's TEST_TOTAL_SHARDS)")
+                return ExitCode.usage
+            }
+            do { timings = try ShardTimings.load(path) } catch {
+                Output.usageError(error.message)
+                return ExitCode.usage
+            }
+        }
+        bazel.begin()
+        let code = TestRun(options: options, screen: config.screen, timings: timings).run(scripts)
+        bazel.end(exitCode: code)
+        return code
     }
 }

@@ -11,6 +11,8 @@ struct TestRun {
     var options: Options
     /// Every screen's defaults (`.stackplay.lua`'s `screen`).
     let screen: ScreenDefaults
+    /// `--shard-timings`: the durations that balance the shards.
+    var timings: ShardTimings? = nil
 
     /// Runs the tests of `scripts`; returns the exit code.
     func run(_ scripts: [Script]) -> Int32 {
@@ -47,7 +49,7 @@ struct TestRun {
         tests = options.matrix.apply(to: tests)
         let chosen = Selection.apply(
             tests, filters: options.filters, tags: options.tags, excludedTags: options.excludedTags,
-            shard: options.shard)
+            shard: options.shard, timings: timings)
         // A file that does not load has no tags: a tag selection leaves it out, a filter may keep it.
         let chosenBroken =
             options.tags.isEmpty ? Selection.apply(broken.map(\.test), filters: options.filters, shard: nil) : []

@@ -1,7 +1,7 @@
 import Bindings
 import Traces
 
-/// `stackplay replay` and `stackplay render`.
+/// `stackplay replay`, `stackplay render` and `stackplay view`.
 enum TraceCommands {
     /// Replays each trace and checks its frames: `ok  path (N events)` on stdout, the first
     /// difference or the reading error on stderr. Every trace is tried, whatever came before.
@@ -33,13 +33,36 @@ enum TraceCommands {
 
     /// Writes the SVG of one frame of a trace.
     static func render(_ path: String, at index: Int?, to output: String?) -> Int32 {
+        emit(to: output) { () throws(TraceError) in try TraceSVG.render(try Trace(contentsOf: path), at: index) }
+    }
+
+    /// Writes the trace viewer for `paths`: one test a trace, named by its path. A trace that
+    /// does not read is an error naming it, and nothing is written.
+    static func view(_ paths: [String], to output: String?) -> Int32 {
+        emit(to: output) { () throws(TraceError) in
+            var tests: [TraceViewer.Test] = []
+            for path in paths {
+                let text: String
+                do throws(TraceFile.Failure) { text = try TraceFile.read(path) } catch {
+                    throw TraceError(file: path, line: 0, message: error.message)
+                }
+                _ = try Trace(text: text, file: path)
+                tests.append(TraceViewer.Test(name: path, status: .trace, screens: [.init(name: path, trace: text)]))
+            }
+            return TraceViewer.html(tests, title: "stackplay view")
+        }
+    }
+
+    /// Makes a document and writes it to `output` (named on stderr), else to stdout; an error
+    /// making or writing it goes to stderr and exits 1.
+    private static func emit(to output: String?, _ make: () throws(TraceError) -> String) -> Int32 {
         do {
-            let svg = try TraceSVG.render(try Trace(contentsOf: path), at: index)
+            let document = try make()
             if let output {
-                try TraceFile.write(svg, to: output)
+                try TraceFile.write(document, to: output)
                 Output.err("stackplay: wrote \(output)")
             } else {
-                Output.write(1, svg)
+                Output.write(1, document)
             }
             return ExitCode.success
         } catch {

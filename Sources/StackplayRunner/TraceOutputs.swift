@@ -85,25 +85,50 @@ struct TraceOutputs {
     }
 
     private func artifacts(_ results: [TestResult], in directory: String) -> Bool {
+        Self.writeArtifacts(results, in: directory, golden: options.goldenDirectory)
+    }
+
+    /// The viewer's tests for `results`: each screen's trace, and for a failed test its golden
+    /// trace from `golden` when that folder holds one (a passing test's equals its trace).
+    static func viewerTests(_ results: [TestResult], golden: String?) -> [TraceViewer.Test] {
+        results.map { result in
+            let screens = zip(names(result), result.traces).map { name, text in
+                TraceViewer.Screen(
+                    name: name, trace: text,
+                    golden: (result.status == .failed ? golden : nil).flatMap { directory in
+                        TraceFile.exists("\(directory)/\(name)") ? try? TraceFile.read("\(directory)/\(name)") : nil
+                    })
+            }
+            let status: TraceViewer.Status =
+                switch result.status {
+                case .passed: .passed
+                case .failed: .failed
+                case .skipped: .skipped
+                }
+            return TraceViewer.Test(
+                name: result.test.fullName, status: status, seconds: result.seconds, message: result.message,
+                screens: screens)
+        }
+    }
+
+    /// An SVG of each failure's last frame, and `report.html`, the trace viewer of the run.
+    static func writeArtifacts(_ results: [TestResult], in directory: String, golden: String?) -> Bool {
         do {
             try TraceFile.makeDirectory(directory)
-            var entries: [TraceReport.Entry] = []
-            for result in results where result.status != .skipped {
+            for result in results where result.status == .failed {
                 let names = Self.names(result)
-                let traces = zip(names, result.traces).compactMap { try? Trace(text: $1, file: $0) }
-                entries.append(
-                    TraceReport.Entry(
-                        name: result.test.fullName, failed: result.status == .failed, message: result.message,
-                        traces: traces, auditIssues: result.auditIssues))
                 // Every failure with a screen gets its picture, even one that failed before any
                 // input (the screen as it was built).
-                if result.status == .failed, let trace = traces.last {
+                let traces = zip(names, result.traces).compactMap { try? Trace(text: $1, file: $0) }
+                if let trace = traces.last {
                     let svg = "\(directory)/\(names[traces.count - 1].dropLast(".jsonl".count)).svg"
-                    try TraceFile.replace(svg, with: try TraceSVG.render(trace, at: nil, issues: result.auditIssues))
+                    try TraceFile.replace(
+                        svg, with: try TraceSVG.render(trace, at: nil, issues: result.auditIssues))
                     Output.err("stackplay: wrote \(svg)")
                 }
             }
-            try TraceFile.replace("\(directory)/report.html", with: TraceReport.html(entries))
+            let page = TraceViewer.html(viewerTests(results, golden: golden))
+            try TraceFile.replace("\(directory)/report.html", with: page)
             Output.err("stackplay: wrote \(directory)/report.html")
             return true
         } catch {

@@ -35,13 +35,17 @@ import Testing
         (["--at", "3", "scripts"], "'--at' goes with 'stackplay render', not with running scripts"),
         (
             ["replay", "--junit", "x.xml", "t.jsonl"],
-            "'--junit' goes with running scripts, not with 'stackplay replay' (did you mean 'stackplay --junit ... FILE|DIR'?)"
+            "'--junit' goes with running scripts and 'stackplay merge', not with 'stackplay replay' (did you mean 'stackplay --junit ... FILE|DIR'?)"
         ),
         (["replay", "--list", "t.jsonl"], "'--list' goes with running scripts, not with 'stackplay replay'"),
         (["replay", "--shard", "1/2", "t.jsonl"], "'--shard' goes with running scripts, not with 'stackplay replay'"),
         (["render", "--tolerance", "1", "t.jsonl"], "'--tolerance' goes with running scripts and 'stackplay replay', not with 'stackplay render'"),
         (["check", "--jobs", "2", "scripts"], "'--jobs' goes with running scripts, not with 'stackplay check'"),
-        (["-o", "x.svg", "scripts"], "'-o' goes with 'stackplay render', not with running scripts"),
+        (["-o", "x.svg", "scripts"], "'-o' goes with 'stackplay render' and 'stackplay view', not with running scripts"),
+        (["view", "--at", "3", "t.jsonl"], "'--at' goes with 'stackplay render', not with 'stackplay view'"),
+        (["merge", "--shard", "1/2", "r.json"], "'--shard' goes with running scripts, not with 'stackplay merge'"),
+        (["merge", "-o", "x", "r.json"], "'-o' goes with 'stackplay render' and 'stackplay view', not with 'stackplay merge'"),
+        (["view", "--shard-timings", "j.xml", "t.jsonl"], "'--shard-timings' goes with running scripts, not with 'stackplay view'"),
     ])
     func `a flag given to a command it does not belong to is a usage error`(arguments: [String], message: String) {
         let problem: String?
@@ -60,6 +64,11 @@ import Testing
         #expect(try parse("render", "t.jsonl", "--at", "3", "-o", "f.svg").at == 3)
         #expect(try parse("--tolerance", "0.5", "scripts").tolerance == 0.5)
         #expect(try parse("replay", "--help").action == .help)
+        #expect(try parse("view", "a.jsonl", "b.jsonl", "-o", "v.html").outputFile == "v.html")
+        let merge = try parse("merge", "a.json", "b.json", "--junit", "j.xml", "--json", "--artifacts", "out")
+        #expect(merge.action == .merge && merge.paths == ["a.json", "b.json"] && merge.junit == "j.xml")
+        #expect(merge.format == .json && merge.artifactsDirectory == "out")
+        #expect(try parse("--shard", "1/2", "--shard-timings", "j.xml", "s").shardTimings == "j.xml")
     }
 
     @Test func `bad values and unknown flags name the flag`() {

@@ -1,0 +1,115 @@
+/// The trace viewer: one self-contained HTML page (`stackplay view`, and `report.html` of
+/// `--artifacts`) with a test list and a filter, and for the selected test a timeline to scrub,
+/// the frame at each event drawn large with the fingers and drag translations, the event list,
+/// the components' state, and for a failure the failing event and the golden frame over it.
+///
+/// The page holds the run as data, not pictures: each trace (JSON Lines) is compressed
+/// (``Deflate``, Base64) into its own `<script>` element, and the page's JavaScript
+/// (`Sources/Traces/Viewer/viewer.js`, compiled in through ``EmbeddedViewer``) inflates and draws
+/// only the test being looked at. Nothing is fetched. The same run gives the same bytes, except
+/// the tests' durations when they are given.
+public enum TraceViewer {
+    /// How a test ended; `trace` for a trace shown by `stackplay view` without a run.
+    public enum Status: String, Sendable { case passed, failed, skipped, trace }
+
+    /// One screen a test made: its trace file name, the trace, and the golden trace it was
+    /// compared with (`--golden`), when there is one.
+    public struct Screen: Sendable {
+        public var name: String
+        public var trace: String
+        public var golden: String?
+
+        public init(name: String, trace: String, golden: String? = nil) {
+            self.name = name
+            self.trace = trace
+            self.golden = golden
+        }
+    }
+
+    /// One test as the viewer lists it.
+    public struct Test: Sendable {
+        public var name: String
+        public var status: Status
+        /// Wall time in seconds; nil when not known (a trace on its own).
+        public var seconds: Double?
+        public var message: String
+        public var screens: [Screen]
+
+        public init(
+            name: String, status: Status, seconds: Double? = nil, message: String = "", screens: [Screen]
+        ) {
+            self.name = name
+            self.status = status
+            self.seconds = seconds
+            self.message = message
+            self.screens = screens
+        }
+    }
+
+    /// The page for `tests`, in their order (the viewer opens the first failure).
+    public static func html(_ tests: [Test], title: String = "stackplay report") -> String {
+        var run = "{\"title\":\(json(title)),\"tests\":["
+        var blobs = ""
+        for (t, test) in tests.enumerated() {
+            if t > 0 { run += "," }
+            run += "{\"name\":\(json(test.name)),\"status\":\"\(test.status.rawValue)\","
+            run +=
+                "\"seconds\":\(test.seconds.map(JSONValue.format) ?? "null"),\"message\":\(json(test.message)),"
+            run += "\"traces\":["
+            for (s, screen) in test.screens.enumerated() {
+                let id = "t\(t)-\(s)"
+                blobs += blob(id, screen.trace)
+                var golden = "null"
+                if let text = screen.golden {
+                    golden = json("g\(t)-\(s)")
+                    blobs += blob("g\(t)-\(s)", text)
+                }
+                run +=
+                    (s > 0 ? "," : "")
+                    + "{\"name\":\(json(screen.name)),\"id\":\"\(id)\",\"golden\":\(golden)}"
+            }
+            run += "]}"
+        }
+        run += "]}"
+        return """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(TraceSVG.escape(title))</title>
+            <style>
+            \(EmbeddedViewer.css)
+            </style></head><body>
+            <nav id="sidebar"><header><h1 id="heading"></h1><div id="summary"></div>
+            <input id="filter" type="search" placeholder="Filter tests (name, passed, failed)" autocomplete="off"></header>
+            <ul id="tests"></ul></nav>
+            <main><div id="detail-head"><h2 id="title"></h2><pre id="message"></pre><div id="screens"></div></div>
+            <div id="timeline-row"><div id="timeline"><div id="marks"></div><input id="scrub" type="range" min="0" max="0" value="0" aria-label="event"></div>
+            <span id="position"></span></div>
+            <div id="legend"></div>
+            <div id="panes"><div id="frame"></div><div id="side"><h3>Events</h3><ul id="events"></ul>
+            <h3>State at this event</h3><div id="state"></div></div></div></main>
+            <noscript>The viewer needs JavaScript to draw the traces.</noscript>
+            <script type="application/json" id="stackplay-run">\(run)</script>
+            \(blobs)<script>
+            \(EmbeddedViewer.js)
+            </script>
+            </body></html>
+
+            """
+    }
+
+    /// A JSON string that is also safe inside `<script>`: `<` is written as `\u003c`.
+    static func json(_ text: String) -> String {
+        var out = ""
+        for character in JSONValue.string(text).text {
+            if character == "<" { out += "\\u003c" } else { out.append(character) }
+        }
+        return out
+    }
+
+    /// One trace, deflated and in Base64, in its own script element.
+    static func blob(_ id: String, _ text: String) -> String {
+        "<script type=\"application/octet-stream\" id=\"\(id)\" data-encoding=\"deflate-raw;base64\">"
+            + Deflate.base64(Deflate.compress(Array(text.utf8))) + "</script>\n"
+    }
+}

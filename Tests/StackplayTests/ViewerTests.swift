@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// End-to-end: the trace viewer (`stackplay view`, `--artifacts`'s report.html). Its behaviour in
+/// a browser is tested by `make test-browser` (Tests/Browser/viewer_test.py).
+@Suite struct ViewerTests {
+    let golden = "\(fixtures)/traces/golden"
+
+    func goldenTraces() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent(golden).path)
+            .sorted().map { "\(golden)/\($0)" }
+    }
+
+    /// The page without the tests' durations, the one part that changes between runs.
+    func withoutDurations(_ page: String) -> String {
+        page.replacing(/"seconds":[0-9.e+-]+/, with: "\"seconds\":_")
+    }
+
+    @Test func `the scenarios' report is one small page, the same bytes but for durations`() throws {
+        let folder = try temporaryFolder([:])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var pages: [String] = []
+        for name in ["a", "b"] {
+            let run = try stackplay(arguments: [
+                "--artifacts", folder.appendingPathComponent(name).path, "scripts",
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            pages.append(
+                try String(contentsOf: folder.appendingPathComponent("\(name)/report.html"), encoding: .utf8))
+        }
+        #expect(pages[0].utf8.count <= 200_000, "report.html is \(pages[0].utf8.count) bytes")
+        #expect(withoutDurations(pages[0]) == withoutDurations(pages[1]))
+        // Self-contained: nothing is fetched.
+        for reference in ["<script src", "<link", "url(", "@import", "fetch("] {
+            #expect(!pages[0].contains(reference), "\(reference)")
+        }
+    }
+
+    @Test func `view writes the page of its traces to -o or to stdout`() throws {
+        let traces = try goldenTraces()
+        let folder = try temporaryFolder([:])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("v.html").path
+        let run = try stackplay(arguments: ["view"] + traces + ["-o", out])
+        #expect(run.status == 0)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "stackplay: wrote \(out)\n")
+        let page = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(
+            page.components(separatedBy: "data-encoding=\"deflate-raw;base64\"").count == traces.count + 1)
+        #expect(page.contains("\"status\":\"trace\",\"seconds\":null"))
+        let toStdout = try stackplay(arguments: ["view"] + traces)
+        #expect(toStdout.status == 0 && toStdout.stderr == "")
+        #expect(toStdout.stdout == page)
+    }
+
+    @Test func `view: a malformed trace names its file and line, and nothing is written`() throws {
+        let folder = try temporaryFolder([
+            "bad.jsonl": "{\"format\":\"stackplay-trace\",\"version\":1}\n{\"i\":0,"
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay(arguments: ["view", "bad.jsonl", "-o", "v.html"], in: folder)
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("stackplay: bad.jsonl:"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("v.html").path))
+        let missing = try stackplay(arguments: ["view", "missing.jsonl"], in: folder)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("stackplay: cannot read missing.jsonl: "))
+    }
+
+    @Test(arguments: [
+        (["view"], "stackplay: view needs at least one trace"),
+        (
+            ["view", "--junit", "j.xml", "t.jsonl"],
+            "stackplay: '--junit' goes with running scripts and 'stackplay merge', not with 'stackplay view'"
+        ),
+        (
+            ["view", "--at", "2", "t.jsonl"],
+            "stackplay: '--at' goes with 'stackplay render', not with 'stackplay view'"
+        ),
+    ])
+    func `view's usage errors exit 64`(arguments: [String], message: String) throws {
+        let run = try stackplay(arguments: arguments)
+        #expect(run.status == 64)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix(message), "\(run.stderr)")
+    }
+
+    @Test func `with --golden, a failure's page holds its golden trace for the overlay`() throws {
+        let script = """
+            test("wallet", function()
+              local screen = stackplay.screen {}
+              local wallet = screen:wallet_card_stack { items = { "amex", "visa" } }
+              wallet:tap("%s"); screen:settle()
+            end)
+            """
+        let folder = try temporaryFolder(["w.lua": script.replacingOccurrences(of: "%s", with: "amex")])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try stackplayRecording(["--golden", "golden", "w.lua"], in: folder).status == 0)
+        try script.replacingOccurrences(of: "%s", with: "visa").write(
+            to: folder.appendingPathComponent("w.lua"), atomically: true, encoding: .utf8)
+        let run = try stackplayRecording(["--golden", "golden", "--artifacts", "out", "w.lua"], in: folder)
+        #expect(run.status == 1)
+        let page = try String(contentsOf: folder.appendingPathComponent("out/report.html"), encoding: .utf8)
+        #expect(page.contains("\"golden\":\"g0-0\""))
+        #expect(page.contains("id=\"g0-0\""))
+    }
+}
