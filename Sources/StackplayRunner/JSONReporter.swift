@@ -66,6 +66,33 @@ extension JSONReporter {
         }
         return "[" + objects.joined(separator: ",") + "]"
     }
+
+    /// The issues ``audit(_:)`` wrote (`stackplay merge` reads them back); an entry that does not
+    /// read as one is left out.
+    static func auditIssues(_ value: JSONValue?) -> [AuditIssue] {
+        guard case .array(let items)? = value else { return [] }
+        return items.compactMap { item in
+            func text(_ key: String) -> String? {
+                if case .string(let text)? = item[key] { return text }
+                return nil
+            }
+            func number(_ key: String, in object: JSONValue?) -> Double? {
+                if case .number(let number)? = object?[key] { return number }
+                return nil
+            }
+            let frame = item["frame"]
+            guard let typeName = text("type"), let type = AuditType(rawValue: typeName), let rule = text("rule"),
+                let component = text("component"), let kind = text("kind"), let element = text("element"),
+                let compact = text("compact"), let detail = text("detail"), let x = number("x", in: frame),
+                let y = number("y", in: frame), let width = number("width", in: frame),
+                let height = number("height", in: frame), let time = number("time", in: item)
+            else { return nil }
+            return AuditIssue(
+                type: type, rule: rule, component: component, kind: ComponentKind(kind), element: element,
+                frame: Rect(x: x, y: y, width: width, height: height), compact: compact, detail: detail,
+                time: time)
+        }
+    }
 }
 
 /// A JSON string literal, escaped per RFC 8259 (the traces' writer does it).

@@ -81,6 +81,11 @@ import Testing
             run.stdout.contains(
                 "\"audit\":[{\"type\":\"hit_region\",\"rule\":\"too_small\",\"component\":\"wallet\""))
         #expect(run.stdout.contains("\"element\":\"card:b\""))
+        // `stackplay merge` keeps them.
+        try run.stdout.write(
+            to: folder.appendingPathComponent("shard.json"), atomically: true, encoding: .utf8)
+        let merged = try stackplay(arguments: ["merge", "shard.json", "--json"], in: folder)
+        #expect(merged.stdout.contains("\"audit\":[{\"type\":\"hit_region\",\"rule\":\"too_small\""))
         let human = try stackplay(arguments: ["f.lua"], in: folder)
         #expect(
             human.stderr.contains("f.lua:5: the screen's accessibility audit found 2 accessibility issues"))
