@@ -144,6 +144,41 @@
 ---@field settings stackplay.settings
 ---@field components stackplay.component_snapshot[]
 
+---@alias stackplay.audit_type
+---| "hit_region" # a control or swipeable card with no 44 × 44 pt square that takes touches
+---| "element_detection" # a card a touch reaches that VoiceOver hides or lacks; an activation point off screen or on something else
+---| "sufficient_description" # an empty label, a raw id as label, a repeated label, a button without a hint where the others have one
+---| "dynamic_type" # at the screen's text size, a card or part that fits at Large and no longer does
+---| "trait" # a control without the Button trait, the selection without Selected
+---| "action" # a named action that changes nothing now
+---| "contrast" # not applicable headlessly: refused (stackplay draws no colours)
+---| "text_clipped" # not applicable headlessly: refused (stackplay lays out no text)
+
+--- A known issue an audit leaves out: every field given must match.
+---@class stackplay.audit_allowance
+---@field type stackplay.audit_type
+---@field element? string an element id (`card:savings`, `show_less`), or a prefix ending in `*` (`card:*`)
+---@field component? string the component's name
+---@field kind? string the component's kind (`wallet_card_stack`)
+---@field rule? string the rule that found it (`hidden_hittable`, `does_nothing`, ...)
+---@field reason? string why it is allowed (not read)
+
+---@class stackplay.audit_options
+---@field types? stackplay.audit_type[] default: every applicable type
+---@field allow? stackplay.audit_allowance[]
+
+--- One accessibility issue.
+---@class stackplay.audit_issue
+---@field type stackplay.audit_type
+---@field rule string which check found it: `too_small`, `covered`, `no_element`, `hidden_hittable`, `activation_off_screen`, `activation_misses`, `empty_label`, `raw_id_label`, `duplicate_label`, `missing_hint`, `pushed_off_screen`, `overflows_component`, `not_a_button`, `not_selected`, `does_nothing`
+---@field component string
+---@field kind string
+---@field element string the element's id or a part's name
+---@field frame stackplay.rect
+---@field compact string one line
+---@field detail string what the rule checks, what it found, what to do
+---@field time number the screen's time
+
 ---@class stackplaylib
 ---@field version string stackplay's version, "0.1.0"
 stackplay = {}
@@ -246,6 +281,11 @@ function screen:snapshot() end
 --- The screen as the failure report prints it.
 ---@return string
 function screen:dump() end
+--- The accessibility audit of the screen as it is now (XCUITest's audit types, headless): every
+--- issue, component after component. `hit_region`, `element_detection` and `dynamic_type` judge a screen at rest.
+---@param options? stackplay.audit_options
+---@return stackplay.audit_issue[]
+function screen:audit(options) end
 --- What a recorded screen (`record = true`, or any screen under --trace) has received so far, as
 --- a JSON Lines trace (docs/traces.md).
 ---@return string
@@ -447,6 +487,11 @@ function expectation:to_match(pattern) end
 ---@param path string
 ---@return stackplay.expectation
 function expectation:to_match_trace(path) end
+--- The screen given to expect passes its accessibility audit (`screen:audit(options)`); a failure
+--- lists every issue.
+---@param options? stackplay.audit_options
+---@return stackplay.expectation
+function expectation:to_pass_audit(options) end
 --- The function given to expect raises an error, containing `text` if given.
 ---@param text? string
 ---@return stackplay.expectation

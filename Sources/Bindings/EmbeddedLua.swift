@@ -14,9 +14,9 @@ enum EmbeddedLua {
 -- are never used through methods (`s:find`), so a script that replaces `string.find` or
 -- `setmetatable` changes nothing here. Its argument is a table of Swift functions: `where` (the
 -- script's current `path:line`), `traceback(level)`, `dump()` (the screens as text) and
--- `golden(screen, path)` (`to_match_trace`).
+-- `golden(screen, path)` (`to_match_trace`) and `audit(screen, options)` (`to_pass_audit`).
 local internal = ...
-local where, traceback, golden = internal.where, internal.traceback, internal.golden
+local where, traceback, golden, audit = internal.where, internal.traceback, internal.golden, internal.audit
 local nearest = internal.nearest
 local api = stackplay
 local registry = { tests = {}, before_each = {}, after_each = {} }
@@ -446,6 +446,19 @@ function Expectation:to_match_trace(path)
     message = "the screen's trace differs from " .. path, wanted = "a trace matching " .. path,
     sides = false, -- the difference names the field, expected and actual
     detail = difference and ("  " .. gsub(difference, "\n", "\n  ")) or nil,
+  })
+end
+
+--- Lua: `expect(screen):to_pass_audit([options])`: the screen's accessibility audit finds no
+--- issue (`screen:audit(options)`); a failure lists every issue, with the state of the screens.
+function Expectation:to_pass_audit(options)
+  local ok, count, summary, report = pcall(audit, self.actual, options)
+  if not ok then error((gsub(tostring(count), "^[^\n]-stackplay/[^:]*:%d+: ", "")), 2) end
+  return outcome(self, count == 0, {
+    message = "the screen's accessibility audit found " .. summary, wanted = "an audit with no issue",
+    expected = "no accessibility issues", actual = summary,
+    detail = count > 0 and report or nil,
+    hint = "change the screen, or allow a known issue: to_pass_audit { allow = { { type =, element = } } }.",
   })
 end
 

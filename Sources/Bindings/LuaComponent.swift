@@ -49,7 +49,7 @@ extension LuaComponent {
     }
 
     static func defineClass(in lua: LuaState) throws {
-        try lua.defineClass(ComponentHandle<Self>.self, name: "stackplay.\(luaName)", methods: methods())
+        try lua.defineClass(ComponentHandle<Self>.self, name: "stackplay.\(luaName)", methods: lua.session.auditing(methods()))
     }
 
     /// The LuaLS class of `screen:<kind> { ... }`'s options: the kind's own, after the shared ones.

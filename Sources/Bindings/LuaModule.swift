@@ -1,3 +1,4 @@
+import StackModel
 import Traces
 
 /// Something that adds functions, values and classes to every fresh script state.
@@ -28,14 +29,15 @@ public enum StackplayModules {
     /// With `recordsTraces`, every screen is recorded and the runner collects the traces.
     public static func standard(
         screen: ScreenDefaults, recordsTraces: Bool = false, updatesGolden: Bool = false,
-        golden: GoldenPolicy = GoldenPolicy()
+        golden: GoldenPolicy = GoldenPolicy(), audit: AuditOptions? = nil
     )
         -> [any LuaModule]
     {
         [
             CoreModule(),
             StackModelModule(
-                defaults: screen, recordsTraces: recordsTraces, updatesGolden: updatesGolden, golden: golden),
+                defaults: screen, recordsTraces: recordsTraces, updatesGolden: updatesGolden, golden: golden,
+                audit: audit),
             PreludeModule(),
         ]
     }

@@ -175,6 +175,7 @@ enum ScreenMethods {
                 ]
             },
             "dump": { a in [.string(LuaSnapshot.dump(try screen(a)))] },
+            "audit": { a in try AuditMethods.audit(a) },
             "trace": { a in
                 guard let recorder = session.recorder(of: try screen(a)) else {
                     throw a.error(at: 1, TraceMethods.notRecorded)

@@ -37,6 +37,12 @@ final class ScriptSession {
     /// Whether screens are kept for the failure report. The Lua module (``LuaLibrary``) has no
     /// report and lives as long as its host, so it keeps none: a screen goes with its last reference.
     var keepsScreens = true
+    /// `--audit`: every screen is audited after each step (``AuditObserver``); nil when off.
+    var audit: AuditOptions?
+    /// The first step whose audit found issues, once one did.
+    var auditFailure: AuditFailure?
+    /// The issues that failed the test (`--audit`, or the last `to_pass_audit` that did not hold).
+    var auditIssues: [AuditIssue] = []
 
     /// A screen held weakly, and what its recorder's events cost when it was last measured.
     private final class Tracked {
@@ -70,6 +76,7 @@ final class ScriptSession {
             recorderOf[ObjectIdentifier(screen)] = recorder
         }
         live.append(Tracked(screen, recorder: recorder))
+        if let audit { AuditObserver.attach(to: screen, options: audit, session: self) }
     }
 
     /// The recorder of `screen`, if it is recorded.

@@ -12,11 +12,15 @@ public struct StackModelModule: LuaModule {
     public let golden: GoldenPolicy
     /// The component kinds scripts can make, replay and compare.
     public let kinds: LuaComponentKinds
+    /// `--audit`: every screen is audited after each step, and the first issue fails the test.
+    public let audit: AuditOptions?
 
     public init(
         defaults: ScreenDefaults = ScreenDefaults(), recordsTraces: Bool = false, updatesGolden: Bool = false,
-        golden: GoldenPolicy = GoldenPolicy(), kinds: LuaComponentKinds = .standard
+        golden: GoldenPolicy = GoldenPolicy(), kinds: LuaComponentKinds = .standard,
+        audit: AuditOptions? = nil
     ) {
+        self.audit = audit
         self.defaults = defaults
         self.recordsTraces = recordsTraces
         self.updatesGolden = updatesGolden
@@ -42,6 +46,7 @@ public struct StackModelModule: LuaModule {
         "to_equal", "to_be_near", "to_be_truthy", "to_be_falsy", "to_be_nil", "to_raise", "to_match_trace",
         "to_be_greater_than", "to_be_greater_than_or_equal", "to_be_less_than", "to_be_less_than_or_equal",
         "to_be_between", "to_contain", "to_have_length", "to_be_type", "to_match", "never", "to_not",
+        "to_pass_audit",
     ]
 
     /// The option names of each call that takes an options table, by the call's name:
@@ -60,6 +65,7 @@ public struct StackModelModule: LuaModule {
             "tap": gesture, "drag": gesture, "scroll": gesture, "hit_test": ["x", "y"],
             "touch_down": ["x", "y"], "touch_move": ["x", "y"],
             "test": ["tags"], "skip": ["tags"], "only": ["tags"],
+            "audit": AuditMethods.optionNames, "to_pass_audit": AuditMethods.optionNames,
         ]
         for kind in kinds.types { names[kind.luaName] = kind.optionNames }
         return names
@@ -70,6 +76,7 @@ public struct StackModelModule: LuaModule {
         // A run `--mirror` compares with its twin records every screen (``MirrorCheck``).
         session.recordsTraces = recordsTraces || lua.variant.checksMirror
         session.updatesGolden = updatesGolden
+        session.audit = audit
         lua.setMemoryMeter { session.footprint() }
         let defaults: ScreenDefaults
         switch lua.variant.applied(to: self.defaults) {
@@ -80,7 +87,8 @@ public struct StackModelModule: LuaModule {
         let files = ScriptFiles(root: lua.scriptsRoot, golden: golden, kinds: kinds)
         try lua.defineClass(
             Screen.self, name: "stackplay.screen",
-            methods: ScreenMethods.methods(session: session, defaults: defaults, kinds: kinds))
+            methods: session.auditing(
+                ScreenMethods.methods(session: session, defaults: defaults, kinds: kinds)))
         for kind in kinds.types { try kind.defineClass(in: lua) }
         try lua.setField(
             "screen", in: "stackplay",
@@ -89,6 +97,10 @@ public struct StackModelModule: LuaModule {
             "replay", in: "stackplay",
             .function("replay") {
                 try TraceMethods.replay($0, session: session, files: files, mirrored: defaults.mirror)
+            })
+        lua.internals["audit"] = .function(
+            LuaSwiftFunction(name: "to_pass_audit", isMethod: true) {
+                try AuditMethods.expectation($0, session: session)
             })
         lua.internals["golden"] = .function("to_match_trace") {
             try TraceMethods.golden($0, session: session, files: files)

@@ -1,3 +1,5 @@
+import StackModel
+
 /// How one test went.
 public struct TestResult: Error, Sendable, Equatable {
     public enum Status: String, Sendable { case passed, failed, skipped }
@@ -36,6 +38,8 @@ public struct TestResult: Error, Sendable, Equatable {
     public var picture: String = ""
     /// The test asked `screen:mirrored()` (read in the worker only, never sent).
     public var asksMirror = false
+    /// The accessibility issues that failed it (`--audit`, `to_pass_audit`); empty otherwise.
+    public var auditIssues: [AuditIssue] = []
 
     public init(
         test: TestCase, status: Status, message: String = "", traceback: String = "", dump: String = "",

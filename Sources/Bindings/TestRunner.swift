@@ -109,6 +109,7 @@ public struct TestRunner: Sendable {
 
     /// The output, the traces and, for a failure, the screens' state: read from the session.
     private static func collect(_ lua: LuaState, into result: inout TestResult) {
+        lua.session.applyAudit(to: &result)
         result.output = lua.session.output.captured
         result.traces = lua.session.recorders.map(\.text)
         result.asksMirror = lua.session.asksMirror

@@ -48,6 +48,34 @@ public protocol Component: AnyObject {
     /// Applies a change the owner makes to this component's bindings (`set_expanded`); throws
     /// for a change this kind does not take. The screen reports it after it took effect.
     func apply(_ change: OwnerChange, in settings: ScreenSettings) throws
+
+    /// The accessibility audit's hook: the elements a touch acts on now (a tap, or only a drag),
+    /// hidden ones included. The default: every element with the Button trait, tapped.
+    func touchTargets(in settings: ScreenSettings) -> [TouchTarget]
+
+    /// The accessibility audit's hook: whether performing the named `action` on `element` now
+    /// would change anything, without performing it; nil when the kind cannot tell (the default),
+    /// and the audit leaves the action alone.
+    func wouldChange(performing action: String, on element: String, in settings: ScreenSettings) -> Bool?
+}
+
+/// An element a touch acts on, for the audit's `hit_region`, `element_detection` and `trait`
+/// rules.
+public struct TouchTarget: Hashable, Sendable {
+    public enum Gesture: String, Hashable, Sendable {
+        /// A tap does something: a control, which VoiceOver activates with a double tap.
+        case tap
+        /// Only a drag does something (a card swiped away); VoiceOver reaches it by an action.
+        case drag
+    }
+    /// The element's id, which is also what `hitTest` names.
+    public var element: String
+    public var gesture: Gesture
+
+    public init(_ element: String, _ gesture: Gesture = .tap) {
+        self.element = element
+        self.gesture = gesture
+    }
 }
 
 extension Component {
@@ -56,6 +84,14 @@ extension Component {
     public func apply(_ change: OwnerChange, in settings: ScreenSettings) throws {
         throw unsupported(change)
     }
+
+    public func touchTargets(in settings: ScreenSettings) -> [TouchTarget] {
+        accessibilityElements(in: settings).filter { $0.traits.contains(.button) }.map { TouchTarget($0.id) }
+    }
+
+    public func wouldChange(performing action: String, on element: String, in settings: ScreenSettings)
+        -> Bool?
+    { nil }
 
     /// `'sticky' is a sticky_stacked_cards, which takes no set_expanded`.
     public func unsupported(_ change: OwnerChange) -> StackModelError {

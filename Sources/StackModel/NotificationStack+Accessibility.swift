@@ -59,3 +59,25 @@ extension NotificationStack {
         return true
     }
 }
+
+/// What the accessibility audit asks of a `NotificationStack`.
+extension NotificationStack {
+    /// The closed pile and "Show less" take taps (N6, N12); an open card is swiped away only
+    /// when the owner set `onDismiss` (N9).
+    public func touchTargets(in settings: ScreenSettings) -> [TouchTarget] {
+        var targets: [TouchTarget] = []
+        if showsHeader { targets.append(TouchTarget("show_less")) }
+        if !isOpen { targets.append(TouchTarget("stack")) }
+        if isSwipeable { targets += cards.map { TouchTarget("card:\($0.id)", .drag) } }
+        return targets
+    }
+
+    /// "Clear" dismisses only a card that could be swiped (N15): the seed offers the action on
+    /// every card, `.accessibilityAction(named: "Clear") { if isSwipeable { onDismiss() } }`.
+    public func wouldChange(performing action: String, on element: String, in settings: ScreenSettings)
+        -> Bool?
+    {
+        guard action == Self.clearAction, element.hasPrefix("card:") else { return nil }
+        return isSwipeable
+    }
+}

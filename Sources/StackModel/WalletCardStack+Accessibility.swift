@@ -43,3 +43,11 @@ extension WalletCardStack {
         return escape(in: settings)
     }
 }
+
+/// What the accessibility audit asks of a `WalletCardStack`.
+extension WalletCardStack {
+    /// Every card is a `Button` (W4), in the stack and in the pile alike.
+    public func touchTargets(in settings: ScreenSettings) -> [TouchTarget] {
+        cards.map { TouchTarget("card:\($0.id)") }
+    }
+}

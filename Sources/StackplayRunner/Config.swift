@@ -5,7 +5,9 @@ import StackModel
 /// sandbox as scripts. Flags on the command line win over it.
 struct Config {
     static let fileName = ".stackplay.lua"
-    static let keys = ["paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit", "seed", "matrix"]
+    static let keys = [
+        "paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit", "seed", "matrix", "audit",
+    ]
 
     var paths: [String] = []
     /// `screen = { width =, height =, layout_direction =, reduce_motion =, dynamic_type = }`:
@@ -18,6 +20,8 @@ struct Config {
     var junit: String?
     var seed: Int?
     var matrix = Matrix()
+    /// `audit = { types =, allow = }`: what `--audit` checks and the known issues it allows.
+    var audit: AuditOptions?
 
     struct Invalid: Error, CustomStringConvertible {
         let message: String
@@ -90,6 +94,8 @@ struct Config {
                 config.seed = number
             case "matrix":
                 config.matrix = try matrix(value)
+            case "audit":
+                config.audit = try audit(value)
             case "junit":
                 guard let path = value.string else { throw bad("a path") }
                 config.junit = path
@@ -146,6 +152,22 @@ struct Config {
             throw Invalid(message: "\(fileName): 'matrix': \(error)")
         }
         return matrix
+    }
+
+    /// The `audit` table, read as `screen:audit(options)` reads its options.
+    private static func audit(_ value: LuaValue) throws(Invalid) -> AuditOptions {
+        let fields: [String: LuaValue]
+        switch value {
+        case .table(let table): fields = table
+        case .array(let list) where list.isEmpty: fields = [:]
+        default:
+            throw Invalid(
+                message: "\(fileName): 'audit' must be a table { types =, allow = }, got \(describe(value))")
+        }
+        switch AuditMethods.options(fields) {
+        case .success(let options): return options
+        case .failure(let error): throw Invalid(message: "\(fileName): 'audit': \(error.message)")
+        }
     }
 
     /// The `screen` table: each setting checked as `stackplay.screen {}` checks it; an unknown
@@ -213,6 +235,11 @@ struct Config {
         if options.junit == nil { options.junit = junit }
         if !options.given.contains("seed"), let seed { options.seed = seed }
         if !options.given.contains("matrix") { options.matrix = matrix }
+        if var audit = options.audit, let configured = self.audit {
+            if !options.auditTypesGiven { audit.types = configured.types }
+            audit.allow = configured.allow
+            options.audit = audit
+        }
     }
 
     private static func describe(_ value: LuaValue) -> String {

@@ -53,6 +53,14 @@ struct JUnitReporter {
                     if !result.dump.isEmpty { body += "\n\nstate when it failed:\n" + result.dump }
                     if !result.traceback.isEmpty { body += "\n\n" + result.traceback }
                     lines.append(open + ">")
+                    if !result.auditIssues.isEmpty {
+                        // One property an issue (as pytest's record_property writes them).
+                        lines.append("      <properties>")
+                        for issue in result.auditIssues {
+                            lines.append("        <property name=\"audit\" value=\"\(escape(issue.line))\"/>")
+                        }
+                        lines.append("      </properties>")
+                    }
                     let element = result.kind == .failure ? "failure" : "error"
                     lines.append(
                         "      <\(element) message=\"\(escape(firstLine))\" type=\"\(element)\">"

@@ -140,6 +140,7 @@ enum Merge {
             result.expected = try string("expected", optional: true)
             result.actual = try string("actual", optional: true)
             result.diff = try string("diff", optional: true)
+            result.auditIssues = JSONReporter.auditIssues(test["audit"])
             results.append(result)
         }
         return (results, seed)

@@ -88,6 +88,11 @@ struct Options {
     /// `render --at N`, `render -o FILE`, `view -o FILE`.
     var at: Int?
     var outputFile: String?
+    /// `--audit[=TYPES]`: audit every screen after each step; nil when off. The config's `audit`
+    /// gives the types when the flag names none, and the allow-list.
+    var audit: AuditOptions?
+    /// Whether `--audit` named its types.
+    var auditTypesGiven = false
 
     /// Whether the run records traces.
     var recordsTraces: Bool { traceDirectory != nil || goldenDirectory != nil || artifactsDirectory != nil }
@@ -180,6 +185,11 @@ struct Options {
           --ci                   as in CI (also when the CI variable is set and not empty):
                                  a missing golden trace fails instead of being recorded, and
                                  only(...) fails the run
+          --audit[=TYPES]        audit every screen's accessibility after each gesture, settle
+                                 and setting change, and fail a test at the first step with an
+                                 issue; TYPES: hit_region, element_detection,
+                                 sufficient_description, dynamic_type, trait, action (default:
+                                 all; contrast and text_clipped are not applicable headlessly)
           --timeout SECONDS      wall time one test may take before it is stopped and reported
                                  as timed out (default: 120); a test that crashes is reported as
                                  crashed and the run goes on
@@ -188,7 +198,8 @@ struct Options {
 
         A '.stackplay.lua' in the current folder may return defaults: paths, screen (width,
         height, layout_direction, reduce_motion, dynamic_type: every screen's defaults),
-        cpu_budget, memory_budget, reporter ('human', 'tap', 'json'), jobs, junit, seed.
+        cpu_budget, memory_budget, reporter ('human', 'tap', 'json'), jobs, junit, seed,
+        audit ({ types = {...}, allow = { { type =, element = } } }: what --audit checks).
         Flags win over it. NO_COLOR turns colour off; colour is used only on a terminal.
 
         Under Bazel (TEST_TOTAL_SHARDS, TEST_SHARD_INDEX, XML_OUTPUT_FILE,
@@ -309,6 +320,20 @@ struct Options {
                 }
                 options.at = index
             case "-o", "--output": options.outputFile = try value()
+            case "--audit":
+                options.audit = AuditOptions()
+                if let inlineValue {
+                    let names = inlineValue.split(separator: ",", omittingEmptySubsequences: false)
+                        .map(String.init)
+                    switch AuditMethods.types(names) {
+                    case .success(let types) where !types.isEmpty:
+                        options.audit?.types = types
+                        options.auditTypesGiven = true
+                    case .success:
+                        throw UsageError(message: "--audit= needs audit types, such as hit_region,trait")
+                    case .failure(let error): throw UsageError(message: "--audit: \(error.message)")
+                    }
+                }
             default:
                 var message = "unknown option '\(argument)'"
                 let known = [
@@ -317,7 +342,7 @@ struct Options {
                     "--ci",
                     "--artifacts",
                     "--tolerance", "--at", "--output", "--seed", "--repeat", "--forbid-only", "--timeout",
-                    "--tag", "--exclude-tag", "--matrix", "--shard-timings", "--mirror",
+                    "--tag", "--exclude-tag", "--matrix", "--shard-timings", "--mirror", "--audit",
                 ]
                 if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }
                 throw UsageError(message: message)
@@ -337,7 +362,7 @@ struct Options {
             "--filter", "--list", "--jobs", "--shard", "--tap", "--json", "--junit", "--cpu-budget",
             "--memory-budget", "--trace", "--golden", "--update", "--ci", "--artifacts", "--seed",
             "--repeat", "--forbid-only", "--timeout", "--tag", "--tags", "--exclude-tag", "--exclude-tags",
-            "--matrix", "--shard-timings", "--mirror",
+            "--matrix", "--shard-timings", "--mirror", "--audit",
         ] {
             scopes[flag] = [.run]
         }

@@ -1,4 +1,5 @@
 import Bindings
+import StackModel
 
 /// TAP version 13 on stdout: a plan, `ok`/`not ok` a test, `# SKIP` for skipped ones, and a
 /// YAML block with the message, position and state for each failure.
@@ -21,6 +22,7 @@ struct TapReporter {
                 lines.append(
                     "  at: \(yaml(result.position.isEmpty ? result.test.position : result.position))")
                 if !result.dump.isEmpty { lines.append("  state: \(yaml(result.dump))") }
+                if !result.auditIssues.isEmpty { lines += audit(result.auditIssues) }
                 lines.append("  ...")
             }
         }
@@ -50,6 +52,22 @@ struct TapReporter {
         var lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast() }
         return lines.map { "# " + $0.replacing("\r", with: "\\r") }
+    }
+
+    /// The accessibility issues that failed a test, as a YAML list of maps.
+    private func audit(_ issues: [AuditIssue]) -> [String] {
+        ["  audit:"]
+            + issues.flatMap { issue in
+                [
+                    "    - type: \(yaml(issue.type.rawValue))", "      rule: \(yaml(issue.rule))",
+                    "      component: \(yaml(issue.component))", "      kind: \(yaml(issue.kind.rawValue))",
+                    "      element: \(yaml(issue.element))",
+                    "      frame: { x: \(formatNumber(issue.frame.x)), y: \(formatNumber(issue.frame.y)), "
+                        + "width: \(formatNumber(issue.frame.width)), height: \(formatNumber(issue.frame.height)) }",
+                    "      compact: \(yaml(issue.compact))", "      detail: \(yaml(issue.detail))",
+                    "      time: \(formatNumber(issue.time))",
+                ]
+            }
     }
 
     /// A YAML double-quoted scalar.

@@ -19,7 +19,7 @@ struct TestRun {
         var options = self.options
         let modules = StackplayModules.standard(
             screen: screen, recordsTraces: options.recordsTraces, updatesGolden: options.update,
-            golden: TraceOutputs(options: options).policy)
+            golden: TraceOutputs(options: options).policy, audit: options.audit)
         if options.randomSeed {
             let picked = Int(UInt64.random(in: 0...UInt64(Int32.max)))
             options.seed = picked

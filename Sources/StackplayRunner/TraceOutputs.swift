@@ -122,7 +122,8 @@ struct TraceOutputs {
                 let traces = zip(names, result.traces).compactMap { try? Trace(text: $1, file: $0) }
                 if let trace = traces.last {
                     let svg = "\(directory)/\(names[traces.count - 1].dropLast(".jsonl".count)).svg"
-                    try TraceFile.replace(svg, with: try TraceSVG.render(trace, at: nil))
+                    try TraceFile.replace(
+                        svg, with: try TraceSVG.render(trace, at: nil, issues: result.auditIssues))
                     Output.err("stackplay: wrote \(svg)")
                 }
                 // --mirror: the unmirrored frame and the mirrored one where they part.

@@ -1,4 +1,5 @@
 import Bindings
+import StackModel
 
 /// The bytes a worker process sends its parent: a test's result or a file's tests, written and
 /// read field by field (lengths as 8-byte little-endian integers, doubles by their bits).
@@ -49,6 +50,20 @@ struct WireWriter {
         int(result.seed)
         string(result.kind.rawValue)
         for text in [result.expected, result.actual, result.diff, result.picture] { string(text) }
+        int(result.auditIssues.count)
+        for issue in result.auditIssues { self.issue(issue) }
+    }
+
+    mutating func issue(_ issue: AuditIssue) {
+        for text in [
+            issue.type.rawValue, issue.rule, issue.component, issue.kind.rawValue, issue.element,
+            issue.compact, issue.detail,
+        ] {
+            string(text)
+        }
+        for number in [issue.frame.x, issue.frame.y, issue.frame.width, issue.frame.height, issue.time] {
+            double(number)
+        }
     }
 }
 
@@ -127,6 +142,22 @@ struct WireReader {
         result.actual = actual
         result.diff = diff
         result.picture = picture
+        guard let issues = int(), issues >= 0 else { return nil }
+        for _ in 0..<issues {
+            guard let issue = issue() else { return nil }
+            result.auditIssues.append(issue)
+        }
         return result
+    }
+
+    mutating func issue() -> AuditIssue? {
+        guard let typeName = string(), let type = AuditType(rawValue: typeName), let rule = string(),
+            let component = string(), let kind = string(), let element = string(), let compact = string(),
+            let detail = string(), let x = double(), let y = double(), let width = double(),
+            let height = double(), let time = double()
+        else { return nil }
+        return AuditIssue(
+            type: type, rule: rule, component: component, kind: ComponentKind(kind), element: element,
+            frame: Rect(x: x, y: y, width: width, height: height), compact: compact, detail: detail, time: time)
     }
 }

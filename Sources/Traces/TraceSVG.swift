@@ -71,8 +71,11 @@ public enum TraceSVG {
         return out
     }
 
-    /// The picture of `frame`; `caption` goes under the screen (event and time).
-    public static func render(_ frame: FrameSnapshot, caption: String = "") -> String {
+    /// The picture of `frame`; `caption` goes under the screen (event and time); `issues` (an
+    /// accessibility audit's, `--audit`) are outlined over everything, each named by its type.
+    public static func render(_ frame: FrameSnapshot, caption: String = "", issues: [AuditIssue] = [])
+        -> String
+    {
         let s = frame.settings
         let w = s.size.width
         let h = s.size.height
@@ -120,6 +123,7 @@ public enum TraceSVG {
             out +=
                 "<text x=\"\(n(r.midX))\" y=\"\(n(r.midY + 5 * card.scale))\" font-size=\"\(n(14 * card.scale))\" text-anchor=\"middle\" fill=\"#222\">\(escape(card.id))</text></g>\n"
         }
+        out += outlines(issues.filter { issue in frame.components.contains { $0.name == issue.component } })
         if !caption.isEmpty {
             out +=
                 "<text class=\"caption\" x=\"0\" y=\"\(n(h + 18))\" font-size=\"13\" fill=\"#333\">\(escape(caption))</text>\n"
@@ -127,9 +131,27 @@ public enum TraceSVG {
         return out + "</svg>\n"
     }
 
+    /// The audit's issues as red dashed outlines with their type and element.
+    static func outlines(_ issues: [AuditIssue]) -> String {
+        var out = ""
+        for issue in issues {
+            let r = issue.frame
+            out +=
+                "<g class=\"audit-issue\" data-type=\"\(issue.type.rawValue)\" data-rule=\"\(escape(issue.rule))\" data-element=\"\(escape(issue.element))\">"
+            out +=
+                "<rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" fill=\"#d00\" fill-opacity=\"0.08\" stroke=\"#d00\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"
+            out +=
+                "<text x=\"\(n(r.x + 4))\" y=\"\(n(r.maxY - 4))\" font-size=\"11\" fill=\"#d00\">\(escape(issue.type.rawValue + " " + issue.element))</text>"
+            out += "<title>\(escape(issue.compact))</title></g>\n"
+        }
+        return out
+    }
+
     /// The picture of event `index` of `trace` (the last when nil), from its recorded frame. A
     /// trace without events shows the screen its header builds.
-    public static func render(_ trace: Trace, at index: Int?) throws(TraceError) -> String {
+    public static func render(_ trace: Trace, at index: Int?, issues: [AuditIssue] = []) throws(TraceError)
+        -> String
+    {
         guard !trace.steps.isEmpty else {
             guard index == nil || index == 0 else {
                 throw TraceError(
@@ -137,7 +159,7 @@ public enum TraceSVG {
             }
             let frame = try initialFrame(of: trace)
             try checkDrawable(frame, file: trace.file, line: 1)
-            return render(frame, caption: "before any event, t = 0 s")
+            return render(frame, caption: "before any event, t = 0 s", issues: issues)
         }
         let index = index ?? trace.steps.count - 1
         guard index >= 0, index < trace.steps.count else {
@@ -151,7 +173,7 @@ public enum TraceSVG {
                 message: "missing: this event has no frame to draw")
         }
         try checkDrawable(frame, file: trace.file, line: trace.steps[index].line, prefix: "frame.")
-        return render(frame, caption: caption(trace.steps[index]))
+        return render(frame, caption: caption(trace.steps[index]), issues: issues)
     }
 
     /// Refuses a frame with a number an SVG cannot hold, naming the trace's line and field.

@@ -217,3 +217,40 @@ if FileManager.default.isExecutableFile(atPath: binary.path) {
 } else {
     print("200 empty tests: no stackplay binary beside stackplay-bench (run `make bench`)")
 }
+
+// MARK: - --audit (accessibility audit) cost: a block of its own, kept apart from the speed rows above.
+// The scripts/ suite in-process as above, without and with `--audit` (every applicable type,
+// the scenarios' allow-list of .stackplay.lua), best of three each; target: at most 2×.
+do {
+    let allow = [
+        AuditAllowance(
+            type: .elementDetection, element: "card:*", kind: "wallet_card_stack", rule: "hidden_hittable"),
+        AuditAllowance(type: .action, element: "card:*", kind: "notification_stack", rule: "does_nothing"),
+    ]
+    func suiteMilliseconds(audit: AuditOptions?) -> (Double, Int) {
+        let modules = StackplayModules.standard(screen: ScreenDefaults(), audit: audit)
+        let runner = TestRunner(scripts: ScriptRunner(modules: modules))
+        let start = clock.now
+        var failed = 0
+        for file in suite {
+            for test in (try? runner.discover(file: file, root: "scripts").get()) ?? []
+            where runner.run(test).status == .failed {
+                failed += 1
+            }
+        }
+        let time = clock.now - start
+        return (Double(time.components.seconds) * 1e3 + Double(time.components.attoseconds) * 1e-15, failed)
+    }
+    var without = Double.infinity
+    var with = Double.infinity
+    var auditFailed = 0
+    for _ in 0..<3 {
+        without = min(without, suiteMilliseconds(audit: nil).0)
+        let (milliseconds, failed) = suiteMilliseconds(audit: AuditOptions(allow: allow))
+        with = min(with, milliseconds)
+        auditFailed = failed
+    }
+    print(
+        "--audit over scripts/, one job: \(String(format: "%.1f", with)) ms with, \(String(format: "%.1f", without)) ms "
+            + "without (\(String(format: "%.2f", with / without))×; target ≤ 2×; \(auditFailed) failed)")
+}
