@@ -186,9 +186,10 @@ public final class LuaState {
 
     // MARK: Running chunks
 
-    /// Loads the text file at `path` as a chunk named `@path` and runs it.
+    /// Loads the text file at `path` as a chunk named `@path` and runs it. The file is parsed
+    /// once a process while it does not change (``LuaState/parses(of:)``).
     public func run(file path: String) throws(LuaFailure) {
-        if load(file: path) != LUA_OK {
+        if loadCompiled(file: path) != LUA_OK {
             throw LuaFailure(kind: .load, message: stack.popErrorMessage())
         }
         _ = try call(arguments: [], results: 0)
