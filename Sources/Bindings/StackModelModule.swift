@@ -56,6 +56,13 @@ public struct StackModelModule: LuaModule {
         ]
     }
 
+    static let notificationStack = MethodTable(
+        className: "stackplay.notification_stack", methods: NotificationStackMethods.methods())
+    static let walletCardStack = MethodTable(
+        className: "stackplay.wallet_card_stack", methods: WalletCardStackMethods.methods())
+    static let stickyStackedCards = MethodTable(
+        className: "stackplay.sticky_stacked_cards", methods: StickyStackedCardsMethods.methods())
+
     public func install(in lua: LuaState) throws {
         let session = lua.session
         session.recordsTraces = recordsTraces
@@ -66,15 +73,10 @@ public struct StackModelModule: LuaModule {
         try lua.defineClass(
             Screen.self, name: "stackplay.screen",
             methods: ScreenMethods.methods(session: session, defaults: defaults))
-        try lua.defineClass(
-            ComponentHandle<NotificationStack>.self, name: "stackplay.notification_stack",
-            methods: NotificationStackMethods.methods())
-        try lua.defineClass(
-            ComponentHandle<WalletCardStack>.self, name: "stackplay.wallet_card_stack",
-            methods: WalletCardStackMethods.methods())
-        try lua.defineClass(
-            ComponentHandle<StickyStackedCards>.self, name: "stackplay.sticky_stacked_cards",
-            methods: StickyStackedCardsMethods.methods())
+        // The components' methods hold nothing of a state: boxed once a process.
+        try lua.defineClass(ComponentHandle<NotificationStack>.self, table: Self.notificationStack)
+        try lua.defineClass(ComponentHandle<WalletCardStack>.self, table: Self.walletCardStack)
+        try lua.defineClass(ComponentHandle<StickyStackedCards>.self, table: Self.stickyStackedCards)
         try lua.setField(
             "screen", in: "stackplay",
             .function("screen") { try ScreenMethods.make($0, session: session, defaults: defaults) })

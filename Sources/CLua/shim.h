@@ -296,20 +296,39 @@ static inline void stackplay_check_after_swift(lua_State *L, stackplay_guard *g)
     }
 }
 
-/// Lua calls this; it calls Swift, then raises (from C, after the Swift frames have returned)
+/// Calls the Swift closure `box`, then raises (from C, after the Swift frames have returned)
 /// if Swift returned STACKPLAY_RAISE or pushed the state past its CPU or memory budget.
-static int stackplay_trampoline(lua_State *L) {
+static inline int stackplay_call_swift(lua_State *L, void *box) {
     stackplay_guard *g = stackplay_guard_of(L);
-    void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
-    if (!*slot) return luaL_error(L, "a stackplay function was called after the state closed");
     g->exempt++;
-    int n = g->dispatch(L, *slot);
+    int n = g->dispatch(L, box);
     g->exempt--;
     if (g->exempt == 0) stackplay_check_after_swift(L, g);
     if (g->exempt == 0 && stackplay_over_memory(g)) stackplay_trip(g, L, STACKPLAY_STOP_MEMORY);
     if (g->tripped && g->exempt == 0) return stackplay_raise_stop(L, g);
     if (n == STACKPLAY_RAISE) return lua_error(L);
     return n;
+}
+
+/// Lua calls this for a Swift function whose box a userdata upvalue holds (released by its `__gc`).
+static int stackplay_trampoline(lua_State *L) {
+    void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
+    if (!*slot) return luaL_error(L, "a stackplay function was called after the state closed");
+    return stackplay_call_swift(L, *slot);
+}
+
+/// The trampoline of a Swift function that outlives every state (a method table built once a
+/// process, ``MethodTable``): the box is a light userdata upvalue, so pushing the function costs no
+/// userdata, no metatable and no finalizer. Otherwise as stackplay_trampoline.
+static int stackplay_static_trampoline(lua_State *L) {
+    return stackplay_call_swift(L, lua_touserdata(L, lua_upvalueindex(1)));
+}
+
+/// Pushes a Lua function calling the Swift closure `box`, which the caller keeps alive for the
+/// whole process (never in a host's state: it has no guard).
+static inline void stackplay_push_static_function(lua_State *L, void *box) {
+    lua_pushlightuserdata(L, box);
+    lua_pushcclosure(L, stackplay_static_trampoline, 1);
 }
 
 // MARK: Host mode: stackplay as a library in a state it did not create
