@@ -5,6 +5,17 @@ import Bindings
 import Foundation
 import StackModel
 
+/// `stackplay-bench --peak-rss FILE PROGRAM ARGUMENTS...`: runs PROGRAM and writes to FILE the peak
+/// resident memory (KiB) of it and the processes it waited for. The table runs the bench again
+/// for this, first thing: `exec` counts the memory of the process that spawned into the peak,
+/// so the spawning process must be small (this one, before it has done anything), not the bench
+/// after its measures.
+if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "--peak-rss" {
+    let measured = spawnMeasured(CommandLine.arguments[3], Array(CommandLine.arguments.dropFirst(4)))
+    try "\(measured.peakKiB) \(measured.status)".write(toFile: CommandLine.arguments[2], atomically: true, encoding: .utf8)
+    exit(0)
+}
+
 /// `stackplay-bench --rounds N`: exactly N rounds of each measurement, for instruction counts
 /// under `valgrind --tool=callgrind` (repeatable where wall time on a shared machine is not).
 let fixedRounds: Int? = {
@@ -12,6 +23,17 @@ let fixedRounds: Int? = {
     guard let flag = arguments.firstIndex(of: "--rounds"), flag + 1 < arguments.count else { return nil }
     return Int(arguments[flag + 1])
 }()
+
+/// `stackplay-bench --profile KIND N`: only N of one unit of per-test work, for callgrind (the
+/// instructions of one unit are the difference of two N's divided by their difference):
+/// `state` (a fresh sandboxed state with every module, closed), `empty` and `scenario` (N files of
+/// 10 empty or scenario tests, discovered and run), `c-state` (the C floor).
+if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 2 < CommandLine.arguments.count,
+    let count = Int(CommandLine.arguments[flag + 2])
+{
+    try profile(CommandLine.arguments[flag + 1], count: count)
+    exit(0)
+}
 
 /// Runs `body` for about `seconds`, prints and returns the rate of `events` per second.
 @discardableResult
@@ -184,36 +206,15 @@ func scriptFiles(under folder: String) -> [String] {
         .map { "\(folder)/\($0)" }.sorted()
 }
 
-// What running tests in worker processes costs (process start, fork, the pipes): the same 200
-// empty tests in-process and through the `stackplay` binary beside this one, one job.
-let emptyFolder = NSTemporaryDirectory() + "stackplay-bench-\(getpid())"
-try? FileManager.default.createDirectory(atPath: emptyFolder, withIntermediateDirectories: true)
-let emptyFile = emptyFolder + "/empty.lua"
-try (1...200).map { "test('t\($0)', function() end)" }.joined(separator: "\n")
-    .write(toFile: emptyFile, atomically: true, encoding: .utf8)
-defer { try? FileManager.default.removeItem(atPath: emptyFolder) }
-let inProcessStart = clock.now
-for test in (try? runner.discover(file: emptyFile, root: emptyFolder).get()) ?? [] { _ = runner.run(test) }
-let inProcess = clock.now - inProcessStart
-let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    .appendingPathComponent("stackplay")
-if FileManager.default.isExecutableFile(atPath: binary.path) {
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["--jobs", "1", emptyFile]
-    process.standardOutput = FileHandle.nullDevice
-    let isolatedStart = clock.now
-    try process.run()
-    process.waitUntilExit()
-    let isolated = clock.now - isolatedStart
-    func milliseconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) * 1e-15
-    }
-    print(
-        "200 empty tests, one job: in-process \(String(format: "%.1f", milliseconds(inProcess))) ms, "
-            + "stackplay binary with worker processes \(String(format: "%.1f", milliseconds(isolated))) ms "
-            + "(\(String(format: "%.1f", (milliseconds(isolated) - milliseconds(inProcess)) * 1000 / 200)) µs a test "
-            + "for isolation and start-up)")
-} else {
-    print("200 empty tests: no stackplay binary beside stackplay-bench (run `make bench`)")
-}
+// Issue 12's table: every target as a ratio measured in this run. Under `--rounds N` (callgrind)
+// the suites have N × 10 tests and no binary is run.
+let stackplayBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("stackplay").path
+let binaryExists = FileManager.default.isExecutableFile(atPath: stackplayBinary)
+if !binaryExists && fixedRounds == nil { print("no stackplay binary beside stackplay-bench (run `make bench`)") }
+let rows = try measureTable(
+    tests: fixedRounds.map { $0 * 10 } ?? 1000,
+    binary: binaryExists && fixedRounds == nil ? stackplayBinary : nil,
+    touchMove: fixedRounds == nil ? directMoves / luaMoves : nil,
+    touchMoveCard: fixedRounds == nil ? direct / throughLua : nil)
+printTable(rows)
