@@ -209,9 +209,12 @@ func profile(_ kind: String, count: Int) throws {
     case "scenario":
         let files = try writeSuite(folder, files: count, perFile: 10, scenarioTest)
         print("failed:", runInProcess(files, root: folder))
+    case "one-file":
+        let files = try writeSuite(folder, files: 1, perFile: count, scenarioTest)
+        print("failed:", runInProcess(files, root: folder))
     case "c-state":
         print("sum:", stackplay_bench_fresh_states(count))
     default:
-        throw BenchError("--profile takes state, empty, scenario or c-state, not '\(kind)'")
+        throw BenchError("--profile takes state, empty, scenario, one-file or c-state, not '\(kind)'")
     }
 }

@@ -27,7 +27,8 @@ let fixedRounds: Int? = {
 /// `stackplay-bench --profile KIND N`: only N of one unit of per-test work, for callgrind (the
 /// instructions of one unit are the difference of two N's divided by their difference):
 /// `state` (a fresh sandboxed state with every module, closed), `empty` and `scenario` (N files of
-/// 10 empty or scenario tests, discovered and run), `c-state` (the C floor).
+/// 10 empty or scenario tests, discovered and run), `one-file` (one file of N scenario tests),
+/// `c-state` (the C floor).
 if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 2 < CommandLine.arguments.count,
     let count = Int(CommandLine.arguments[flag + 2])
 {
