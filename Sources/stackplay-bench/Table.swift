@@ -1,5 +1,6 @@
 // `make bench`'s table: issue 12's targets, each measured as a ratio within this one run.
 import Bindings
+import StackModel
 import CBenchBaseline
 import Foundation
 
@@ -212,9 +213,35 @@ func profile(_ kind: String, count: Int) throws {
     case "one-file":
         let files = try writeSuite(folder, files: 1, perFile: count, scenarioTest)
         print("failed:", runInProcess(files, root: folder))
+    case "lua-moves", "lua-move-card":
+        // N rounds of 1,000 `screen:touch_move` (with `stack:card(id).x`) through the Lua API
+        let lua = try ScriptRunner(budget: LuaBudget(cpuSeconds: 0, memoryMiB: 0)).makeState(root: nil)
+        try lua.run(luaRound, name: "=bench")
+        let call = kind == "lua-moves" ? "return moves()" : "return round()"
+        for _ in 0..<count { try lua.run(call, name: "=bench") }
+    case "swift-moves":
+        for _ in 0..<count { try swiftMoves(readingCard: false) }
+    case "swift-move-card":
+        for _ in 0..<count { try swiftMoves(readingCard: true) }
     case "c-state":
         print("sum:", stackplay_bench_fresh_states(count))
     default:
-        throw BenchError("--profile takes state, empty, scenario, one-file or c-state, not '\(kind)'")
+        throw BenchError(
+            "--profile takes state, empty, scenario, one-file, c-state, lua-moves, lua-move-card, "
+                + "swift-moves or swift-move-card, not '\(kind)'")
     }
+}
+
+/// 1,000 touch moves on the direct Swift path, reading the card as the Lua round does when asked.
+func swiftMoves(readingCard: Bool) throws {
+    let (screen, stack) = try openStack()
+    let start = try stack.point(of: "calendar", in: screen.settings)
+    let (touch, _) = try screen.touchDown(at: start)
+    var sum = 0.0
+    for step in 1...1000 {
+        try screen.touchMove(touch, to: Point(x: start.x - Double(step % 100), y: start.y))
+        if readingCard { sum += stack.cardSnapshots(in: screen.settings).first { $0.id == "calendar" }!.frame.x }
+    }
+    try screen.touchUp(touch)
+    if sum == .infinity { print(sum) }
 }

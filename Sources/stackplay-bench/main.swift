@@ -28,7 +28,8 @@ let fixedRounds: Int? = {
 /// instructions of one unit are the difference of two N's divided by their difference):
 /// `state` (a fresh sandboxed state with every module, closed), `empty` and `scenario` (N files of
 /// 10 empty or scenario tests, discovered and run), `one-file` (one file of N scenario tests),
-/// `c-state` (the C floor).
+/// `c-state` (the C floor), `lua-moves`/`swift-moves` (N rounds of 1,000 touch moves through the
+/// Lua API or the Swift model) and `lua-move-card`/`swift-move-card` (each also reading a card).
 if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 2 < CommandLine.arguments.count,
     let count = Int(CommandLine.arguments[flag + 2])
 {
@@ -117,41 +118,6 @@ let direct = try measure("swift model, touch move + one card's frame") { _ in
     return 1000
 }
 
-/// The Lua side of the comparison: `round()` makes the same open stack and moves a finger 1000 times.
-let luaRound = """
-    local function open_stack()
-      local screen = stackplay.screen { width = 390, height = 844 }
-      local stack = screen:notification_stack {
-        items = { "messages", "calendar", "mail", "fitness" }, card_height = 70,
-        expanded = true, dismissible = true, x = 16, y = 100, width = 358,
-      }
-      local x, y = stack:point("calendar")
-      return screen, stack, screen:touch_down(x, y), x, y
-    end
-
-    function round()
-      local screen, stack, finger, x, y = open_stack()
-      local sink = 0
-      for step = 1, 1000 do
-        screen:touch_move(finger, x - step % 100, y)
-        sink = sink + stack:card("calendar").x
-      end
-      screen:touch_up(finger)
-      return sink
-    end
-
-    function drags()
-      local screen, stack, finger = open_stack()
-      screen:touch_up(finger)
-      stack:drag("calendar", { x = -100 }, { steps = 1000 })
-    end
-
-    function moves()
-      local screen, stack, finger, x, y = open_stack()
-      for step = 1, 1000 do screen:touch_move(finger, x - step % 100, y) end
-      screen:touch_up(finger)
-    end
-    """
 let unlimited = LuaBudget(cpuSeconds: 0, memoryMiB: 0)
 let lua = try ScriptRunner(budget: unlimited).makeState(root: nil)
 try lua.run(luaRound, name: "=bench")
