@@ -37,7 +37,9 @@ let package = Package(
         .target(name: "CStackplayLua", dependencies: ["CLua"]),
         .target(name: "StackplayLua", dependencies: ["Bindings"]),
         // `make bench`: events per second, release build.
-        .executableTarget(name: "stackplay-bench", dependencies: ["Bindings", "StackModel"]),
+        .executableTarget(name: "stackplay-bench", dependencies: ["Bindings", "StackModel", "CBenchBaseline"]),
+        // The bench's floor: a fresh Lua state in plain C.
+        .target(name: "CBenchBaseline", dependencies: ["CLua"]),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "StackModel"]),

@@ -48,6 +48,11 @@ extension LuaComponent {
         (component as? Self).map { .object(ComponentHandle(screen: screen, component: $0)) }
     }
 
+    /// The handle class with methods boxed once a process (no `--audit` wrapping).
+    static func defineClass(in lua: LuaState, table: MethodTable) throws {
+        try lua.defineClass(ComponentHandle<Self>.self, table: table)
+    }
+
     static func defineClass(in lua: LuaState) throws {
         try lua.defineClass(ComponentHandle<Self>.self, name: "stackplay.\(luaName)", methods: lua.session.auditing(methods()))
     }

@@ -6,9 +6,12 @@ import Traces
 /// the three seeds; `adding(_:)` puts one more kind into all of these at once.
 public struct LuaComponentKinds: Sendable {
     private(set) var types: [any LuaComponent.Type]
+    /// Each kind's methods boxed once (``MethodTable``), in the order of `types`.
+    private(set) var methodTables: [MethodTable]
 
     init(_ types: [any LuaComponent.Type]) {
         self.types = []
+        self.methodTables = []
         for type in types { register(type) }
     }
 
@@ -19,10 +22,13 @@ public struct LuaComponentKinds: Sendable {
 
     /// Adds `type`, or replaces the kind of the same name.
     mutating func register(_ type: any LuaComponent.Type) {
+        let table = MethodTable(className: "stackplay.\(type.luaName)", methods: type.methods())
         if let index = types.firstIndex(where: { $0.componentKind == type.componentKind }) {
             types[index] = type
+            methodTables[index] = table
         } else {
             types.append(type)
+            methodTables.append(table)
         }
     }
 

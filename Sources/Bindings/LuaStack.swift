@@ -327,16 +327,23 @@ struct LuaStack {
     func position(skippingPrefix prefix: String) -> String? {
         var record = lua_Debug()
         var level: Int32 = 1
-        while lua_getstack(L, level, &record) != 0 {
-            lua_getinfo(L, "Sl", &record)
-            let source = withUnsafeBytes(of: record.short_src) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+        // The prefix is compared as C bytes: `test(...)` asks this once a registration, and
+        // making Swift strings of the frames it passes over was most of its cost.
+        return prefix.withCString { prefixBytes in
+            let prefixLength = strlen(prefixBytes)
+            while lua_getstack(L, level, &record) != 0 {
+                lua_getinfo(L, "Sl", &record)
+                let isSkipped = record.source.map { strncmp($0, prefixBytes, prefixLength) == 0 } ?? false
+                if record.currentline > 0, !isSkipped {
+                    let source = withUnsafeBytes(of: record.short_src) {
+                        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                    }
+                    return "\(source):\(record.currentline)"
+                }
+                level += 1
             }
-            let name = record.source.map { String(cString: $0) } ?? ""
-            if record.currentline > 0, !name.hasPrefix(prefix) { return "\(source):\(record.currentline)" }
-            level += 1
+            return nil
         }
-        return nil
     }
 
     /// The chunk names (`@path`) of the main chunks running on the stack, outermost first: the

@@ -136,27 +136,51 @@ public final class LuaState {
     public func defineClass<T: AnyObject>(
         _ type: T.Type, name: String, methods: [String: LuaFunction], releaseMethod: String? = nil
     ) throws {
+        var all = methods.map { method, body in LuaSwiftFunction(name: method, isMethod: true, body: body) }
+        if let releaseMethod {
+            all.append(
+                LuaSwiftFunction(name: releaseMethod, isMethod: true) { arguments in
+                    try arguments.releaseObject(at: 1, as: T.self)
+                    return []
+                })
+        }
+        let known = all.map(\.name).sorted()
+        let unknown = LuaValue.function("__index") { a in
+            throw Self.unknownMember(try a.value(at: 2), of: name, known: known)
+        }
+        try defineClass(
+            type, name: name, methods: all.map { function in (function.name, { try $0.push(.function(function)) }) },
+            unknown: { try $0.push(unknown) })
+    }
+
+    /// Defines the Lua class for `type` with methods boxed once a process (``MethodTable``): as
+    /// ``defineClass(_:name:methods:releaseMethod:)``, without a box, a userdata and a finalizer
+    /// for each method in each state.
+    func defineClass<T: AnyObject>(_ type: T.Type, table: MethodTable) throws {
+        let isHost = self.isHost
+        try defineClass(
+            type, name: table.className,
+            methods: table.methods.map { method in (method.name, { method.box.push(on: $0, isHost: isHost) }) },
+            unknown: { table.unknown.push(on: $0, isHost: isHost) })
+    }
+
+    /// The metatable of a class: `methods` as its `__index` table, whose own `__index` is
+    /// `unknown()` (the error for a name the class lacks), `__gc`, `__name` and a locked `__metatable`.
+    private func defineClass<T: AnyObject>(
+        _ type: T.Type, name: String, methods: [(String, (LuaStack) throws -> Void)],
+        unknown: (LuaStack) throws -> Void
+    ) throws {
         try stack.ensure(6)
         stackplay_lua_newtable(stack.L)  // metatable
         stackplay_lua_newtable(stack.L)  // methods
-        for (method, body) in methods {
-            try stack.push(.function(LuaSwiftFunction(name: method, isMethod: true, body: body)))
+        for (method, push) in methods {
+            try push(stack)
             stack.setField(method, in: -2)
-        }
-        if let releaseMethod {
-            let release = LuaSwiftFunction(name: releaseMethod, isMethod: true) { arguments in
-                try arguments.releaseObject(at: 1, as: T.self)
-                return []
-            }
-            try stack.push(.function(release))
-            stack.setField(releaseMethod, in: -2)
         }
         // A name the methods table lacks falls through to this: `stack:tapp()` raises
         // "unknown method 'tapp' of notification_stack (did you mean 'tap'?)" at the script's line.
         stackplay_lua_newtable(stack.L)
-        let known = (Array(methods.keys) + (releaseMethod.map { [$0] } ?? [])).sorted()
-        try stack.push(
-            .function("__index") { a in throw Self.unknownMember(try a.value(at: 2), of: name, known: known) })
+        try unknown(stack)
         stack.setField("__index", in: -2)
         try stack.push(.string("locked"))
         stack.setField("__metatable", in: -2)
@@ -188,9 +212,10 @@ public final class LuaState {
 
     // MARK: Running chunks
 
-    /// Loads the text file at `path` as a chunk named `@path` and runs it.
+    /// Loads the text file at `path` as a chunk named `@path` and runs it. The file is parsed
+    /// once a process while it does not change (``LuaState/parses(of:)``).
     public func run(file path: String) throws(LuaFailure) {
-        if load(file: path) != LUA_OK {
+        if loadCompiled(file: path) != LUA_OK {
             throw LuaFailure(kind: .load, message: stack.popErrorMessage())
         }
         _ = try call(arguments: [], results: 0)
@@ -376,6 +401,43 @@ final class FunctionBox {
                 }
             }
             return STACKPLAY_RAISE
+        }
+    }
+}
+
+/// A class's methods boxed once a process, for ``LuaState/defineClass(_:table:)``: every state's
+/// method table calls the same boxes, which live as long as the process.
+///
+/// `@unchecked Sendable`: immutable after `init`, and the closures it boxes hold no state (they
+/// reach everything through their arguments), so states on any thread may share them.
+final class MethodTable: @unchecked Sendable {
+    let className: String
+    let methods: [(name: String, box: FunctionBox)]
+    /// `__index` of the methods table: the error for a name the class lacks, with the nearest one.
+    let unknown: FunctionBox
+
+    /// The methods of class `className` (`"stackplay.notification_stack"`).
+    init(className: String, methods: [String: LuaFunction]) {
+        self.className = className
+        self.methods = methods.map { name, body in
+            (name, FunctionBox(LuaSwiftFunction(name: name, isMethod: true, body: body)))
+        }
+        let known = methods.keys.sorted()
+        unknown = FunctionBox(
+            LuaSwiftFunction(name: "__index") { a in
+                throw LuaState.unknownMember(try a.value(at: 2), of: className, known: known)
+            })
+    }
+}
+
+extension FunctionBox {
+    /// Pushes a Lua function calling this box, which outlives the state: a light userdata upvalue,
+    /// or in a host's state (no guard) a retained box its finalizer releases, as any function there.
+    func push(on stack: LuaStack, isHost: Bool) {
+        if isHost {
+            stackplay_push_swift_function(stack.L, Unmanaged.passRetained(self).toOpaque())
+        } else {
+            stackplay_push_static_function(stack.L, Unmanaged.passUnretained(self).toOpaque())
         }
     }
 }

@@ -89,7 +89,15 @@ public struct StackModelModule: LuaModule {
             Screen.self, name: "stackplay.screen",
             methods: session.auditing(
                 ScreenMethods.methods(session: session, defaults: defaults, kinds: kinds)))
-        for kind in kinds.types { try kind.defineClass(in: lua) }
+        // The components' methods hold nothing of a state, boxed once a process (``MethodTable``),
+        // unless `--audit` wraps them in this session's checks.
+        for (kind, table) in zip(kinds.types, kinds.methodTables) {
+            if session.audit == nil {
+                try kind.defineClass(in: lua, table: table)
+            } else {
+                try kind.defineClass(in: lua)
+            }
+        }
         try lua.setField(
             "screen", in: "stackplay",
             .function("screen") { try ScreenMethods.make($0, session: session, defaults: defaults) })

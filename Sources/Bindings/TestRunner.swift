@@ -15,6 +15,13 @@ public struct TestRunner: Sendable {
         self.seed = seed
     }
 
+    /// Compiles stackplay's own Lua (the sandbox and the prelude) now, once: worker processes
+    /// forked after this inherit the bytecode instead of each parsing it again.
+    public func prepare() {
+        _ = EmbeddedChunk.sandbox.bytecode
+        _ = EmbeddedChunk.prelude.bytecode
+    }
+
     /// The tests of `file`, or a failed result when the file does not load or run.
     public func discover(file: String, root: String?) -> Result<[TestCase], TestResult> {
         let whole = TestCase(file: file, root: root, name: file, position: file, index: 0, skipped: false)

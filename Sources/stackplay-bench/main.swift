@@ -5,6 +5,17 @@ import Bindings
 import Foundation
 import StackModel
 
+/// `stackplay-bench --peak-rss FILE PROGRAM ARGUMENTS...`: runs PROGRAM and writes to FILE the peak
+/// resident memory (KiB) of it and the processes it waited for. The table runs the bench again
+/// for this, first thing: `exec` counts the memory of the process that spawned into the peak,
+/// so the spawning process must be small (this one, before it has done anything), not the bench
+/// after its measures.
+if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "--peak-rss" {
+    let measured = spawnMeasured(CommandLine.arguments[3], Array(CommandLine.arguments.dropFirst(4)))
+    try "\(measured.peakKiB) \(measured.status)".write(toFile: CommandLine.arguments[2], atomically: true, encoding: .utf8)
+    exit(0)
+}
+
 /// `stackplay-bench --rounds N`: exactly N rounds of each measurement, for instruction counts
 /// under `valgrind --tool=callgrind` (repeatable where wall time on a shared machine is not).
 let fixedRounds: Int? = {
@@ -12,6 +23,19 @@ let fixedRounds: Int? = {
     guard let flag = arguments.firstIndex(of: "--rounds"), flag + 1 < arguments.count else { return nil }
     return Int(arguments[flag + 1])
 }()
+
+/// `stackplay-bench --profile KIND N`: only N of one unit of per-test work, for callgrind (the
+/// instructions of one unit are the difference of two N's divided by their difference):
+/// `state` (a fresh sandboxed state with every module, closed), `empty` and `scenario` (N files of
+/// 10 empty or scenario tests, discovered and run), `one-file` (one file of N scenario tests),
+/// `c-state` (the C floor), `lua-moves`/`swift-moves` (N rounds of 1,000 touch moves through the
+/// Lua API or the Swift model) and `lua-move-card`/`swift-move-card` (each also reading a card).
+if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 2 < CommandLine.arguments.count,
+    let count = Int(CommandLine.arguments[flag + 2])
+{
+    try profile(CommandLine.arguments[flag + 1], count: count)
+    exit(0)
+}
 
 /// Runs `body` for about `seconds`, prints and returns the rate of `events` per second.
 @discardableResult
@@ -94,41 +118,6 @@ let direct = try measure("swift model, touch move + one card's frame") { _ in
     return 1000
 }
 
-/// The Lua side of the comparison: `round()` makes the same open stack and moves a finger 1000 times.
-let luaRound = """
-    local function open_stack()
-      local screen = stackplay.screen { width = 390, height = 844 }
-      local stack = screen:notification_stack {
-        items = { "messages", "calendar", "mail", "fitness" }, card_height = 70,
-        expanded = true, dismissible = true, x = 16, y = 100, width = 358,
-      }
-      local x, y = stack:point("calendar")
-      return screen, stack, screen:touch_down(x, y), x, y
-    end
-
-    function round()
-      local screen, stack, finger, x, y = open_stack()
-      local sink = 0
-      for step = 1, 1000 do
-        screen:touch_move(finger, x - step % 100, y)
-        sink = sink + stack:card("calendar").x
-      end
-      screen:touch_up(finger)
-      return sink
-    end
-
-    function drags()
-      local screen, stack, finger = open_stack()
-      screen:touch_up(finger)
-      stack:drag("calendar", { x = -100 }, { steps = 1000 })
-    end
-
-    function moves()
-      local screen, stack, finger, x, y = open_stack()
-      for step = 1, 1000 do screen:touch_move(finger, x - step % 100, y) end
-      screen:touch_up(finger)
-    end
-    """
 let unlimited = LuaBudget(cpuSeconds: 0, memoryMiB: 0)
 let lua = try ScriptRunner(budget: unlimited).makeState(root: nil)
 try lua.run(luaRound, name: "=bench")
@@ -254,3 +243,16 @@ do {
         "--audit over scripts/, one job: \(String(format: "%.1f", with)) ms with, \(String(format: "%.1f", without)) ms "
             + "without (\(String(format: "%.2f", with / without))×; target ≤ 2×; \(auditFailed) failed)")
 }
+
+// Issue 12's table: every target as a ratio measured in this run. Under `--rounds N` (callgrind)
+// the suites have N × 10 tests and no binary is run.
+let stackplayBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("stackplay").path
+let binaryExists = FileManager.default.isExecutableFile(atPath: stackplayBinary)
+if !binaryExists && fixedRounds == nil { print("no stackplay binary beside stackplay-bench (run `make bench`)") }
+let rows = try measureTable(
+    tests: fixedRounds.map { $0 * 10 } ?? 1000,
+    binary: binaryExists && fixedRounds == nil ? stackplayBinary : nil,
+    touchMove: fixedRounds == nil ? directMoves / luaMoves : nil,
+    touchMoveCard: fixedRounds == nil ? direct / throughLua : nil)
+printTable(rows)

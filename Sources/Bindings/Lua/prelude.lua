@@ -12,7 +12,7 @@ local internal = ...
 local where, traceback, golden, audit = internal.where, internal.traceback, internal.golden, internal.audit
 local nearest = internal.nearest
 local api = stackplay
-local registry = { tests = {}, before_each = {}, after_each = {} }
+local registry = { tests = {}, names = {}, before_each = {}, after_each = {} }
 local type, ipairs, next, tostring, select, error = type, ipairs, next, tostring, select, error
 local rawget, rawlen, getmetatable, setmetatable = rawget, rawlen, getmetatable, setmetatable
 local xpcall, pcall, tonumber = xpcall, pcall, tonumber
@@ -504,10 +504,12 @@ local function register(kind, name, options, fn)
   if type(fn) ~= "function" then
     error(format("bad argument #%d to '%s' (function expected, got %s)", options == fn and 2 or 3, kind, type(fn)), 3)
   end
-  for _, t in ipairs(registry.tests) do
-    if t.name == name then error(format("a test called %s is already defined at %s", show(name), t.position), 3) end
-  end
-  registry.tests[#registry.tests + 1] = { name = name, fn = fn, mode = kind, position = where(), tags = tags }
+  -- by name, not a scan of the list: registering N tests is linear in N
+  local earlier = registry.names[name]
+  if earlier then error(format("a test called %s is already defined at %s", show(name), earlier.position), 3) end
+  local entry = { name = name, fn = fn, mode = kind, position = where(), tags = tags }
+  registry.tests[#registry.tests + 1] = entry
+  registry.names[name] = entry
 end
 
 --- Lua: `test(name, [{ tags = { ... } },] fn)`: a named test; each runs from a fresh start.

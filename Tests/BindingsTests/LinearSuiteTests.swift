@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import Bindings
+
+extension BindingsTests {
+    /// Issue 12: a file of N tests costs about N tests, not N top levels parsed N times.
+    @Suite struct LinearSuiteTests {
+        /// A fresh folder holding `file.lua` with `text`; the caller removes it.
+        static func script(_ text: String) throws -> (folder: String, file: String) {
+            let folder = NSTemporaryDirectory() + "stackplay-linear-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let file = folder + "/file.lua"
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            return (folder, file)
+        }
+
+        static func tests(_ count: Int) -> String {
+            (1...count).map { "test('t\($0)', function() local s = stackplay.screen {} end)" }
+                .joined(separator: "\n")
+        }
+
+        @Test(arguments: [1, 2, 50])
+        func `discovering and running N tests parses the file once`(count: Int) throws {
+            let (folder, file) = try Self.script(Self.tests(count))
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let runner = TestRunner()
+            let tests = try runner.discover(file: file, root: folder).get()
+            #expect(tests.count == count)
+            for test in tests { #expect(runner.run(test).status == .passed) }
+            #expect(LuaState.parses(of: file) == 1)
+        }
+
+        @Test func `a file that changes is parsed again, and its new text runs`() throws {
+            let (folder, file) = try Self.script("test('old', function() error('old text') end)")
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let runner = TestRunner()
+            let old = try runner.discover(file: file, root: folder).get()
+            #expect(runner.run(old[0]).status == .failed)
+            try "test('new', function() end)".write(toFile: file, atomically: true, encoding: .utf8)
+            let new = try runner.discover(file: file, root: folder).get()
+            #expect(new.map(\.name) == ["new"])
+            #expect(runner.run(new[0]).status == .passed)
+            #expect(LuaState.parses(of: file) == 2)
+        }
+
+        @Test func `a second test of the same name still names the first one's line`() throws {
+            let (folder, file) = try Self.script("test('a', function() end)\ntest('b', function() end)\ntest('a', function() end)")
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            guard case .failure(let result) = TestRunner().discover(file: file, root: folder) else {
+                Issue.record("a duplicate name was accepted")
+                return
+            }
+            // (Lua shortens a long path from the front: "...file.lua:3:")
+            #expect(result.message.contains("file.lua:3: a test called \"a\" is already defined at "))
+            #expect(result.message.hasSuffix("file.lua:1"))
+        }
+    }
+}
