@@ -24,12 +24,15 @@ let package = Package(
         .target(name: "StackModel"),
         // Pure Swift: traces of a screen's inputs and frames (JSON Lines), replay, SVG pictures.
         .target(name: "Traces", dependencies: ["StackModel"]),
+        // Pure Swift: `stackplay explore`'s engine: generated actions, invariants, shrinking, and
+        // the shrunk run written out as a Lua scenario. No Lua here (Bindings runs the files).
+        .target(name: "Exploration", dependencies: ["StackModel", "Traces"]),
         // The only Swift that touches a lua_State: the Lua API over StackModel.
         // Its own Lua (Lua/*.lua) is compiled in through EmbeddedLua.swift, which `make lua` writes.
-        .target(name: "Bindings", dependencies: ["CLua", "StackModel", "Traces"], exclude: ["Lua"]),
+        .target(name: "Bindings", dependencies: ["CLua", "StackModel", "Traces", "Exploration"], exclude: ["Lua"]),
         // The runner: options and config, discovery, selection and shards, worker processes,
         // reporters, `check`, traces/golden/artifact outputs. Unit-tested in StackplayRunnerTests.
-        .target(name: "StackplayRunner", dependencies: ["Bindings", "StackModel", "Traces"]),
+        .target(name: "StackplayRunner", dependencies: ["Bindings", "StackModel", "Traces", "Exploration"]),
         // The thin executable: hands the arguments to StackplayRunner and exits with its code.
         .executableTarget(name: "stackplay", dependencies: ["StackplayRunner"]),
         // The Lua C module: luaopen_stackplay in C (it raises), the module itself in Swift.

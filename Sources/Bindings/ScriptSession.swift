@@ -29,6 +29,8 @@ final class ScriptSession {
     var recordsTraces: Bool
     /// `--update`: `expect_trace` records its golden trace again instead of comparing.
     var updatesGolden: Bool
+    /// The screen an exploration's setup made last (`stackplay explore`).
+    var explored: Screen?
     /// What the script printed, for the reporters.
     let output = CapturedOutput()
     /// Whether screens are kept for the failure report. The Lua module (``LuaLibrary``) has no

@@ -87,6 +87,14 @@ public struct StackModelModule: LuaModule {
         try lua.setField(
             "replay", in: "stackplay",
             .function("replay") { try TraceMethods.replay($0, session: session, files: files) })
+        // `stackplay explore`: the prelude hands over the screen an exploration's setup made.
+        lua.internals["explored"] = .function("setup") { a in
+            guard let screen = try? a.object(at: 1, as: Screen.self) else {
+                throw LuaError("an exploration's setup must return a screen (stackplay.screen { ... })")
+            }
+            session.explored = screen
+            return []
+        }
         lua.internals["golden"] = .function("to_match_trace") {
             try TraceMethods.golden($0, session: session, files: files)
         }

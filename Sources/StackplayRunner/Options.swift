@@ -8,7 +8,7 @@ import StackModel
 /// The command line, parsed. Flags win over the project's `.stackplay.lua`.
 struct Options {
     enum Action: Hashable {
-        case run, check, replay, render, help, version
+        case run, check, replay, render, help, version, explore
 
         /// How messages name the command: `running scripts`, `'stackplay render'`.
         var commandName: String {
@@ -17,6 +17,7 @@ struct Options {
             case .check: "'stackplay check'"
             case .replay: "'stackplay replay'"
             case .render: "'stackplay render'"
+            case .explore: "'stackplay explore'"
             case .help: "--help"
             case .version: "--version"
             }
@@ -30,6 +31,7 @@ struct Options {
             case .render: 3
             case .help: 4
             case .version: 5
+            case .explore: 6
             }
         }
     }
@@ -80,6 +82,11 @@ struct Options {
     /// `render --at N`, `render -o FILE`.
     var at: Int?
     var outputFile: String?
+    /// `explore --runs N --steps N --time SECONDS --out DIR` (nil: the explorer's defaults).
+    var exploreRuns: Int?
+    var exploreSteps: Int?
+    var exploreSeconds: Double?
+    var exploreOut: String?
 
     /// Whether the run records traces.
     var recordsTraces: Bool { traceDirectory != nil || goldenDirectory != nil || artifactsDirectory != nil }
@@ -99,6 +106,8 @@ struct Options {
                stackplay check FILE|DIR ...
                stackplay replay [--tolerance X] TRACE ...
                stackplay render TRACE [--at EVENT] [-o FILE]
+               stackplay explore FILE|DIR ... [--seed N] [--runs N] [--steps N] [--time SECONDS]
+                                 [--out DIR] [--jobs N] [--artifacts DIR]
 
         Runs Lua scenario scripts against headless models of the card-stack components. Each
         test(name, fn) of a script runs from a fresh start in its own sandbox; a script without
@@ -113,6 +122,12 @@ struct Options {
           replay                 build the screen of each trace, feed it the recorded events and
                                  check every recorded frame (--tolerance X, default 1e-9); the
                                  first difference names the event, the card and the field
+          explore                run the explorations the files declare (explore(name, { setup =,
+                                 invariants =, actions = })): random gesture sequences checked
+                                 after every step; a failure is shrunk and written to
+                                 DIR/<exploration>.lua (--out, default explore-out) with its
+                                 trace; --runs N (default 100) runs of --steps N (default 100),
+                                 within --time SECONDS; --jobs N explorations at once
           render                 write an SVG of a trace's frame after event EVENT (default: the
                                  last) to FILE (default: stdout)
 
@@ -183,6 +198,7 @@ struct Options {
         case "check": options.action = .check
         case "replay": options.action = .replay
         case "render": options.action = .render
+        case "explore": options.action = .explore
         default: break
         }
         if options.action != .run { rest = rest.dropFirst() }
@@ -280,6 +296,14 @@ struct Options {
                 }
                 options.at = index
             case "-o", "--output": options.outputFile = try value()
+            case "--runs", "--steps":
+                let text = try value()
+                guard let count = Int(text), count >= 1, count <= 100_000_000 else {
+                    throw UsageError(message: "\(name) needs a whole number from 1 to 100000000, not '\(text)'")
+                }
+                if name == "--runs" { options.exploreRuns = count } else { options.exploreSteps = count }
+            case "--time": options.exploreSeconds = try positive(try value(), for: name)
+            case "--out": options.exploreOut = try value()
             default:
                 var message = "unknown option '\(argument)'"
                 let known = [
@@ -288,7 +312,7 @@ struct Options {
                     "--ci",
                     "--artifacts",
                     "--tolerance", "--at", "--output", "--seed", "--repeat", "--forbid-only", "--timeout",
-                    "--tag", "--exclude-tag", "--matrix",
+                    "--tag", "--exclude-tag", "--matrix", "--runs", "--steps", "--time", "--out",
                 ]
                 if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }
                 throw UsageError(message: message)
@@ -312,7 +336,10 @@ struct Options {
         ] {
             scopes[flag] = [.run]
         }
-        scopes["--root"] = [.run, .check]
+        scopes["--root"] = [.run, .check, .explore]
+        // `stackplay explore`: its own flags, and the run's that mean the same there.
+        for flag in ["--runs", "--steps", "--time", "--out"] { scopes[flag] = [.explore] }
+        for flag in ["--seed", "--jobs", "--artifacts", "--memory-budget"] { scopes[flag]?.insert(.explore) }
         scopes["--tolerance"] = [.run, .replay]
         for flag in ["--at", "-o", "--output"] { scopes[flag] = [.render] }
         return scopes

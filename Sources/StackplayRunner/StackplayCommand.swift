@@ -36,6 +36,8 @@ public enum StackplayCommand {
                 return ExitCode.usage
             }
             return TraceCommands.render(options.paths[0], at: options.at, to: options.outputFile)
+        case .explore:
+            return ExploreCommand.run(&options)
         case .run, .check:
             return runScripts(&options)
         }
