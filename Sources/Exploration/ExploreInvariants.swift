@@ -29,8 +29,10 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
     /// A card a touch can land on is drawn: opacity above 0 and an area (a card cut away by a
     /// wallet's `.mask` stays hittable, as the seed's `.mask` does not change hit testing).
     case hittableVisible = "hittable_visible"
-    /// Every visible card is read by VoiceOver: its own element has a label, or a labelled group
-    /// element lies over it (the closed notification pile is one element, `stack`).
+    /// Every visible card is named in the accessibility tree: its own element has a label (hidden
+    /// on purpose or not: the wallet hides its pile while a card is selected, W10), or a labelled
+    /// group element lies over it (the closed notification pile is one element, `stack`). Checked when
+    /// the component is at rest: the tree follows the state at once, the cards follow it later.
     case accessibility
     /// The run's trace (`TraceRecorder`) replays (`TraceReplayer`) to the same frames, exactly.
     case replay
@@ -80,16 +82,23 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
                     )
                 }
             }
-            if enabled.contains(.accessibility), snapshot.cards.contains(where: \.isVisible) {
+            // Checked at rest: VoiceOver's tree follows the state at once while the cards still
+            // move there (SwiftUI does not animate the accessibility tree).
+            if enabled.contains(.accessibility), (component.animationEndTime ?? 0) <= settings.now,
+                snapshot.cards.contains(where: \.isVisible)
+            {
                 let elements = component.accessibilityElements(in: settings)
                 for card in snapshot.cards where card.isVisible {
                     let id = "card:\(card.id)"
                     // Its own element, or a labelled group over it (the closed pile is one
-                    // element, "stack", that reads the top card and the count: N-seed behaviour).
+                    // element, "stack", that reads the top card and the count). An element of its
+                    // own hidden on purpose (`.accessibilityHidden`: the wallet's pile while a
+                    // card is selected, W10) still names it.
                     let named = elements.contains { element in
-                        !element.isHidden && !element.label.isEmpty
+                        !element.label.isEmpty
                             && (element.id == id
-                                || (!element.id.hasPrefix("card:") && overlaps(element.frame, card.frame)))
+                                || (!element.isHidden && !element.id.hasPrefix("card:")
+                                    && overlaps(element.frame, card.frame)))
                     }
                     guard named else {
                         return ExploreFailure(

@@ -104,7 +104,9 @@ public enum ExploreScript {
         --- The explorer's built-in invariant `name`, through the Lua API.
         local function check_builtin(screen, name)
           local elements = {}
-          for _, e in ipairs(screen:accessibility()) do elements[e.component .. "/" .. e.id] = e end
+          for _, c in ipairs(screen:snapshot().components) do -- hidden elements too (W10)
+            for _, e in ipairs(screen:component(c.name):accessibility()) do elements[c.name .. "/" .. e.id] = e end
+          end
           for _, c in ipairs(screen:snapshot().components) do
             local seen = {}
             for _, card in ipairs(c.cards) do
@@ -127,7 +129,7 @@ public enum ExploreScript {
                 local named = e ~= nil and e.label ~= ""
                 for key, g in pairs(elements) do
                   local f = g.frame
-                  if key:sub(1, #c.name + 1) == c.name .. "/" and not g.id:find("^card:") and g.label ~= ""
+                  if key:sub(1, #c.name + 1) == c.name .. "/" and not g.id:find("^card:") and g.label ~= "" and not g.hidden
                     and f.x < card.x + card.width and card.x < f.x + f.width
                     and f.y < card.y + card.height and card.y < f.y + f.height then named = true end
                 end
