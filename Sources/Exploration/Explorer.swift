@@ -25,7 +25,7 @@ public struct ExploreBudget: Sendable {
     public var replayEvery: Int
 
     public init(
-        seed: Int = 0, runs: Int = 100, steps: Int = 100, seconds: Double? = nil, replayEvery: Int = 10
+        seed: Int = 0, runs: Int = 100, steps: Int = 100, seconds: Double? = nil, replayEvery: Int = 100
     ) {
         self.seed = seed
         self.runs = runs

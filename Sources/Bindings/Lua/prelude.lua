@@ -533,7 +533,11 @@ local function list_has(list, name)
   return false
 end
 
-local function spec_error(detail) error("bad argument #2 to 'explore' (" .. detail .. ")", 4) end
+--- An error in an exploration's spec, at the script's line of the `explore(...)` call.
+local function spec_error(detail)
+  local position = where()
+  error((position and (position .. ": ") or "") .. "bad argument #2 to 'explore' (" .. detail .. ")", 0)
+end
 
 local function unknown(kind, key, known)
   local near = type(key) == "string" and nearest(key, known)
