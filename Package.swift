@@ -42,6 +42,7 @@ let package = Package(
         .executableTarget(name: "stackplay-bench", dependencies: ["Bindings", "StackModel"]),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel"]),
+        .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "StackModel", "Traces"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "StackModel"]),
         .testTarget(name: "StackplayRunnerTests", dependencies: ["StackplayRunner", "Bindings", "Traces"]),
         // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).

@@ -245,6 +245,11 @@ function screen:dump() end
 --- a JSON Lines trace (docs/traces.md).
 ---@return string
 function screen:trace() end
+--- The component called `name` on the screen, as its kind's object: how a scenario that
+--- `stackplay explore` wrote reaches a component (`screen:component("wallet"):select("amex")`).
+---@param name string
+---@return stackplay.component
+function screen:component(name) end
 ---@param options stackplay.notification_stack_options
 ---@return stackplay.notification_stack
 function screen:notification_stack(options) end
@@ -460,3 +465,16 @@ function expectation:to_not() end
 function expect(actual, message) end
 
 return stackplay
+
+--- An exploration for `stackplay explore` (a plain run of the file does not run it): runs of
+--- generated gestures from a fresh `setup()` each, every invariant checked after every step.
+---@class stackplay.exploration
+---@field setup fun(): stackplay.screen a fresh screen for every run (keep its components in upvalues)
+---@field invariants? table<string, fun(screen: stackplay.screen): boolean?, string?> fails by returning false (and why) or raising
+---@field actions? table<string, number|fun(screen: stackplay.screen, n: integer)|{ weight: number?, run: fun(screen: stackplay.screen, n: integer) }> weights of the default families (tap, drag, touch, advance, settle, escape, accessibility, settings, owner; 0 turns one off), and actions of the file's own, called with a drawn whole number
+---@field builtins? boolean|table<string, boolean> false turns the built-in invariants off, or some of them: finite, opacity, unique_ids, settles, hittable_visible, accessibility, replay
+
+--- Declares an exploration: `stackplay explore FILE` generates runs against it and shrinks a failure.
+---@param name string
+---@param spec stackplay.exploration
+function explore(name, spec) end
