@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "CStackplayLua", dependencies: ["CLua"]),
         .target(name: "StackplayLua", dependencies: ["Bindings"]),
         // `make bench`: events per second, release build.
-        .executableTarget(name: "stackplay-bench", dependencies: ["Bindings", "StackModel"]),
+        .executableTarget(name: "stackplay-bench", dependencies: ["Bindings", "StackModel", "Exploration"]),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "StackModel", "Traces"]),

@@ -217,3 +217,42 @@ if FileManager.default.isExecutableFile(atPath: binary.path) {
 } else {
     print("200 empty tests: no stackplay binary beside stackplay-bench (run `make bench`)")
 }
+
+// MARK: - explore (branch `explore`): explored steps per second -----------------------------------
+import Exploration
+
+// One core, in this process: `stackplay explore`'s runs of 100 steps on a 4-card dismissible
+// notification stack, every built-in invariant on (replay checked on every 100th run, as the
+// command does) and one Lua invariant called after every step. Target: ≥ 100,000 steps/s.
+do {
+    let folder = NSTemporaryDirectory() + "stackplay-bench-explore-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/bench.lua"
+    try """
+        local stack
+        explore("bench", {
+          setup = function()
+            local screen = stackplay.screen {}
+            stack = screen:notification_stack {
+              items = { "messages", "calendar", "mail", "fitness" }, card_height = 70, dismissible = true,
+            }
+            return screen
+          end,
+          invariants = { ["count plus dismissed"] = function() return stack:count() + #stack:dismissed() == 4 end },
+          actions = { owner = 0 },
+        })
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+    let file = try LuaExplorationFile(
+        file: path, root: folder, runner: ScriptRunner(budget: LuaBudget(cpuSeconds: 3_600, memoryMiB: 1_024)),
+        seed: 0)
+    try measure("explore: notification stack, 100-step runs, built-in invariants + 1 Lua invariant (steps)") {
+        round in
+        let explorer = file.explorer(0, budget: ExploreBudget(seed: round, runs: 100, steps: 100))
+        guard case .passed(_, let steps, _) = explorer.explore() else {
+            struct Failed: Error {}
+            throw Failed()
+        }
+        return steps
+    }
+}
