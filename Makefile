@@ -16,9 +16,11 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Every scenario under scripts/.
+# Every scenario under scripts/, then the explorations in scripts/explore/ for a short fixed budget
+# (seed 0, 50 runs of 100 steps each; a failure is written to .build/explore-out/).
 run: build
 	$(BIN) scripts
+	$(BIN) explore scripts/explore --seed 0 --runs 50 --steps 100 --out .build/explore-out
 
 test: build
 	$(SWIFT) test

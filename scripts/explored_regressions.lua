@@ -27,3 +27,15 @@ test("N14 G4 a card the owner inserts is not hit-tested before it starts to fade
   screen:settle()
   expect(stack:card("news").hittable):to_be_truthy()
 end)
+
+test("W3 the owner replaces a wallet's cards from Lua, as the model and traces could already", function()
+  local screen = stackplay.screen {}
+  local wallet = screen:wallet_card_stack { items = { "everyday", "savings", "travel" }, selection = "savings" }
+  screen:settle()
+  wallet:set_items { items = { "everyday", "travel", "gift" } }   -- the selected card goes (W11)
+  screen:settle()
+  expect(wallet:ids()):to_equal { "everyday", "travel", "gift" }
+  expect(wallet:card("gift").height):to_equal(200)
+  expect(wallet:selection()):to_equal "savings"                    -- the owner's binding is kept ...
+  expect(wallet:card("everyday").y):to_equal(0)                     -- ... and counts as none
+end)

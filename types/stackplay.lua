@@ -343,6 +343,9 @@ function wallet_card_stack:step() end
 function wallet_card_stack:peek() end
 ---@param height number >= 0
 function wallet_card_stack:set_height(height) end
+--- The owner replaces the cards (W3: every card is the wallet's `card_height` high).
+---@param options stackplay.set_items_options
+function wallet_card_stack:set_items(options) end
 
 ---@class stackplay.sticky_stacked_cards: stackplay.component
 local sticky_stacked_cards = {}

@@ -89,4 +89,10 @@ final class LuaExploreHost: ExploreHost {
     func perform(custom name: String, argument: Int) throws {
         _ = try lua.callRunner("explore_action", [index, .string(name), .integer(argument)])
     }
+
+    func runThroughAPI(_ chunk: String) throws -> Screen? {
+        lua.session.explored = nil
+        _ = try lua.callRunner("explore_lua", [index, .string(chunk)])
+        return lua.session.explored
+    }
 }

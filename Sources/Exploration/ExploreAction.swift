@@ -78,8 +78,9 @@ extension ExploreAction {
         case .settle: return "screen:settle()"
         case .escape: return "screen:escape()"
         case .action(let component, let element, let name):
-            return "\(c(component)):action(\(s(name)), \(s(element)))"
-        case .activate(let component, let element): return "\(c(component)):activate(\(s(element)))"
+            return "\(c(component)):action(\(s(name)), \(s(luaElement(element))))"
+        case .activate(let component, let element):
+            return "\(c(component)):activate(\(s(luaElement(element))))"
         case .setReduceMotion(let on): return "screen:set_reduce_motion(\(on))"
         case .setLayoutDirection(let direction):
             return "screen:set_layout_direction(\(s(direction.rawValue)))"
@@ -94,6 +95,12 @@ extension ExploreAction {
             return "\(c(component)):\(change.name)(\(values.joined(separator: ", ")))"
         case .custom(let name, let argument): return "spec.actions[\(s(name))](screen, \(argument))"
         }
+    }
+
+    /// An element as `c:action` and `c:activate` take it: a card by its id (`"card:Design"` is
+    /// `"Design"`: they read other names in lower case), else the element's own id.
+    private func luaElement(_ element: String) -> String {
+        element.hasPrefix("card:") ? String(element.dropFirst(5)) : element
     }
 
     private func luaValue(_ value: OwnerChange.Value) -> String {

@@ -36,6 +36,9 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
     case accessibility
     /// The run's trace (`TraceRecorder`) replays (`TraceReplayer`) to the same frames, exactly.
     case replay
+    /// The same steps through the Lua API (as the written scenario takes them) end in the same
+    /// frame as through the Swift API.
+    case luaAPI = "lua_api"
 
     /// The name reports and `builtins = { ... }` use.
     public var name: String { rawValue }
@@ -130,6 +133,27 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
         }
         for (key, value) in snapshot.state {
             if case .number(let number) = value, !number.isFinite { return "state.\(key)" }
+        }
+        return nil
+    }
+
+    /// Where two frames first differ, named (`component 'w', card 'amex': ...`), or nil.
+    static func difference(_ a: FrameSnapshot, _ b: FrameSnapshot) -> String? {
+        if a.settings != b.settings { return "the screen's settings: \(a.settings) vs \(b.settings)" }
+        guard a.components.count == b.components.count else {
+            return "\(a.components.count) components vs \(b.components.count)"
+        }
+        for (x, y) in zip(a.components, b.components) where x != y {
+            let place = "component '\(x.name)'"
+            let ids = (x.cards.map(\.id), y.cards.map(\.id))
+            if ids.0 != ids.1 { return "\(place): cards \(ids.0) vs \(ids.1)" }
+            for (c, d) in zip(x.cards, y.cards) where c != d {
+                return "\(place), card '\(c.id)': \(c) vs \(d)"
+            }
+            if x.parts != y.parts { return "\(place): parts \(x.parts) vs \(y.parts)" }
+            if x.frame != y.frame { return "\(place): frame \(x.frame) vs \(y.frame)" }
+            let states = (x.state.map { "\($0.name) \($0.value)" }, y.state.map { "\($0.name) \($0.value)" })
+            return "\(place): state \(states.0) vs \(states.1)"
         }
         return nil
     }

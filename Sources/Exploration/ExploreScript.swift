@@ -91,6 +91,19 @@ public enum ExploreScript {
         return header + helpers + out
     }
 
+    /// `actions` as a Lua chunk taking `screen, act`: what the `lua_api` invariant runs.
+    public static func chunk(_ actions: [ExploreAction]) -> String {
+        var out = "local screen, act = ...\nlocal f1, f2, f3\n"
+        for action in actions {
+            if case .custom(let name, let argument) = action {
+                out += "act(screen, \(luaString(name)), \(argument))\n"
+            } else {
+                out += action.lua + "\n"
+            }
+        }
+        return out
+    }
+
     private static func customArgument(_ action: ExploreAction) -> Int {
         if case .custom(_, let argument) = action { return argument }
         return 0

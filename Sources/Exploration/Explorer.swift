@@ -10,6 +10,14 @@ public protocol ExploreHost: AnyObject {
     func checkInvariants() throws -> ExploreFailure?
     /// Runs the file's action `name` with `argument` on that screen.
     func perform(custom name: String, argument: Int) throws
+    /// Makes a fresh screen with the setup and runs `chunk` on it through the Lua API (its
+    /// arguments: the screen, and `act(screen, name, n)` for the file's actions); the screen, or
+    /// nil when the host has no Lua API (then `lua_api` is not checked).
+    func runThroughAPI(_ chunk: String) throws -> Screen?
+}
+
+extension ExploreHost {
+    public func runThroughAPI(_ chunk: String) throws -> Screen? { nil }
 }
 
 /// How long and how hard to search.
@@ -102,7 +110,9 @@ public final class Explorer {
             }
             steps += result.performed.count
             if let failure = result.failure {
-                let shrunk = shrink(result.performed, failure: failure, replay: failure.invariant == "replay")
+                let shrunk = shrink(
+                    result.performed, failure: failure,
+                    replay: ["replay", "lua_api"].contains(failure.invariant))
                 let example = ExploreCounterexample(
                     run: run, step: result.performed.count - 1, original: result.performed,
                     shrunk: shrunk.actions,
@@ -197,22 +207,46 @@ public final class Explorer {
                     continue
                 }
                 let before = execution.performed.count
-                if !perform(action) { return finish(execution, recorder) }
+                if !perform(action) { return finish(execution, recorder, screen, replay) }
                 if execution.performed.count > before { made += 1 }
             }
             // Every run ends at rest: `settle` must end (the `settles` invariant).
-            if !perform(.settle) { return finish(execution, recorder) }
+            if !perform(.settle) { return finish(execution, recorder, screen, replay) }
         case .given(let actions):
-            for action in actions where !perform(action) { return finish(execution, recorder) }
+            for action in actions where !perform(action) {
+                return finish(execution, recorder, screen, replay)
+            }
         }
-        return finish(execution, recorder)
+        return finish(execution, recorder, screen, replay)
     }
 
-    private func finish(_ execution: Execution, _ recorder: TraceRecorder?) -> Execution {
-        guard execution.failure == nil, let recorder, !execution.performed.isEmpty else { return execution }
+    /// The checks of a whole run, on sampled runs: replay equivalence, then the same steps
+    /// through the Lua API.
+    private func finish(_ execution: Execution, _ recorder: TraceRecorder?, _ screen: Screen, _ sampled: Bool)
+        -> Execution
+    {
+        guard execution.failure == nil, !execution.performed.isEmpty else { return execution }
         var execution = execution
-        execution.failure = BuiltinInvariant.replay(recorder, kinds: generator.kinds)
+        if let recorder { execution.failure = BuiltinInvariant.replay(recorder, kinds: generator.kinds) }
+        if execution.failure == nil, sampled, builtins.contains(.luaAPI) {
+            execution.failure = luaAPIDifference(execution.performed, expected: screen.snapshot())
+        }
         return execution
+    }
+
+    /// Runs `actions` again through the Lua API (as the written scenario does) and compares the
+    /// last frame with the Swift run's.
+    func luaAPIDifference(_ actions: [ExploreAction], expected: FrameSnapshot) -> ExploreFailure? {
+        let screen: Screen?
+        do { screen = try host.runThroughAPI(ExploreScript.chunk(actions)) } catch {
+            return ExploreFailure(
+                invariant: "lua_api", message: "the same steps through the Lua API raised: \(error)")
+        }
+        guard let screen else { return nil }
+        guard let difference = BuiltinInvariant.difference(expected, screen.snapshot()) else { return nil }
+        return ExploreFailure(
+            invariant: "lua_api",
+            message: "the same steps through the Lua API end in another frame: \(difference)")
     }
 
     /// A step that took effect: what the touch landed on (nil inside when nothing), or nil when

@@ -15,7 +15,7 @@ local api = stackplay
 local registry = { tests = {}, before_each = {}, after_each = {}, explorations = {} }
 local type, ipairs, next, tostring, select, error = type, ipairs, next, tostring, select, error
 local rawget, rawlen, getmetatable, setmetatable = rawget, rawlen, getmetatable, setmetatable
-local xpcall, pcall, tonumber = xpcall, pcall, tonumber
+local xpcall, pcall, tonumber, load = xpcall, pcall, tonumber, load
 local format, rep, concat, sort = string.format, string.rep, table.concat, table.sort
 local find, match, gsub = string.find, string.match, string.gsub
 local math_type, floor, abs, huge = math.type, math.floor, math.abs, math.huge
@@ -525,7 +525,9 @@ _ENV.after_each = hook(registry.after_each, "after_each")
 local action_families = {
   "tap", "drag", "touch", "advance", "settle", "escape", "accessibility", "settings", "owner",
 }
-local builtin_names = { "finite", "opacity", "unique_ids", "settles", "hittable_visible", "accessibility", "replay" }
+local builtin_names = {
+  "finite", "opacity", "unique_ids", "settles", "hittable_visible", "accessibility", "replay", "lua_api",
+}
 local spec_keys = { "setup", "invariants", "actions", "builtins" }
 
 local function list_has(list, name)
@@ -755,6 +757,21 @@ function runner.explore_check(index)
     if not ok then return entry.name, message_of(holds) end
     if holds == false then return entry.name, why ~= nil and tostring(why) or "it returned false" end
   end
+end
+
+--- A fresh screen from exploration `index`'s setup, then `code` (Lua the explorer wrote from a
+--- run's steps) on it through the Lua API: the `lua_api` invariant compares the frames.
+function runner.explore_lua(index, code)
+  local e = registry.explorations[index]
+  local chunk, problem = load(code, "=stackplay/explored steps", "t")
+  if not chunk then error(problem, 0) end
+  current = e.setup()
+  explored(current)
+  chunk(current, function(screen, name, n)
+    for _, a in ipairs(e.actions) do
+      if a.name == name then return a.fn(screen, n) end
+    end
+  end)
 end
 
 --- Runs exploration `index`'s action `name` with `n` on the current screen.
