@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // stackplay: a scriptable event-replay engine for card-stack interfaces.
-// Dependencies point one way: stackplay -> StackplayRunner -> Bindings -> {CLua, Traces -> StackModel}.
+// Dependencies point one way: stackplay -> StackplayRunner -> Bindings -> {CLua, Exploration -> Traces
+// -> StackModel}.
 import PackageDescription
 
 let package = Package(

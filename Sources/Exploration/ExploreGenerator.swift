@@ -7,7 +7,7 @@ import Traces
 public struct ExploreGenerator: Sendable {
     /// The families and their weights (0 turns one off); the custom actions' names come after the
     /// built-in ones, sorted.
-    public var weights: [(family: String, weight: Double)]
+    public let weights: [(family: String, weight: Double)]
     /// Where owner changes come from.
     public var kinds: ComponentKinds
 
@@ -39,8 +39,12 @@ public struct ExploreGenerator: Sendable {
         var weights = Self.defaultWeights.map { ($0.family, overrides[$0.family] ?? $0.weight) }
         weights += custom.sorted { $0.name < $1.name }.map { ($0.name, $0.weight) }
         self.weights = weights
+        weightValues = weights.map { $0.1 }
         self.kinds = kinds
     }
+
+    /// `weights`' numbers, drawn from at every step.
+    private let weightValues: [Double]
 
     /// The fingers a run has down: its number → the screen's touch id and where it is.
     public struct Fingers: Sendable {
@@ -52,7 +56,7 @@ public struct ExploreGenerator: Sendable {
     /// The next step for `screen`; nil when the drawn family has nothing to do here (the caller
     /// draws again).
     public func next(on screen: Screen, fingers: Fingers, random: inout ExploreRandom) -> ExploreAction? {
-        let family = weights[random.weighted(weights.map(\.weight))].family
+        let family = weights[random.weighted(weightValues)].family
         let settings = screen.settings
         switch family {
         case "tap":

@@ -48,7 +48,8 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
         let settings = screen.settings
         for component in screen.components {
             let snapshot = component.snapshot(in: settings)
-            let name = "\(component.kind.rawValue) '\(component.name)'"
+            // Made only for a message: a string a step would cost more than every check here.
+            var name: String { "\(component.kind.rawValue) '\(component.name)'" }
             if enabled.contains(.finite), let field = firstNonFinite(snapshot) {
                 return ExploreFailure(invariant: "finite", message: "\(name): \(field) is not finite")
             }

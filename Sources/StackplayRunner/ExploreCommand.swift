@@ -210,7 +210,17 @@ enum ExploreCommand {
                     try TraceFile.write(
                         TraceSVG.render(frame, caption: caption), to: "\(folder)/step-\(index + 1).svg")
                 }
-                lines.append("    wrote \(frames.count) SVG frames to \(folder)/")
+                // The filmstrip: every step's frame in a row, with its line of Lua.
+                var html = "<!doctype html><meta charset=\"utf-8\"><title>\(TraceSVG.escape(job.name))</title>\n"
+                html += "<h1>\(TraceSVG.escape(job.name)): \(TraceSVG.escape(failure.invariant))</h1>\n"
+                html += "<div style=\"display:flex;gap:12px;overflow-x:auto;font:12px sans-serif\">\n"
+                for (index, step) in steps.enumerated() {
+                    html += "<figure><img src=\"step-\(index + 1).svg\" width=\"240\">"
+                        + "<figcaption>\(index + 1). \(TraceSVG.escape(step.action.lua))</figcaption></figure>\n"
+                }
+                html += "</div>\n<p>\(TraceSVG.escape(failure.message))</p>\n"
+                try TraceFile.write(html, to: "\(folder)/filmstrip.html")
+                lines.append("    wrote \(frames.count) SVG frames and filmstrip.html to \(folder)/")
             }
         } catch {
             lines.append("    stackplay: \(error.message)")
