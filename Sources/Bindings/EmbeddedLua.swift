@@ -570,6 +570,9 @@ local function read_spec(spec)
   if invariants ~= nil and type(invariants) ~= "table" then
     spec_error("field 'invariants': table expected, got " .. type(invariants))
   end
+  if invariants ~= nil and rawlen(invariants) > 0 then
+    spec_error("field 'invariants': give each a name: { [\"name\"] = function(screen) ... end }")
+  end
   for _, name in ipairs(sorted_keys(invariants or {})) do
     local fn = rawget(invariants, name)
     if type(name) ~= "string" or type(fn) ~= "function" then

@@ -108,6 +108,21 @@ import Testing
         #expect(run.stdout.contains("3 explored, 0 failed (seed 0)"))
     }
 
+    @Test("--time bounds the search: a huge number of runs ends within the time")
+    func timeBoundsTheSearch() throws {
+        let folder = try temporaryFolder([
+            "ok.lua": Self.planted.replacingOccurrences(
+                of: "return #stack:dismissed() == 0,", with: "return #stack:dismissed() >= 0,")
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let start = Date()
+        let run = try stackplay(
+            arguments: ["explore", "ok.lua", "--runs", "100000000", "--time", "1", "--jobs", "1"], in: folder)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(Date().timeIntervalSince(start) < 30)
+        #expect(run.stdout.contains("1 explored, 0 failed (seed 0)"))
+    }
+
     @Test("a plain run skips a file that only declares explorations")
     func plainRunSkipsExplorations() throws {
         let folder = try temporaryFolder([
@@ -131,6 +146,14 @@ import Testing
             "none.lua": "test('t', function() end)",
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
+        let listed = try temporaryFolder([
+            "l.lua": "explore('x', { setup = function() end, invariants = { function() end } })"
+        ])
+        defer { try? FileManager.default.removeItem(at: listed) }
+        let unnamed = try stackplay(arguments: ["explore", "l.lua"], in: listed)
+        #expect(
+            unnamed.stderr.contains(
+                "l.lua:1: bad argument #2 to 'explore' (field 'invariants': give each a name"))
         let bad = try stackplay(arguments: ["explore", "bad.lua"], in: folder)
         #expect(bad.status == 1)
         #expect(
