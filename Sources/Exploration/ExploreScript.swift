@@ -141,6 +141,11 @@ public enum ExploreScript {
                 local e = elements[c.name .. "/card:" .. tostring(card.id)]
                 local named = e ~= nil and e.label ~= ""
                 for key, g in pairs(elements) do
+                  -- Lua lists the elements VoiceOver reads: the others are hidden on purpose
+                  -- while one is selected (the wallet's pile, W10).
+                  if key:sub(1, #c.name + 1) == c.name .. "/" then
+                    for _, trait in ipairs(g.traits) do if trait == "selected" then named = true end end
+                  end
                   local f = g.frame
                   if key:sub(1, #c.name + 1) == c.name .. "/" and not g.id:find("^card:") and g.label ~= "" and not g.hidden
                     and f.x < card.x + card.width and card.x < f.x + f.width
