@@ -16,9 +16,12 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Every scenario under scripts/, as written and mirrored (`name [mirrored]`).
+# Every scenario under scripts/, as written and mirrored (`name [mirrored]`), then the explorations
+# in scripts/explore/ for a short fixed budget (seed 0, 50 runs of 100 steps each; a failure is
+# written to .build/explore-out/).
 run: build
 	$(BIN) --mirror scripts
+	$(BIN) explore scripts/explore --seed 0 --runs 50 --steps 100 --out .build/explore-out
 
 test: build
 	$(SWIFT) test

@@ -25,6 +25,7 @@ local open = { other_fields = true }
 local api = {
   stackplay = { fields = names { "screen", "replay", "version", "show" } },
   test = {}, skip = {}, only = {}, before_each = {}, after_each = {}, expect = {},
+  explore = {}, -- `stackplay explore`'s explorations
 }
 
 local sandbox = {}

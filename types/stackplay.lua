@@ -290,6 +290,11 @@ function screen:audit(options) end
 --- a JSON Lines trace (docs/traces.md).
 ---@return string
 function screen:trace() end
+--- The component called `name` on the screen, as its kind's object: how a scenario that
+--- `stackplay explore` wrote reaches a component (`screen:component("wallet"):select("amex")`).
+---@param name string
+---@return stackplay.component
+function screen:component(name) end
 ---@param options stackplay.notification_stack_options
 ---@return stackplay.notification_stack
 function screen:notification_stack(options) end
@@ -383,6 +388,9 @@ function wallet_card_stack:step() end
 function wallet_card_stack:peek() end
 ---@param height number >= 0
 function wallet_card_stack:set_height(height) end
+--- The owner replaces the cards (W3: every card is the wallet's `card_height` high).
+---@param options stackplay.set_items_options
+function wallet_card_stack:set_items(options) end
 
 ---@class stackplay.sticky_stacked_cards: stackplay.component
 local sticky_stacked_cards = {}
@@ -510,3 +518,16 @@ function expectation:to_not() end
 function expect(actual, message) end
 
 return stackplay
+
+--- An exploration for `stackplay explore` (a plain run of the file does not run it): runs of
+--- generated gestures from a fresh `setup()` each, every invariant checked after every step.
+---@class stackplay.exploration
+---@field setup fun(): stackplay.screen a fresh screen for every run (keep its components in upvalues)
+---@field invariants? table<string, fun(screen: stackplay.screen): boolean?, string?> fails by returning false (and why) or raising
+---@field actions? table<string, number|fun(screen: stackplay.screen, n: integer)|{ weight: number?, run: fun(screen: stackplay.screen, n: integer) }> weights of the default families (tap, drag, touch, advance, settle, escape, accessibility, settings, owner; 0 turns one off), and actions of the file's own, called with a drawn whole number
+---@field builtins? boolean|table<string, boolean> false turns the built-in invariants off, or some of them: finite, opacity, unique_ids, settles, hittable_visible, accessibility, replay, lua_api
+
+--- Declares an exploration: `stackplay explore FILE` generates runs against it and shrinks a failure.
+---@param name string
+---@param spec stackplay.exploration
+function explore(name, spec) end

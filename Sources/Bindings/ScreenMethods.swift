@@ -184,6 +184,18 @@ enum ScreenMethods {
             },
         ]
         for kind in kinds.types { methods[kind.luaName] = kind.factory }
+        // Lua: `screen:component(name)`: the component called `name`, as its kind's handle.
+        methods["component"] = { a in
+            let s = try screen(a)
+            let name = try a.string(at: 2)
+            guard let component = s.component(named: name), let handle = kinds.handle(component, on: s) else {
+                let names = s.components.map(\.name)
+                var detail = "no component called '\(name)' is on the screen"
+                if let near = nearestName(to: name, in: names) { detail += " (did you mean '\(near)'?)" }
+                throw a.error(at: 2, detail)
+            }
+            return [handle]
+        }
         return methods
     }
 }

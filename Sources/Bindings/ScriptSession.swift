@@ -32,6 +32,8 @@ final class ScriptSession {
     /// Whether the script asked `screen:mirrored()`: a test that knows its world may act on it,
     /// so `--mirror` does not compare its frames with its twin's (``MirrorCheck``).
     var asksMirror = false
+    /// The screen an exploration's setup made last (`stackplay explore`).
+    var explored: Screen?
     /// What the script printed, for the reporters.
     let output = CapturedOutput()
     /// Whether screens are kept for the failure report. The Lua module (``LuaLibrary``) has no

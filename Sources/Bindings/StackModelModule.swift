@@ -110,6 +110,14 @@ public struct StackModelModule: LuaModule {
             LuaSwiftFunction(name: "to_pass_audit", isMethod: true) {
                 try AuditMethods.expectation($0, session: session)
             })
+        // `stackplay explore`: the prelude hands over the screen an exploration's setup made.
+        lua.internals["explored"] = .function("setup") { a in
+            guard let screen = try? a.object(at: 1, as: Screen.self) else {
+                throw LuaError("an exploration's setup must return a screen (stackplay.screen { ... })")
+            }
+            session.explored = screen
+            return []
+        }
         lua.internals["golden"] = .function("to_match_trace") {
             try TraceMethods.golden($0, session: session, files: files)
         }

@@ -32,7 +32,11 @@ public struct TestRunner: Sendable {
             lua = state
             try state.run(file: file)
             let listed = try state.callRunner("tests", [])
-            guard case .array(let entries)? = listed.first, !entries.isEmpty else { return .success([whole]) }
+            guard case .array(let entries)? = listed.first, !entries.isEmpty else {
+                // A file that only declares explorations has no tests: `stackplay explore` runs it.
+                if listed.count > 1, let explorations = listed[1].number, explorations > 0 { return .success([]) }
+                return .success([whole])
+            }
             return .success(
                 entries.enumerated().map { offset, entry in
                     guard case .table(let fields) = entry else { return whole }

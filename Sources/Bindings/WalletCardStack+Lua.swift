@@ -63,6 +63,17 @@ extension WalletCardStack: LuaComponent {
             try a.model { try h.screen.setHeight(height, of: h.component.name) }
             return []
         }
+        // The owner's `set_items` change the model takes (W3), which Lua lacked: found by the
+        // `lua_api` invariant of `stackplay explore`.
+        methods["set_items"] = { a in
+            let h = try handle(a)
+            let o = try LuaOptions(a, at: 2, known: ["items", "card_height"])
+            let cards = try readCards(
+                o, defaultHeight: try o.number("card_height", default: h.component.cardHeight, allowNegative: false))
+            try a.model { try h.screen.setItems(cards, of: h.component.name) }
+            h.integerIDs.formUnion(integerIDs(o))
+            return []
+        }
         return methods
     }
 
@@ -80,6 +91,9 @@ extension WalletCardStack: LuaComponent {
         function wallet_card_stack:peek() end
         ---@param height number >= 0
         function wallet_card_stack:set_height(height) end
+        --- The owner replaces the cards (W3: every card is the wallet's `card_height` high).
+        ---@param options stackplay.set_items_options
+        function wallet_card_stack:set_items(options) end
 
         """
 }

@@ -50,10 +50,12 @@ extension NotificationStack {
             frame.x += mirror * row.offset.value(at: now) * scale
             let opacity = clampUnit(row.opacity.value(at: now)) * clampUnit(row.fade.value(at: now))
             let hasArea = frame.width > 0 && frame.height > 0
+            // SwiftUI does not hit-test a view drawn at opacity 0 (a card fading in behind the
+            // pile, or swiped out past the fade distance): found by `stackplay explore`.
             result.append(
                 CardSnapshot(
                     id: card.id, frame: frame, scale: scale, opacity: opacity, z: Double(cards.count - index),
-                    isVisible: opacity > 0 && hasArea, isHittable: open && hasArea))
+                    isVisible: opacity > 0 && hasArea, isHittable: open && hasArea && opacity > 0))
         }
         return result
     }

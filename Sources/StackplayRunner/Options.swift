@@ -8,7 +8,7 @@ import StackModel
 /// The command line, parsed. Flags win over the project's `.stackplay.lua`.
 struct Options {
     enum Action: Hashable {
-        case run, check, replay, render, view, merge, help, version
+        case run, check, replay, render, view, merge, help, version, explore
 
         /// How messages name the command: `running scripts`, `'stackplay render'`.
         var commandName: String {
@@ -19,6 +19,7 @@ struct Options {
             case .render: "'stackplay render'"
             case .view: "'stackplay view'"
             case .merge: "'stackplay merge'"
+            case .explore: "'stackplay explore'"
             case .help: "--help"
             case .version: "--version"
             }
@@ -34,6 +35,7 @@ struct Options {
             case .merge: 5
             case .help: 6
             case .version: 7
+            case .explore: 8
             }
         }
     }
@@ -93,6 +95,11 @@ struct Options {
     var audit: AuditOptions?
     /// Whether `--audit` named its types.
     var auditTypesGiven = false
+    /// `explore --runs N --steps N --time SECONDS --out DIR` (nil: the explorer's defaults).
+    var exploreRuns: Int?
+    var exploreSteps: Int?
+    var exploreSeconds: Double?
+    var exploreOut: String?
 
     /// Whether the run records traces.
     var recordsTraces: Bool { traceDirectory != nil || goldenDirectory != nil || artifactsDirectory != nil }
@@ -114,6 +121,8 @@ struct Options {
                stackplay render TRACE [--at EVENT] [-o FILE]
                stackplay view TRACE ... [-o FILE.html]
                stackplay merge REPORT.json ... [--junit FILE] [--json] [--artifacts DIR]
+               stackplay explore FILE|DIR ... [--seed N] [--runs N] [--steps N] [--time SECONDS]
+                                 [--out DIR] [--jobs N] [--artifacts DIR]
 
         Runs Lua scenario scripts against headless models of the card-stack components. Each
         test(name, fn) of a script runs from a fresh start in its own sandbox; a script without
@@ -128,6 +137,12 @@ struct Options {
           replay                 build the screen of each trace, feed it the recorded events and
                                  check every recorded frame (--tolerance X, default 1e-9); the
                                  first difference names the event, the card and the field
+          explore                run the explorations the files declare (explore(name, { setup =,
+                                 invariants =, actions = })): random gesture sequences checked
+                                 after every step; a failure is shrunk and written to
+                                 DIR/<exploration>.lua (--out, default explore-out) with its
+                                 trace; --runs N (default 100) runs of --steps N (default 100),
+                                 within --time SECONDS; --jobs N explorations at once
           render                 write an SVG of a trace's frame after event EVENT (default: the
                                  last) to FILE (default: stdout)
           view                   write the trace viewer, one HTML page holding the traces (a
@@ -221,6 +236,7 @@ struct Options {
         case "render": options.action = .render
         case "view": options.action = .view
         case "merge": options.action = .merge
+        case "explore": options.action = .explore
         default: break
         }
         if options.action != .run { rest = rest.dropFirst() }
@@ -334,6 +350,14 @@ struct Options {
                     case .failure(let error): throw UsageError(message: "--audit: \(error.message)")
                     }
                 }
+            case "--runs", "--steps":
+                let text = try value()
+                guard let count = Int(text), count >= 1, count <= 100_000_000 else {
+                    throw UsageError(message: "\(name) needs a whole number from 1 to 100000000, not '\(text)'")
+                }
+                if name == "--runs" { options.exploreRuns = count } else { options.exploreSteps = count }
+            case "--time": options.exploreSeconds = try positive(try value(), for: name)
+            case "--out": options.exploreOut = try value()
             default:
                 var message = "unknown option '\(argument)'"
                 let known = [
@@ -343,6 +367,7 @@ struct Options {
                     "--artifacts",
                     "--tolerance", "--at", "--output", "--seed", "--repeat", "--forbid-only", "--timeout",
                     "--tag", "--exclude-tag", "--matrix", "--shard-timings", "--mirror", "--audit",
+                    "--runs", "--steps", "--time", "--out",
                 ]
                 if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }
                 throw UsageError(message: message)
@@ -368,7 +393,10 @@ struct Options {
         }
         // merge writes the reports a run writes.
         for flag in ["--json", "--junit", "--artifacts"] { scopes[flag] = [.run, .merge] }
-        scopes["--root"] = [.run, .check]
+        scopes["--root"] = [.run, .check, .explore]
+        // `stackplay explore`: its own flags, and the run's that mean the same there.
+        for flag in ["--runs", "--steps", "--time", "--out"] { scopes[flag] = [.explore] }
+        for flag in ["--seed", "--jobs", "--artifacts", "--memory-budget"] { scopes[flag]?.insert(.explore) }
         scopes["--tolerance"] = [.run, .replay]
         scopes["--at"] = [.render]
         for flag in ["-o", "--output"] { scopes[flag] = [.render, .view] }

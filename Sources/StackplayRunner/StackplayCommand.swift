@@ -44,6 +44,8 @@ public enum StackplayCommand {
             return TraceCommands.view(options.paths, to: options.outputFile)
         case .merge:
             return Merge.run(options)
+        case .explore:
+            return ExploreCommand.run(&options)
         case .run, .check:
             return runScripts(&options)
         }

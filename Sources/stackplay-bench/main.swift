@@ -2,6 +2,7 @@
 // Each event moves a finger that is swiping a card of a 4-card open NotificationStack, then
 // reads the whole frame snapshot (every card's geometry), as a scenario or a trace does.
 import Bindings
+import Exploration
 import Foundation
 import StackModel
 
@@ -256,3 +257,52 @@ let rows = try measureTable(
     touchMove: fixedRounds == nil ? directMoves / luaMoves : nil,
     touchMoveCard: fixedRounds == nil ? direct / throughLua : nil)
 printTable(rows)
+
+// MARK: - explore (branch `explore`): explored steps per second -----------------------------------
+
+// One core, in this process: `stackplay explore`'s runs of 100 steps on a 4-card dismissible
+// notification stack, every built-in invariant on (replay checked on every 100th run, as the
+// command does) and one Lua invariant called after every step. Target: ≥ 100,000 steps/s.
+do {
+    let folder = NSTemporaryDirectory() + "stackplay-bench-explore-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/bench.lua"
+    try """
+        local stack
+        explore("bench", {
+          setup = function()
+            local screen = stackplay.screen {}
+            stack = screen:notification_stack {
+              items = { "messages", "calendar", "mail", "fitness" }, card_height = 70, dismissible = true,
+            }
+            return screen
+          end,
+          invariants = { ["count plus dismissed"] = function() return stack:count() + #stack:dismissed() == 4 end },
+          actions = { owner = 0 },
+        })
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+    let file = try LuaExplorationFile(
+        file: path, root: folder, runner: ScriptRunner(budget: LuaBudget(cpuSeconds: 3_600, memoryMiB: 1_024)),
+        seed: 0)
+    func explore(_ round: Int) throws -> Int {
+        let explorer = file.explorer(0, budget: ExploreBudget(seed: round, runs: 100, steps: 100))
+        guard case .passed(_, let steps, _) = explorer.explore() else {
+            struct Failed: Error {}
+            throw Failed()
+        }
+        return steps
+    }
+    try measure("explore: notification stack, 100-step runs, built-in invariants + 1 Lua invariant (steps)") {
+        try explore($0)
+    }
+    // On a shared machine the wall clock counts other processes' time too: the CPU time this
+    // process used is the rate of one free core.
+    let cpuStart = Glibc.clock()
+    var steps = 0
+    for round in 0..<(fixedRounds ?? 10) { steps += try explore(1_000 + round) }
+    let cpuSeconds = Double(Glibc.clock() - cpuStart) / Double(CLOCKS_PER_SEC)
+    print(
+        "explore: \(Int(Double(steps) / max(cpuSeconds, 1e-9))) steps per CPU second "
+            + "(\(steps) steps in \(String(format: "%.2f", cpuSeconds)) s of this process's CPU time)")
+}

@@ -110,7 +110,7 @@ extension BindingsTests {
             #expect(
                 api.fields.filter { $0 != "version" && !text.contains("stackplay.\($0)(") }.sorted() == [])
             #expect(text.contains("---@field version string"))
-            for global in ["test", "skip", "only", "before_each", "after_each", "expect"] {
+            for global in ["test", "skip", "only", "before_each", "after_each", "expect", "explore"] {
                 #expect(text.contains("function \(global)("), "types/stackplay.lua lacks \(global)")
             }
         }

@@ -40,12 +40,14 @@ import Testing
         (["replay", "--list", "t.jsonl"], "'--list' goes with running scripts, not with 'stackplay replay'"),
         (["replay", "--shard", "1/2", "t.jsonl"], "'--shard' goes with running scripts, not with 'stackplay replay'"),
         (["render", "--tolerance", "1", "t.jsonl"], "'--tolerance' goes with running scripts and 'stackplay replay', not with 'stackplay render'"),
-        (["check", "--jobs", "2", "scripts"], "'--jobs' goes with running scripts, not with 'stackplay check'"),
+        (["check", "--jobs", "2", "scripts"], "'--jobs' goes with running scripts and 'stackplay explore', not with 'stackplay check'"),
         (["-o", "x.svg", "scripts"], "'-o' goes with 'stackplay render' and 'stackplay view', not with running scripts"),
         (["view", "--at", "3", "t.jsonl"], "'--at' goes with 'stackplay render', not with 'stackplay view'"),
         (["merge", "--shard", "1/2", "r.json"], "'--shard' goes with running scripts, not with 'stackplay merge'"),
         (["merge", "-o", "x", "r.json"], "'-o' goes with 'stackplay render' and 'stackplay view', not with 'stackplay merge'"),
         (["view", "--shard-timings", "j.xml", "t.jsonl"], "'--shard-timings' goes with running scripts, not with 'stackplay view'"),
+        (["explore", "--tap", "x.lua"], "'--tap' goes with running scripts, not with 'stackplay explore'"),
+        (["render", "--steps", "3", "t.jsonl"], "'--steps' goes with 'stackplay explore', not with 'stackplay render'"),
     ])
     func `a flag given to a command it does not belong to is a usage error`(arguments: [String], message: String) {
         let problem: String?

@@ -1,0 +1,308 @@
+import StackModel
+import Traces
+
+/// What an exploration file gives the explorer: a fresh screen for every run, its own
+/// invariants, and its own actions. `Bindings` implements it over a Lua state.
+public protocol ExploreHost: AnyObject {
+    /// A fresh screen (the file's `setup`).
+    func setUp() throws -> Screen
+    /// The file's invariants on the screen `setUp` made last: the first that fails, or nil.
+    func checkInvariants() throws -> ExploreFailure?
+    /// Runs the file's action `name` with `argument` on that screen.
+    func perform(custom name: String, argument: Int) throws
+    /// Makes a fresh screen with the setup and runs `chunk` on it through the Lua API (its
+    /// arguments: the screen, and `act(screen, name, n)` for the file's actions); the screen, or
+    /// nil when the host has no Lua API (then `lua_api` is not checked).
+    func runThroughAPI(_ chunk: String) throws -> Screen?
+}
+
+extension ExploreHost {
+    public func runThroughAPI(_ chunk: String) throws -> Screen? { nil }
+}
+
+/// How long and how hard to search.
+public struct ExploreBudget: Sendable {
+    public var seed: Int
+    public var runs: Int
+    public var steps: Int
+    /// Wall-clock seconds the search may take (the runs stop early; the same seed still gives
+    /// the same runs, so a failure found within the time is found again).
+    public var seconds: Double?
+    /// The replay invariant is checked on every this-many-th run (0, k, 2k, ...) and on the
+    /// shrunk result: recording a trace costs more than the rest of a step.
+    public var replayEvery: Int
+
+    public init(
+        seed: Int = 0, runs: Int = 100, steps: Int = 100, seconds: Double? = nil, replayEvery: Int = 100
+    ) {
+        self.seed = seed
+        self.runs = runs
+        self.steps = steps
+        self.seconds = seconds
+        self.replayEvery = max(1, replayEvery)
+    }
+}
+
+/// A failing run, before and after shrinking.
+public struct ExploreCounterexample: Sendable {
+    public var run: Int
+    /// The step (0-based) at which the generated run failed.
+    public var step: Int
+    public var original: [ExploreAction]
+    public var shrunk: [ExploreAction]
+    public var failure: ExploreFailure
+    /// How many times the shrinker ran a candidate.
+    public var attempts: Int
+}
+
+public enum ExploreOutcome: Sendable {
+    case passed(runs: Int, steps: Int, seconds: Double)
+    case failed(ExploreCounterexample, runs: Int, steps: Int, seconds: Double)
+    /// The setup itself failed (not an invariant): the message.
+    case broken(String)
+}
+
+/// Generates runs of actions, checks the invariants after every step, and shrinks the first
+/// failure to a local minimum. Deterministic: the same seed gives the same runs, failure and
+/// shrunk sequence.
+public final class Explorer {
+    public let name: String
+    public let host: ExploreHost
+    public var generator: ExploreGenerator
+    public var builtins: Set<BuiltinInvariant>
+    public var budget: ExploreBudget
+    /// The most candidates the shrinker tries.
+    public var maximumShrinkAttempts = 5_000
+
+    public init(
+        name: String, host: ExploreHost, generator: ExploreGenerator = ExploreGenerator(),
+        builtins: Set<BuiltinInvariant> = Set(BuiltinInvariant.allCases),
+        budget: ExploreBudget = ExploreBudget()
+    ) {
+        self.name = name
+        self.host = host
+        self.generator = generator
+        self.builtins = builtins
+        self.budget = budget
+    }
+
+    struct SetupFailed: Error { let message: String }
+
+    /// Runs the search and shrinks what it finds.
+    public func explore() -> ExploreOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        func elapsed() -> Double {
+            let d = clock.now - start
+            return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+        }
+        var steps = 0
+        var runs = 0
+        for run in 0..<budget.runs {
+            if let seconds = budget.seconds, elapsed() > seconds { break }
+            runs += 1
+            let random = RandomBox(ExploreRandom(seed: budget.seed, name: name, run: run))
+            let result: Execution
+            do {
+                result = try execute(.generate(random, budget.steps), replay: run % budget.replayEvery == 0)
+            } catch {
+                return .broken(error.message)
+            }
+            steps += result.performed.count
+            if let failure = result.failure {
+                let shrunk = shrink(
+                    result.performed, failure: failure,
+                    replay: ["replay", "lua_api"].contains(failure.invariant))
+                let example = ExploreCounterexample(
+                    run: run, step: result.performed.count - 1, original: result.performed,
+                    shrunk: shrunk.actions,
+                    failure: shrunk.failure, attempts: shrunk.attempts)
+                return .failed(example, runs: runs, steps: steps, seconds: elapsed())
+            }
+        }
+        return .passed(runs: runs, steps: steps, seconds: elapsed())
+    }
+
+    // MARK: Running a sequence
+
+    /// Where the steps come from: drawn as the run goes, or given.
+    enum Source {
+        case generate(RandomBox, Int)
+        case given([ExploreAction])
+    }
+
+    /// The run's generator, shared with the loop that draws steps.
+    final class RandomBox {
+        var random: ExploreRandom
+        init(_ random: ExploreRandom) { self.random = random }
+    }
+
+    /// A run: the steps that took effect (those the screen refused are left out) and the first
+    /// failure, after the last of them.
+    public struct Execution {
+        public var performed: [ExploreAction] = []
+        public var failure: ExploreFailure?
+    }
+
+    /// Runs `actions` from a fresh setup; `observe` sees the screen after each step that took
+    /// effect (with what a touch landed on). Throws only when the setup fails.
+    public func run(
+        _ actions: [ExploreAction], replay: Bool, recorder: ((Screen) -> Void)? = nil,
+        observe: ((ExploreAction, Screen, Hit?) -> Void)? = nil
+    ) throws -> Execution {
+        try execute(.given(actions), replay: replay, attach: recorder, observe: observe)
+    }
+
+    func execute(
+        _ source: Source, replay: Bool, attach: ((Screen) -> Void)? = nil,
+        observe: ((ExploreAction, Screen, Hit?) -> Void)? = nil
+    ) throws -> Execution {
+        let screen: Screen
+        do { screen = try host.setUp() } catch { throw SetupFailed(message: "\(error)") }
+        let recorder =
+            replay && builtins.contains(.replay) ? TraceRecorder(screen: screen, stackplay: "explore") : nil
+        attach?(screen)
+        var fingers = ExploreGenerator.Fingers()
+        var execution = Execution()
+        let frameChecks = builtins.subtracting([.replay, .settles])
+        func stepDone(_ action: ExploreAction, _ hit: Hit?) -> Bool {
+            execution.performed.append(action)
+            observe?(action, screen, hit)
+            if !frameChecks.isEmpty, let failure = BuiltinInvariant.check(screen, frameChecks) {
+                execution.failure = failure
+                return false
+            }
+            do {
+                if let failure = try host.checkInvariants() {
+                    execution.failure = failure
+                    return false
+                }
+            } catch {
+                execution.failure = ExploreFailure(invariant: "invariants", message: "\(error)")
+                return false
+            }
+            return true
+        }
+        func perform(_ action: ExploreAction) -> Bool {
+            do {
+                let hit = try apply(action, on: screen, fingers: &fingers)
+                guard let hit else { return true }  // refused: not a step
+                return stepDone(action, hit.hit)
+            } catch let failure as ExploreFailure {
+                execution.performed.append(action)
+                observe?(action, screen, nil)
+                execution.failure = failure
+                return false
+            } catch {
+                return true
+            }
+        }
+        switch source {
+        case .generate(let random, let count):
+            var made = 0
+            var draws = 0
+            while made < count - 1, draws < count * 4 {
+                draws += 1
+                guard let action = generator.next(on: screen, fingers: fingers, random: &random.random) else {
+                    continue
+                }
+                let before = execution.performed.count
+                if !perform(action) { return finish(execution, recorder, screen, replay) }
+                if execution.performed.count > before { made += 1 }
+            }
+            // Every run ends at rest: `settle` must end (the `settles` invariant).
+            if !perform(.settle) { return finish(execution, recorder, screen, replay) }
+        case .given(let actions):
+            for action in actions where !perform(action) {
+                return finish(execution, recorder, screen, replay)
+            }
+        }
+        return finish(execution, recorder, screen, replay)
+    }
+
+    /// The checks of a whole run, on sampled runs: replay equivalence, then the same steps
+    /// through the Lua API.
+    private func finish(_ execution: Execution, _ recorder: TraceRecorder?, _ screen: Screen, _ sampled: Bool)
+        -> Execution
+    {
+        guard execution.failure == nil, !execution.performed.isEmpty else { return execution }
+        var execution = execution
+        if let recorder { execution.failure = BuiltinInvariant.replay(recorder, kinds: generator.kinds) }
+        if execution.failure == nil, sampled, builtins.contains(.luaAPI) {
+            execution.failure = luaAPIDifference(execution.performed, expected: screen.snapshot())
+        }
+        return execution
+    }
+
+    /// Runs `actions` again through the Lua API (as the written scenario does) and compares the
+    /// last frame with the Swift run's.
+    func luaAPIDifference(_ actions: [ExploreAction], expected: FrameSnapshot) -> ExploreFailure? {
+        let screen: Screen?
+        do { screen = try host.runThroughAPI(ExploreScript.chunk(actions)) } catch {
+            return ExploreFailure(
+                invariant: "lua_api", message: "the same steps through the Lua API raised: \(error)")
+        }
+        guard let screen else { return nil }
+        guard let difference = BuiltinInvariant.difference(expected, screen.snapshot()) else { return nil }
+        return ExploreFailure(
+            invariant: "lua_api",
+            message: "the same steps through the Lua API end in another frame: \(difference)")
+    }
+
+    /// A step that took effect: what the touch landed on (nil inside when nothing), or nil when
+    /// the screen refused the step (a finger that is not down, a change it does not take).
+    /// Throws an `ExploreFailure` for a settle that does not end or a custom action that raised.
+    func apply(_ action: ExploreAction, on screen: Screen, fingers: inout ExploreGenerator.Fingers) throws
+        -> (hit: Hit?, Void)?
+    {
+        switch action {
+        case .tap(let point, let duration): return (try screen.tap(at: point, duration: duration), ())
+        case .drag(let start, let by, let steps, let duration):
+            return (try screen.drag(from: start, by: by, steps: steps, duration: duration), ())
+        case .touchDown(let finger, let point):
+            guard fingers.down[finger] == nil else { return nil }
+            let (id, hit) = try screen.touchDown(at: point)
+            fingers.down[finger] = (id, point)
+            return (hit, ())
+        case .touchMove(let finger, let point):
+            guard let down = fingers.down[finger] else { return nil }
+            try screen.touchMove(down.id, to: point)
+            fingers.down[finger] = (down.id, point)
+            return (nil, ())
+        case .touchUp(let finger):
+            guard let down = fingers.down[finger] else { return nil }
+            try screen.touchUp(down.id)
+            fingers.down[finger] = nil
+            return (nil, ())
+        case .advance(let seconds):
+            guard seconds > 0 else { return nil }
+            try screen.advance(by: seconds)
+        case .settle:
+            do { try screen.settle() } catch {
+                guard builtins.contains(.settles) else { return (nil, ()) }
+                throw ExploreFailure(invariant: "settles", message: "\(error)")
+            }
+        case .escape: _ = try screen.escape()
+        case .action(let component, let element, let name):
+            _ = try screen.performAction(name, on: element, of: component)
+        case .activate(let component, let element):
+            return (try screen.performAction("activate", on: element, of: component) ? nil : nil, ())
+        case .setReduceMotion(let on): screen.setReduceMotion(on)
+        case .setLayoutDirection(let direction): screen.setLayoutDirection(direction)
+        case .setDynamicType(let size): screen.setDynamicTypeSize(size)
+        case .setSize(let size): try screen.setSize(size)
+        case .change(let component, let change): try screen.change(change, of: component)
+        case .custom(let name, let argument):
+            do { try host.perform(custom: name, argument: argument) } catch {
+                throw ExploreFailure(invariant: "action '\(name)'", message: "\(error)")
+            }
+        }
+        return (nil, ())
+    }
+}
+
+extension ExploreFailure: Error {}
+
+extension Error {
+    var message: String { (self as? Explorer.SetupFailed)?.message ?? "\(self)" }
+}

@@ -1,0 +1,230 @@
+import Bindings
+import Exploration
+import StackModel
+import Traces
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `stackplay explore FILE|DIR ...`: runs every exploration the files declare, each in a worker
+/// process (`--jobs` at once) with a Lua state of its own, and reports them in the order they are
+/// declared. A failure is shrunk, shown step by step with the frame after each step, and written
+/// to `--out DIR` as `<exploration>.lua` (a stackplay test that fails the same way) and
+/// `<exploration>.jsonl` (its trace); `--artifacts DIR` adds an SVG of every step.
+enum ExploreCommand {
+    static let defaultOut = "explore-out"
+
+    /// One exploration to run: the file and its index there.
+    struct Job {
+        var script: Script
+        var index: Int
+        var name: String
+    }
+
+    static func run(_ options: inout Options) -> Int32 {
+        let config: Config
+        do { config = try Config.load() } catch {
+            Output.usageError(error.message)
+            return ExitCode.usage
+        }
+        let paths = options.paths
+        config.apply(to: &options)
+        guard !paths.isEmpty else {
+            Output.usageError("explore needs at least one file or folder")
+            return ExitCode.usage
+        }
+        let scripts: [Script]
+        do { scripts = try Discovery.scripts(in: paths, root: options.root) } catch {
+            Output.usageError(error.message)
+            return ExitCode.usage
+        }
+        if options.randomSeed {
+            options.seed = Int(UInt64.random(in: 0...UInt64(Int32.max)))
+        }
+        let seed = options.seed ?? RunSeed.standard
+        // An exploration is one long script: the CPU budget is the search's, not a test's.
+        var budget = options.budget
+        budget.cpuSeconds = max(budget.cpuSeconds, 3_600)
+        let runner = ScriptRunner(budget: budget, modules: StackplayModules.standard(screen: config.screen))
+        var jobs: [Job] = []
+        var failed = 0
+        for script in scripts {
+            do {
+                let file = try LuaExplorationFile(
+                    file: script.path, root: script.root, runner: runner, seed: seed)
+                for (index, info) in file.explorations.enumerated() {
+                    jobs.append(Job(script: script, index: index, name: info.name))
+                }
+            } catch {
+                // A file named alone must load; in a folder, scripts that are not explorations
+                // are no concern of explore, but one that does not load is reported.
+                Output.err("stackplay: \(error.message)")
+                failed += 1
+            }
+        }
+        guard !jobs.isEmpty else {
+            Output.err(
+                "stackplay: no explorations in \(paths.joined(separator: ", ")) (declare them with explore(name, { ... }))"
+            )
+            return ExitCode.failure
+        }
+        let explore = ExploreBudget(
+            seed: seed, runs: options.exploreRuns ?? 100, steps: options.exploreSteps ?? 100,
+            seconds: options.exploreSeconds)
+        let out = options.exploreOut ?? defaultOut
+        let artifacts = options.artifactsDirectory
+        let command = { (job: Job) in
+            "stackplay explore \(job.script.path) --seed \(seed) --runs \(explore.runs) --steps \(explore.steps)"
+        }
+        Output.out("exploring with seed \(seed) (run again with --seed \(seed))")
+        WorkerPool.installSignalHandlers()
+        var answers = [[UInt8]?](repeating: nil, count: jobs.count)
+        let workers = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+        let pool = WorkerPool(workers: workers, count: jobs.count, timeout: 0) { index in
+            let job = jobs[index]
+            let (passed, report) = runJob(
+                job, runner: runner, budget: explore, out: out, artifacts: artifacts, command: command(job))
+            return [passed ? 1 : 0] + Array(report.utf8)
+        }
+        var crashed: [Int: String] = [:]
+        let ended = pool.run { index, outcome in
+            switch outcome {
+            case .finished(let bytes): answers[index] = bytes
+            case .crashed(let signal, let status):
+                crashed[index] = signal.map { "crashed: signal \($0)" } ?? "its process exited with \(status)"
+            case .timedOut(let seconds): crashed[index] = "timed out after \(seconds) s"
+            }
+        }
+        var passed = 0
+        for (index, job) in jobs.enumerated() {
+            if let answer = answers[index], let status = answer.first {
+                Output.out(String(decoding: answer.dropFirst(), as: UTF8.self))
+                if status == 1 { passed += 1 } else { failed += 1 }
+            } else {
+                Output.out("  FAIL \(job.name) (\(job.script.path)): \(crashed[index] ?? "did not finish")")
+                failed += 1
+            }
+        }
+        Output.out("\(passed) explored, \(failed) failed (seed \(seed))")
+        guard ended else { return WorkerPool.interruption == SIGTERM ? 143 : 130 }
+        return failed == 0 ? ExitCode.success : ExitCode.failure
+    }
+
+    /// Runs one exploration in this process; the report's text and whether it passed.
+    static func runJob(
+        _ job: Job, runner: ScriptRunner, budget: ExploreBudget, out: String, artifacts: String?,
+        command: String
+    ) -> (Bool, String) {
+        let file: LuaExplorationFile
+        do {
+            file = try LuaExplorationFile(
+                file: job.script.path, root: job.script.root, runner: runner, seed: budget.seed)
+        } catch {
+            return (false, "  FAIL \(job.name): \(error.message)")
+        }
+        let explorer = file.explorer(job.index, budget: budget)
+        let position = file.explorations[job.index].position
+        switch explorer.explore() {
+        case .passed(let runs, let steps, let seconds):
+            return (
+                true,
+                "  ok   \(job.name) (\(position)): \(runs) runs, \(steps) steps in \(formatNumber((seconds * 100).rounded() / 100)) s"
+                    + " (\(Int(Double(steps) / max(seconds, 1e-9))) steps/s)"
+            )
+        case .broken(let message):
+            return (false, "  FAIL \(job.name) (\(position)): the setup failed: \(message)")
+        case .failed(let example, _, _, _):
+            return (
+                false,
+                report(
+                    example, job: job, file: file, explorer: explorer, out: out, artifacts: artifacts,
+                    command: command)
+            )
+        }
+    }
+
+    /// A file name from an exploration's name: `No card is ever dismissed!` → `no_card_is_ever_dismissed`.
+    static func slug(_ name: String) -> String {
+        var out = ""
+        for scalar in name.lowercased().unicodeScalars {
+            if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                out.unicodeScalars.append(scalar)
+            } else if !out.hasSuffix("_") {
+                out += "_"
+            }
+        }
+        while out.hasSuffix("_") { out.removeLast() }
+        return out.isEmpty ? "exploration" : out
+    }
+
+    /// The failure's report: the shrunk steps, each with the frame after it, and the files written.
+    static func report(
+        _ example: ExploreCounterexample, job: Job, file: LuaExplorationFile, explorer: Explorer, out: String,
+        artifacts: String?, command: String
+    ) -> String {
+        var steps: [ExploreScript.Step] = []
+        var frames: [FrameSnapshot] = []
+        var recorder: TraceRecorder?
+        let again = try? explorer.run(
+            example.shrunk, replay: false,
+            recorder: { recorder = TraceRecorder(screen: $0, stackplay: StackplayVersion.string) },
+            observe: { action, screen, hit in
+                let frame = screen.snapshot()
+                frames.append(frame)
+                steps.append(
+                    ExploreScript.Step(
+                        action: action, hit: hit.map { "\($0.componentName) \($0.target)" },
+                        frame: ExploreScript.frameLines(frame)))
+            })
+        let failure = again?.failure ?? example.failure
+        var lines = [
+            "  FAIL \(job.name) (\(file.explorations[job.index].position)): the invariant '\(failure.invariant)' broke",
+            "    at step \(example.step + 1) of run \(example.run); shrunk from \(example.original.count) steps to "
+                + "\(steps.count) in \(example.attempts) tries:",
+        ]
+        for (index, step) in steps.enumerated() {
+            lines.append(
+                "    \(index + 1). \(step.action.lua)" + (step.hit.map { "   -- lands on \($0)" } ?? ""))
+            for frame in step.frame { lines.append("         \(frame)") }
+        }
+        lines.append(
+            "    \(failure.invariant): "
+                + failure.message.split(separator: "\n").joined(separator: "\n      "))
+        let base = "\(out)/\(slug(job.name))"
+        let source = Check.readFile(job.script.path) ?? "-- (the exploration file could not be read)\n"
+        let script = ExploreScript.text(
+            exploration: job.name, file: job.script.path, source: source, command: command, run: example.run,
+            originalSteps: example.original.count, steps: steps, failure: failure,
+            builtin: BuiltinInvariant(rawValue: failure.invariant) != nil)
+        do {
+            try TraceFile.makeDirectory(out)
+            try TraceFile.write(script, to: base + ".lua")
+            if let recorder { try TraceFile.write(recorder.text, to: base + ".jsonl") }
+            lines.append("    wrote \(base).lua (run it: stackplay \(base).lua) and \(base).jsonl")
+            if let artifacts {
+                let folder = "\(artifacts)/\(slug(job.name))"
+                try TraceFile.makeDirectory(folder)
+                for (index, frame) in frames.enumerated() {
+                    let caption = "\(index + 1). \(steps[index].action.lua)"
+                    try TraceFile.write(
+                        TraceSVG.render(frame, caption: caption), to: "\(folder)/step-\(index + 1).svg")
+                }
+                // The filmstrip: every step's frame in a row, with its line of Lua.
+                var html = "<!doctype html><meta charset=\"utf-8\"><title>\(TraceSVG.escape(job.name))</title>\n"
+                html += "<h1>\(TraceSVG.escape(job.name)): \(TraceSVG.escape(failure.invariant))</h1>\n"
+                html += "<div style=\"display:flex;gap:12px;overflow-x:auto;font:12px sans-serif\">\n"
+                for (index, step) in steps.enumerated() {
+                    html += "<figure><img src=\"step-\(index + 1).svg\" width=\"240\">"
+                        + "<figcaption>\(index + 1). \(TraceSVG.escape(step.action.lua))</figcaption></figure>\n"
+                }
+                html += "</div>\n<p>\(TraceSVG.escape(failure.message))</p>\n"
+                try TraceFile.write(html, to: "\(folder)/filmstrip.html")
+                lines.append("    wrote \(frames.count) SVG frames and filmstrip.html to \(folder)/")
+            }
+        } catch {
+            lines.append("    stackplay: \(error.message)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import StackModel
+import Testing
+
+@testable import Exploration
+
+/// A host in Swift alone: a 4-card dismissible notification stack, and one invariant that
+/// `failing` decides.
+final class StackHost: ExploreHost {
+    var screen: Screen?
+    let failing: (Screen) -> ExploreFailure?
+
+    init(failing: @escaping (Screen) -> ExploreFailure? = { _ in nil }) { self.failing = failing }
+
+    func setUp() throws -> Screen {
+        let screen = try Screen()
+        try screen.add(
+            NotificationStack(
+                cards: ["messages", "calendar", "mail", "fitness"].map { CardSpec(id: $0, height: 70) },
+                isDismissible: true, origin: Point(x: 16, y: 0), width: 358))
+        self.screen = screen
+        return screen
+    }
+
+    func checkInvariants() throws -> ExploreFailure? { screen.flatMap(failing) }
+    func perform(custom name: String, argument: Int) throws {}
+}
+
+/// "No card is ever dismissed", false for a dismissible stack.
+func nothingDismissed(_ screen: Screen) -> ExploreFailure? {
+    guard let stack = screen.components.first as? NotificationStack, !stack.dismissed.isEmpty else {
+        return nil
+    }
+    return ExploreFailure(invariant: "nothing dismissed", message: "dismissed \(stack.dismissed)")
+}
+
+@Suite struct ExplorerTests {
+    @Test("the random numbers are SplitMix64's, the same on every machine")
+    func randomIsStable() {
+        var random = ExploreRandom(seed: 0)
+        #expect(random.next() == 0xE220_A839_7B1D_CDAF)
+        #expect(ExploreRandom.hash("") == 0xcbf2_9ce4_8422_2325)
+        var a = ExploreRandom(seed: 3, name: "x", run: 5)
+        var b = ExploreRandom(seed: 3, name: "x", run: 5)
+        #expect(a.next() == b.next())
+        var c = ExploreRandom(seed: 3, name: "x", run: 6)
+        var d = ExploreRandom(seed: 3, name: "x", run: 5)
+        #expect(d.next() != c.next())
+    }
+
+    @Test("numbers shrink toward 0, whole numbers and the nearest threshold, never to something less simple")
+    func simplerNumbers() {
+        let candidates = Explorer.simpler(-112.25)
+        #expect(candidates.first == 0)
+        #expect(candidates.contains(-110.5))
+        #expect(candidates.contains(-112))
+        #expect(Explorer.simpler(110.5).allSatisfy { Explorer.complexity($0) < Explorer.complexity(110.5) })
+        #expect(Explorer.simpler(0) == [])
+        #expect(Explorer.simpler(.nan) == [])
+        #expect(Explorer.simpler(.infinity) == [])
+    }
+
+    @Test("a gesture may shrink to a settle; a drag to one step and no duration")
+    func simplerSteps() {
+        let drag = ExploreAction.drag(
+            Point(x: 10.5, y: 20), by: Point(x: 120, y: 0), steps: 10, duration: 0.3)
+        let options = Explorer.simplifications(of: drag)
+        #expect(options.first == .settle)
+        #expect(
+            options.contains(.drag(Point(x: 10.5, y: 20), by: Point(x: 120, y: 0), steps: 1, duration: 0.3)))
+        #expect(
+            options.contains(.drag(Point(x: 10.5, y: 20), by: Point(x: 120, y: 0), steps: 10, duration: 0)))
+        #expect(
+            options.contains(.drag(Point(x: 11, y: 20), by: Point(x: 120, y: 0), steps: 10, duration: 0.3)))
+        #expect(Explorer.simplifications(of: .settle) == [])
+    }
+
+    @Test("a false invariant is found and shrunk to at most three steps, the same for the same seed")
+    func shrinksAndRepeats() throws {
+        func explore(_ seed: Int) -> ExploreCounterexample? {
+            let explorer = Explorer(
+                name: "no card is ever dismissed", host: StackHost(failing: nothingDismissed),
+                generator: ExploreGenerator(overrides: ["accessibility": 0]),
+                budget: ExploreBudget(seed: seed, runs: 50, steps: 100))
+            guard case .failed(let example, _, _, _) = explorer.explore() else { return nil }
+            return example
+        }
+        let example = try #require(explore(3))
+        #expect(example.failure.invariant == "nothing dismissed")
+        #expect((1...3).contains(example.shrunk.count), "\(example.shrunk)")
+        let again = try #require(explore(3))
+        #expect(again.shrunk == example.shrunk)
+        #expect(again.original == example.original)
+    }
+
+    @Test("a correct model passes every built-in invariant, replay included")
+    func builtinsHold() {
+        let explorer = Explorer(
+            name: "builtins", host: StackHost(),
+            budget: ExploreBudget(seed: 1, runs: 20, steps: 100, replayEvery: 1))
+        guard case .passed(let runs, let steps, _) = explorer.explore() else {
+            Issue.record("\(explorer.explore())")
+            return
+        }
+        #expect(runs == 20)
+        #expect(steps > 1_000)
+    }
+
+    @Test("the prelude's lists of families and built-in invariants are Swift's")
+    func preludeListsMatch() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let prelude = try String(
+            contentsOf: root.appendingPathComponent("Sources/Bindings/Lua/prelude.lua"), encoding: .utf8)
+        func list(after marker: String) -> [String] {
+            guard let start = prelude.range(of: marker) else { return [] }
+            let rest = prelude[start.upperBound...]
+            let body = rest[..<(rest.firstIndex(of: "}") ?? rest.endIndex)]
+            return body.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map {
+                String($0.element)
+            }
+        }
+        #expect(list(after: "local action_families = {") == ExploreGenerator.familyNames)
+        #expect(list(after: "local builtin_names = {") == BuiltinInvariant.allCases.map(\.name))
+    }
+
+    @Test("an action's Lua is what the scenario and the report show")
+    func actionLua() {
+        #expect(ExploreAction.tap(Point(x: 195, y: 22), duration: 0).lua == "screen:tap(195, 22)")
+        #expect(
+            ExploreAction.drag(Point(x: 1, y: 2), by: Point(x: -110.5, y: 0), steps: 1, duration: 0).lua
+                == "screen:drag(1, 2, { x = -110.5, y = 0 }, { steps = 1 })")
+        #expect(ExploreAction.touchDown(finger: 2, Point(x: 3, y: 4)).lua == "f2 = screen:touch_down(3, 4)")
+        #expect(
+            ExploreAction.change(component: "w", .select(nil)).lua == "screen:component(\"w\"):select(nil)")
+        #expect(
+            ExploreAction.change(component: "n", .setItems([CardSpec(id: "a\"b", height: 70)])).lua
+                == "screen:component(\"n\"):set_items { items = { { id = \"a\\\"b\", height = 70, label = \"a\\\"b\" } } }"
+        )
+        #expect(luaString("a\u{1}") == "\"a\\u{1}\"")
+    }
+}
