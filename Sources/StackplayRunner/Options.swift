@@ -214,7 +214,8 @@ struct Options {
         A '.stackplay.lua' in the current folder may return defaults: paths, screen (width,
         height, layout_direction, reduce_motion, dynamic_type: every screen's defaults),
         cpu_budget, memory_budget, reporter ('human', 'tap', 'json'), jobs, junit, seed,
-        audit ({ types = {...}, allow = { { type =, element = } } }: what --audit checks).
+        audit ({ types = {...}, allow = { { type =, element = } } }: what --audit checks),
+        matrix ({ "layout_direction=ltr,rtl", ... }: as --matrix).
         Flags win over it. NO_COLOR turns colour off; colour is used only on a terminal.
 
         Under Bazel (TEST_TOTAL_SHARDS, TEST_SHARD_INDEX, XML_OUTPUT_FILE,
@@ -222,7 +223,8 @@ struct Options {
         says; --shard, --junit and --artifacts win over the variables.
 
         Prints 'N passed, N failed' at the end. Exits 0 when all passed, 1 when any failed,
-        64 for usage errors.
+        64 for usage errors, 130 or 143 when SIGINT or SIGTERM ended the run (the results so
+        far are reported).
         """
 
     /// Parses the arguments after the program name.
