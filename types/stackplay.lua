@@ -525,7 +525,7 @@ return stackplay
 ---@field setup fun(): stackplay.screen a fresh screen for every run (keep its components in upvalues)
 ---@field invariants? table<string, fun(screen: stackplay.screen): boolean?, string?> fails by returning false (and why) or raising
 ---@field actions? table<string, number|fun(screen: stackplay.screen, n: integer)|{ weight: number?, run: fun(screen: stackplay.screen, n: integer) }> weights of the default families (tap, drag, touch, advance, settle, escape, accessibility, settings, owner; 0 turns one off), and actions of the file's own, called with a drawn whole number
----@field builtins? boolean|table<string, boolean> false turns the built-in invariants off, or some of them: finite, opacity, unique_ids, settles, hittable_visible, accessibility, replay, lua_api
+---@field builtins? boolean|table<string, boolean> false turns the built-in invariants off, or some of them: finite, opacity, unique_ids, settles, hittable_visible, accessibility, replay, lua_api, mirror
 
 --- Declares an exploration: `stackplay explore FILE` generates runs against it and shrinks a failure.
 ---@param name string

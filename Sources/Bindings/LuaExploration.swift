@@ -80,6 +80,17 @@ final class LuaExploreHost: ExploreHost {
         return screen
     }
 
+    /// The mirrored twin: the setup runs with every screen mirrored (as under `--mirror`, so
+    /// that the file's own actions see their world); a screen it made otherwise is mirrored here.
+    func setUp(mirrored: Bool) throws -> Screen {
+        guard mirrored else { return try setUp() }
+        lua.session.mirrorsScreens = true
+        defer { lua.session.mirrorsScreens = false }
+        let screen = try setUp()
+        Explorer.mirror(screen)
+        return screen
+    }
+
     func checkInvariants() throws -> ExploreFailure? {
         let results = try lua.callRunner("explore_check", [index])
         guard let name = results.first?.string else { return nil }

@@ -12,7 +12,7 @@ enum ScreenMethods {
         -> [LuaValue]
     {
         let options = try LuaOptions(arguments, at: 1, known: screenOptions)
-        let mirrored = try options.boolean("mirror", default: defaults.mirror)
+        let mirrored = try options.boolean("mirror", default: defaults.mirror) || session.mirrorsScreens
         var settings = ScreenSettings(
             size: Size(
                 width: try options.number("width", default: defaults.width, allowNegative: false),

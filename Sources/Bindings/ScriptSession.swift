@@ -34,6 +34,9 @@ final class ScriptSession {
     var asksMirror = false
     /// The screen an exploration's setup made last (`stackplay explore`).
     var explored: Screen?
+    /// Whether the screens made now are mirrored whatever the script says (`stackplay explore`'s
+    /// `mirror` invariant runs the setup once more, as `--mirror` would).
+    var mirrorsScreens = false
     /// What the script printed, for the reporters.
     let output = CapturedOutput()
     /// Whether screens are kept for the failure report. The Lua module (``LuaLibrary``) has no

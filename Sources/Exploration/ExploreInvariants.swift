@@ -39,6 +39,10 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
     /// The same steps through the Lua API (as the written scenario takes them) end in the same
     /// frame as through the Swift API.
     case luaAPI = "lua_api"
+    /// The same steps on a mirrored screen (``Screen/isMirrored``: points and translations
+    /// mirrored in, the other layout direction, frames mirrored back) give the same frames, to
+    /// a billionth of a point (`stackplay --mirror`'s check, on every step of a sampled run).
+    case mirror
 
     /// The name reports and `builtins = { ... }` use.
     public var name: String { rawValue }
@@ -159,10 +163,10 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
         return nil
     }
 
-    /// Replays `recorder`'s trace and compares every frame exactly.
-    static func replay(_ recorder: TraceRecorder, kinds: ComponentKinds) -> ExploreFailure? {
+    /// Replays `trace` (read once for `replay` and `mirror`) and compares every frame exactly.
+    static func replay(_ trace: Result<Trace, any Error>) -> ExploreFailure? {
         do {
-            let trace = try Trace(text: recorder.text, file: "explored.jsonl", kinds: kinds)
+            let trace = try trace.get()
             let replayer = try TraceReplayer(trace)
             if let mismatch = try replayer.run(tolerance: 0) {
                 return ExploreFailure(invariant: "replay", message: "the replay differs: \(mismatch)")

@@ -61,7 +61,21 @@ public enum ExploreScript {
             let note = "-- \(index + 1)." + (step.hit.map { " lands on \($0)" } ?? "")
             out += line + "  " + note + "\n"
         }
-        if builtin {
+        if failure.invariant == BuiltinInvariant.mirror.name {
+            out +=
+                "  -- 'mirror': run this file with `stackplay --mirror`, which compares the mirrored run with"
+                + " this one, frame by frame\n"
+        } else if failure.invariant == BuiltinInvariant.replay.name {
+            // A run through the Lua API cannot see its own replay: the trace beside this file can.
+            out +=
+                "  -- 'replay': these steps pass here; the trace written beside this file is what does not"
+                + " replay: stackplay replay it\n"
+        } else if failure.invariant == BuiltinInvariant.luaAPI.name {
+            // This test is the Lua side; the Swift side it differs from is the explorer's own run.
+            out +=
+                "  -- 'lua_api': these steps pass here; the explorer took them through the Swift API too and"
+                + " ended in another frame (the report shows its frames)\n"
+        } else if builtin {
             out += "  check_builtin(screen, \(luaString(failure.invariant)))\n"
         } else if failure.invariant.hasPrefix("action '") {
             out +=

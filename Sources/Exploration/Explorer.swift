@@ -14,10 +14,20 @@ public protocol ExploreHost: AnyObject {
     /// arguments: the screen, and `act(screen, name, n)` for the file's actions); the screen, or
     /// nil when the host has no Lua API (then `lua_api` is not checked).
     func runThroughAPI(_ chunk: String) throws -> Screen?
+    /// A fresh screen from the setup, mirrored when `mirrored` (``Screen/isMirrored``: the
+    /// setup's world seen through a ``Mirror``, its screen in the other layout direction): the
+    /// `mirror` invariant's twin. The default mirrors what `setUp()` made.
+    func setUp(mirrored: Bool) throws -> Screen
 }
 
 extension ExploreHost {
     public func runThroughAPI(_ chunk: String) throws -> Screen? { nil }
+
+    public func setUp(mirrored: Bool) throws -> Screen {
+        let screen = try setUp()
+        if mirrored { Explorer.mirror(screen) }
+        return screen
+    }
 }
 
 /// How long and how hard to search.
@@ -28,8 +38,8 @@ public struct ExploreBudget: Sendable {
     /// Wall-clock seconds the search may take (the runs stop early; the same seed still gives
     /// the same runs, so a failure found within the time is found again).
     public var seconds: Double?
-    /// The replay invariant is checked on every this-many-th run (0, k, 2k, ...) and on the
-    /// shrunk result: recording a trace costs more than the rest of a step.
+    /// The replay, `lua_api` and `mirror` invariants are checked on every this-many-th run (0,
+    /// k, 2k, ...) and on the shrunk result: recording a trace costs more than the rest of a step.
     public var replayEvery: Int
 
     public init(
@@ -88,6 +98,18 @@ public final class Explorer {
 
     struct SetupFailed: Error { let message: String }
 
+    /// The invariants checked on sampled runs only (``ExploreBudget/replayEvery``).
+    static let sampledInvariants: Set<String> = ["replay", "lua_api", "mirror"]
+
+    /// Turns a screen no input has reached yet into the mirror image of itself: the other layout
+    /// direction underneath, the same world above (what `stackplay.screen { mirror = true }` makes).
+    public static func mirror(_ screen: Screen) {
+        guard !screen.isMirrored else { return }
+        screen.setLayoutDirection(
+            Mirror(width: screen.settings.size.width).direction(screen.settings.layoutDirection))
+        screen.isMirrored = true
+    }
+
     /// Runs the search and shrinks what it finds.
     public func explore() -> ExploreOutcome {
         let clock = ContinuousClock()
@@ -112,7 +134,7 @@ public final class Explorer {
             if let failure = result.failure {
                 let shrunk = shrink(
                     result.performed, failure: failure,
-                    replay: ["replay", "lua_api"].contains(failure.invariant))
+                    replay: Self.sampledInvariants.contains(failure.invariant))
                 let example = ExploreCounterexample(
                     run: run, step: result.performed.count - 1, original: result.performed,
                     shrunk: shrunk.actions,
@@ -160,11 +182,12 @@ public final class Explorer {
         let screen: Screen
         do { screen = try host.setUp() } catch { throw SetupFailed(message: "\(error)") }
         let recorder =
-            replay && builtins.contains(.replay) ? TraceRecorder(screen: screen, stackplay: "explore") : nil
+            replay && !builtins.isDisjoint(with: [.replay, .mirror])
+            ? TraceRecorder(screen: screen, stackplay: "explore") : nil
         attach?(screen)
         var fingers = ExploreGenerator.Fingers()
         var execution = Execution()
-        let frameChecks = builtins.subtracting([.replay, .settles])
+        let frameChecks = builtins.subtracting([.replay, .settles, .luaAPI, .mirror])
         func stepDone(_ action: ExploreAction, _ hit: Hit?) -> Bool {
             execution.performed.append(action)
             observe?(action, screen, hit)
@@ -221,17 +244,130 @@ public final class Explorer {
     }
 
     /// The checks of a whole run, on sampled runs: replay equivalence, then the same steps
-    /// through the Lua API.
+    /// through the Lua API, then the same steps on a mirrored screen.
     private func finish(_ execution: Execution, _ recorder: TraceRecorder?, _ screen: Screen, _ sampled: Bool)
         -> Execution
     {
         guard execution.failure == nil, !execution.performed.isEmpty else { return execution }
         var execution = execution
-        if let recorder { execution.failure = BuiltinInvariant.replay(recorder, kinds: generator.kinds) }
+        // Read once for both checks that need it.
+        let trace = recorder.map { recorder in
+            Result { try Trace(text: recorder.text, file: "explored.jsonl", kinds: generator.kinds) }
+        }
+        if let trace, builtins.contains(.replay) {
+            execution.failure = BuiltinInvariant.replay(trace)
+        }
         if execution.failure == nil, sampled, builtins.contains(.luaAPI) {
             execution.failure = luaAPIDifference(execution.performed, expected: screen.snapshot())
         }
+        if execution.failure == nil, let trace, builtins.contains(.mirror) {
+            execution.failure = mirrorDifference(execution.performed, expected: trace)
+        }
         return execution
+    }
+
+    /// Runs `actions` again on a mirrored screen (``ExploreHost/setUp(mirrored:)``): every point
+    /// and translation mirrored on the way in, the layout direction turned around, the frames
+    /// recorded mirrored back (``TraceRecorder``). They must be the unmirrored run's, event by
+    /// event, to ``mirrorTolerance``; the failure names the first step, component, card and field
+    /// that differ.
+    func mirrorDifference(_ actions: [ExploreAction], expected: Result<Trace, any Error>) -> ExploreFailure? {
+        let screen: Screen
+        do { screen = try host.setUp(mirrored: true) } catch {
+            return ExploreFailure(invariant: "mirror", message: "the mirrored setup raised: \(error)")
+        }
+        let recorder = TraceRecorder(screen: screen, stackplay: "explore")
+        var fingers = ExploreGenerator.Fingers()
+        // The events recorded once each step is done: which step an event belongs to.
+        var ends: [Int] = []
+        // The events compared: all, or those before a width change with a finger down.
+        var compared: Int?
+        for (index, action) in actions.enumerated() {
+            // The mirror is taken across the width of the moment, so a finger that stays put in
+            // one world moves in the other when the width changes under it: the runs are
+            // compared up to there.
+            if case .setSize(let size) = action, size.width != screen.settings.size.width,
+                !fingers.down.isEmpty
+            {
+                compared = recorder.eventCount
+                break
+            }
+            do { _ = try apply(Self.mirrored(action, screen.mirror), on: screen, fingers: &fingers) } catch {
+                return ExploreFailure(
+                    invariant: "mirror",
+                    message:
+                        "step \(index + 1) (\(action.lua)) raises on the mirrored screen only: \(error.message)"
+                )
+            }
+            ends.append(recorder.eventCount)
+        }
+        let mismatch: TraceMismatch?
+        do {
+            var unmirrored = try expected.get()
+            var mirrored = try Trace(
+                text: recorder.text, file: "explored-mirrored.jsonl", kinds: generator.kinds)
+            if let compared {
+                unmirrored.steps = Array(unmirrored.steps.prefix(compared))
+                mirrored.steps = Array(mirrored.steps.prefix(compared))
+            }
+            // One pass finds the first event where the inputs or the frames part. At that event a
+            // frame that differs explains an input that differs (a tap on a card that is elsewhere
+            // lands elsewhere), so the frame is named first there (as --mirror does).
+            let first = TraceComparison.firstDifference(
+                expected: unmirrored, actual: mirrored, tolerance: Self.mirrorTolerance,
+                inputTolerance: Self.mirrorTolerance)
+            if let first, first.place.hasPrefix("the input, ") {
+                let frames = TraceComparison.firstDifference(
+                    expected: unmirrored, actual: mirrored, tolerance: Self.mirrorTolerance,
+                    inputTolerance: .infinity)
+                mismatch = frames.map { $0.index <= first.index ? $0 : first } ?? first
+            } else {
+                mismatch = first
+            }
+        } catch {
+            return ExploreFailure(invariant: "mirror", message: "the traces do not read: \(error)")
+        }
+        guard let mismatch else { return nil }
+        let when: String
+        if mismatch.index < 0 {
+            when = "before the first step"
+        } else {
+            let step = ends.firstIndex { $0 > mismatch.index } ?? max(actions.count - 1, 0)
+            when = "after step \(step + 1) (\(actions[step].lua)), event \(mismatch.index) (\(mismatch.type))"
+        }
+        return ExploreFailure(
+            invariant: "mirror",
+            message: "the mirrored run is not the mirror image \(when): \(mismatch.place) differs\n"
+                + "unmirrored: \(mismatch.expected)\n  mirrored: \(mismatch.actual) (the other direction's frame, mirrored back)"
+        )
+    }
+
+    /// How far apart two numbers of a run and its mirror image may be (`stackplay --mirror`'s
+    /// tolerance: `width − (width − x)` is not always `x` in floating point).
+    public static let mirrorTolerance = 1e-9
+
+    /// How far left of its mirror image a touch lands on the mirrored screen. Hit testing is
+    /// half-open, as `CGRect.contains` is: a card's left edge is in it, its right edge is not, so
+    /// the exact mirror image of a touch on an edge (which the generator aims at) would land on
+    /// the other side of the card's mirrored edge. A tenth of the tolerance keeps it on the same side.
+    static let mirrorNudge = mirrorTolerance / 10
+
+    /// `action` as a mirrored screen takes it: points (``mirrorNudge`` to the left) and
+    /// translations mirrored (across the width of the screen then), a layout direction turned
+    /// around; the rest unchanged.
+    static func mirrored(_ action: ExploreAction, _ mirror: Mirror) -> ExploreAction {
+        func point(_ point: Point) -> Point {
+            mirror.isOn ? Point(x: mirror.x(point.x) - mirrorNudge, y: point.y) : point
+        }
+        return switch action {
+        case .tap(let p, let duration): .tap(point(p), duration: duration)
+        case .drag(let start, let by, let steps, let duration):
+            .drag(point(start), by: mirror.translation(by), steps: steps, duration: duration)
+        case .touchDown(let finger, let p): .touchDown(finger: finger, point(p))
+        case .touchMove(let finger, let p): .touchMove(finger: finger, point(p))
+        case .setLayoutDirection(let direction): .setLayoutDirection(mirror.direction(direction))
+        default: action
+        }
     }
 
     /// Runs `actions` again through the Lua API (as the written scenario does) and compares the

@@ -140,3 +140,83 @@ func nothingDismissed(_ screen: Screen) -> ExploreFailure? {
         #expect(luaString("a\u{1}") == "\"a\\u{1}\"")
     }
 }
+
+/// A planted asymmetry: the file's action `ltr` sets the screen's layout direction itself, past
+/// the mirror (as a Swift host that forgets ``Screen/mirror`` would).
+final class AsymmetricHost: ExploreHost {
+    let stack = StackHost()
+
+    func setUp() throws -> Screen { try stack.setUp() }
+    func checkInvariants() throws -> ExploreFailure? { nil }
+    func perform(custom name: String, argument: Int) throws {
+        stack.screen?.setLayoutDirection(.leftToRight)
+    }
+}
+
+@Suite struct MirrorInvariantTests {
+    @Test("a mirrored step mirrors its points, translations and direction, and nothing else")
+    func mirroredSteps() {
+        let mirror = Mirror(width: 390)
+        let nudge = Explorer.mirrorNudge
+        #expect(nudge > 0 && nudge < Explorer.mirrorTolerance)
+        #expect(
+            Explorer.mirrored(.tap(Point(x: 20, y: 5), duration: 0.2), mirror)
+                == .tap(Point(x: 370 - nudge, y: 5), duration: 0.2))
+        #expect(
+            Explorer.mirrored(
+                .drag(Point(x: 100, y: 5), by: Point(x: -110, y: 3), steps: 4, duration: 0), mirror)
+                == .drag(Point(x: 290 - nudge, y: 5), by: Point(x: 110, y: 3), steps: 4, duration: 0))
+        #expect(
+            Explorer.mirrored(.touchMove(finger: 2, Point(x: 0, y: 1)), mirror)
+                == .touchMove(finger: 2, Point(x: 390 - nudge, y: 1)))
+        // A touch on a card's left edge (in it) lands just inside its mirrored right edge (also in it).
+        #expect(390 - 16 - nudge < 374)
+        #expect(
+            Explorer.mirrored(.setLayoutDirection(.leftToRight), mirror) == .setLayoutDirection(.rightToLeft))
+        #expect(Explorer.mirrored(.advance(0.25), mirror) == .advance(0.25))
+        #expect(
+            Explorer.mirrored(.tap(Point(x: 20, y: 5), duration: 0), .none)
+                == .tap(Point(x: 20, y: 5), duration: 0))
+    }
+
+    @Test("a notification stack is its own mirror image on every step of every sampled run")
+    func stackIsSymmetric() {
+        let explorer = Explorer(
+            name: "mirror", host: StackHost(), builtins: [.mirror],
+            budget: ExploreBudget(seed: 7, runs: 30, steps: 100, replayEvery: 1))
+        guard case .passed(let runs, _, _) = explorer.explore() else {
+            Issue.record("\(explorer.explore())")
+            return
+        }
+        #expect(runs == 30)
+    }
+
+    @Test("a planted asymmetry fails 'mirror', names the step and the field, and shrinks to it")
+    func asymmetryIsFound() throws {
+        func explore() -> ExploreCounterexample? {
+            let explorer = Explorer(
+                name: "asymmetric", host: AsymmetricHost(),
+                generator: ExploreGenerator(custom: [("ltr", 1)]), builtins: [.mirror],
+                budget: ExploreBudget(seed: 2, runs: 20, steps: 30, replayEvery: 1))
+            guard case .failed(let example, _, _, _) = explorer.explore() else { return nil }
+            return example
+        }
+        let example = try #require(explore())
+        #expect(example.failure.invariant == "mirror")
+        #expect(example.shrunk.count == 1 && example.shrunk.first?.family == "ltr", "\(example.shrunk)")
+        #expect(
+            example.failure.message.hasPrefix(
+                "the mirrored run is not the mirror image after step 1 (spec.actions[\"ltr\"](screen, "),
+            "\(example.failure.message)")
+        #expect(example.failure.message.contains("field 'direction' differs"), "\(example.failure.message)")
+        #expect(explore()?.shrunk == example.shrunk)
+        // Turned off, it is not checked.
+        let off = Explorer(
+            name: "asymmetric", host: AsymmetricHost(), generator: ExploreGenerator(custom: [("ltr", 1)]),
+            builtins: [], budget: ExploreBudget(seed: 2, runs: 5, steps: 30, replayEvery: 1))
+        guard case .passed = off.explore() else {
+            Issue.record("\(off.explore())")
+            return
+        }
+    }
+}

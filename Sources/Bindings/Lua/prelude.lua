@@ -542,6 +542,7 @@ local action_families = {
 }
 local builtin_names = {
   "finite", "opacity", "unique_ids", "settles", "hittable_visible", "accessibility", "replay", "lua_api",
+  "mirror",
 }
 local spec_keys = { "setup", "invariants", "actions", "builtins" }
 
