@@ -279,7 +279,7 @@ struct JUnit {
         let out = Pipe()
         process.standardOutput = out
         try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = readToEnd(out.fileHandleForReading)
         process.waitUntilExit()
         guard process.terminationStatus == 0,
             let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]

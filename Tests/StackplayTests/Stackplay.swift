@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The built `stackplay` binary: `STACKPLAY_BIN`, else beside the test bundle (SwiftPM builds it
 /// there because this target depends on it), else `.build/debug`.
 func stackplayBinary() -> URL {
@@ -43,41 +47,16 @@ func stackplay(
     arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:],
     removing: [String] = []
 ) throws -> Run {
-    let process = Process()
-    process.executableURL = stackplayBinary()
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
     // CI's own `CI=true` would make every run strict (no golden writes, no only()): tests that
     // mean CI pass it in `environment`.
     var merged = ProcessInfo.processInfo.environment.filter { $0.key != "CI" }.merging(environment) { $1 }
     for name in removing { merged[name] = nil }
-    process.environment = merged
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // A run that blocks (a FIFO opened for reading, say) fails its test instead of hanging the suite.
-    let child = process
-    DispatchQueue.global().asyncAfter(deadline: .now() + 120) { if child.isRunning { child.terminate() } }
-    let (outText, errText) = readBoth(out, err)
-    process.waitUntilExit()
-    return Run(
-        status: process.terminationStatus,
-        stdout: String(decoding: outText, as: UTF8.self),
-        stderr: String(decoding: errText, as: UTF8.self))
+    return try Spawned.start(stackplayBinary().path, arguments, in: directory.path, environment: merged).finish()
 }
 
-/// Reads both pipes to their ends at once.
-func readBoth(_ out: Pipe, _ err: Pipe) -> (Data, Data) {
-    final class Box: @unchecked Sendable { var data = Data() }
-    let box = Box()
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) { box.data = err.fileHandleForReading.readDataToEndOfFile() }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    return (outData, box.data)
-}
+/// Everything until the end of `handle`, read with read(2) and retried on EINTR (Foundation's
+/// `readDataToEndOfFile` traps when a signal, such as a child's SIGCHLD, interrupts it).
+func readToEnd(_ handle: FileHandle) -> Data { readDescriptor(handle.fileDescriptor) }
 
 /// A fresh temporary folder holding `files` (relative path → text); removed by the caller with
 /// `try? FileManager.default.removeItem(at:)`.

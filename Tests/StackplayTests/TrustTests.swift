@@ -185,7 +185,7 @@ import Testing
         let pipe = Pipe()
         prove.standardOutput = pipe
         try prove.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: readToEnd(pipe.fileHandleForReading), as: UTF8.self)
         prove.waitUntilExit()
         try #require(prove.terminationStatus != 77, "prove is not installed")
         // prove counts exactly the three real tests and finds the one failure
@@ -264,7 +264,7 @@ import Testing
         let process = try startStackplay(["--jobs", "1", folder.appendingPathComponent("c.lua").path])
         // the worker is the child of the stackplay process: kill it the way a trap would, once it
         // is spinning in the hanging test (a child busy on the CPU; the discovery worker is gone by then)
-        let worker = try #require(waitForBusyChild(of: process.process.processIdentifier))
+        let worker = try #require(waitForBusyChild(of: process.pid))
         kill(worker, SIGILL)
         let run = process.finish()
         #expect(run.status == 1)
@@ -287,8 +287,8 @@ import Testing
         let junit = folder.appendingPathComponent("j.xml")
         try "stale".write(to: junit, atomically: true, encoding: .utf8)
         let process = try startStackplay(["--jobs", "1", "--junit", junit.path, folder.appendingPathComponent("i.lua").path])
-        _ = try #require(waitForBusyChild(of: process.process.processIdentifier))
-        kill(process.process.processIdentifier, signal)
+        _ = try #require(waitForBusyChild(of: process.pid))
+        kill(process.pid, signal)
         let run = process.finish()
         #expect(run.status == status)
         #expect(run.stdout.contains("ok   quick"))
@@ -300,33 +300,11 @@ import Testing
     }
 }
 
-/// A running `stackplay`, read to its end by `finish()`.
-struct RunningStackplay {
-    let process: Process
-    let out: Pipe
-    let err: Pipe
-
-    func finish() -> Run {
-        let (outData, errData) = readBoth(out, err)
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
-    }
-}
-
-func startStackplay(_ arguments: [String]) throws -> RunningStackplay {
-    let process = Process()
-    process.executableURL = stackplayBinary()
-    process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
-    process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "CI" }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    return RunningStackplay(process: process, out: out, err: err)
+/// A `stackplay` started in the package root without waiting for it (`finish()` reads it to its end).
+func startStackplay(_ arguments: [String]) throws -> Spawned {
+    try Spawned.start(
+        stackplayBinary().path, arguments, in: packageRoot.path,
+        environment: ProcessInfo.processInfo.environment.filter { $0.key != "CI" })
 }
 
 /// A child process of `parent` that has used at least 0.3 s of CPU time (a worker spinning in a
