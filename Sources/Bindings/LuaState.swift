@@ -133,8 +133,16 @@ public final class LuaState {
     /// `releaseMethod`, if given, e.g. `"dispose"` for Lua `obj:dispose()`); a released object
     /// is dead and using it is an error. `methods` become the `__index` table (called with `:`,
     /// so argument numbers in messages skip `self`); `__metatable` hides the metatable.
+    /// A method named in `fast` tries that function first (``FastMethod``; not in a host's state).
     public func defineClass<T: AnyObject>(
         _ type: T.Type, name: String, methods: [String: LuaFunction], releaseMethod: String? = nil
+    ) throws {
+        try defineClass(type, name: name, methods: methods, releaseMethod: releaseMethod, fast: [:])
+    }
+
+    func defineClass<T: AnyObject>(
+        _ type: T.Type, name: String, methods: [String: LuaFunction], releaseMethod: String? = nil,
+        fast: [String: FastMethod]
     ) throws {
         var all = methods.map { method, body in LuaSwiftFunction(name: method, isMethod: true, body: body) }
         if let releaseMethod {
@@ -150,7 +158,7 @@ public final class LuaState {
         }
         try defineClass(
             type, name: name, methods: all.map { function in (function.name, { try $0.push(.function(function)) }) },
-            unknown: { try $0.push(unknown) })
+            unknown: { try $0.push(unknown) }, fast: fast)
     }
 
     /// Defines the Lua class for `type` with methods boxed once a process (``MethodTable``): as
@@ -168,13 +176,17 @@ public final class LuaState {
     /// `unknown()` (the error for a name the class lacks), `__gc`, `__name` and a locked `__metatable`.
     private func defineClass<T: AnyObject>(
         _ type: T.Type, name: String, methods: [(String, (LuaStack) throws -> Void)],
-        unknown: (LuaStack) throws -> Void
+        unknown: (LuaStack) throws -> Void, fast: [String: FastMethod] = [:]
     ) throws {
         try stack.ensure(6)
         stackplay_lua_newtable(stack.L)  // metatable
+        let metatable = lua_gettop(stack.L)
         stackplay_lua_newtable(stack.L)  // methods
         for (method, push) in methods {
             try push(stack)
+            if !isHost, let function = fast[method] {
+                stackplay_push_fast_method(stack.L, function, metatable)
+            }
             stack.setField(method, in: -2)
         }
         // A name the methods table lacks falls through to this: `stack:tapp()` raises
@@ -372,6 +384,12 @@ public final class LuaState {
         }
     }
 }
+
+/// A hot method's fast path (stackplay_fast_trampoline): a context-free function of the state and
+/// `self`'s object, which reads its arguments without raising and pushes its results, or returns
+/// STACKPLAY_FALLBACK, having changed nothing, to leave the call to the method's ordinary closure
+/// (which then reads the arguments, and words every error, as always).
+typealias FastMethod = stackplay_fast_fn
 
 /// A Swift closure behind a Lua function; retained by the userdata upvalue of its C closure.
 final class FunctionBox {
