@@ -169,7 +169,7 @@ public final class LuaState {
         try defineClass(
             type, name: table.className,
             methods: table.methods.map { method in (method.name, { method.box.push(on: $0, isHost: isHost) }) },
-            unknown: { table.unknown.push(on: $0, isHost: isHost) })
+            unknown: { table.unknown.push(on: $0, isHost: isHost) }, fast: table.fast)
     }
 
     /// The metatable of a class: `methods` as its `__index` table, whose own `__index` is
@@ -433,10 +433,13 @@ final class MethodTable: @unchecked Sendable {
     let methods: [(name: String, box: FunctionBox)]
     /// `__index` of the methods table: the error for a name the class lacks, with the nearest one.
     let unknown: FunctionBox
+    /// Fast paths of some of `methods` (``FastMethod``).
+    let fast: [String: FastMethod]
 
     /// The methods of class `className` (`"stackplay.notification_stack"`).
-    init(className: String, methods: [String: LuaFunction]) {
+    init(className: String, methods: [String: LuaFunction], fast: [String: FastMethod] = [:]) {
         self.className = className
+        self.fast = fast
         self.methods = methods.map { name, body in
             (name, FunctionBox(LuaSwiftFunction(name: name, isMethod: true, body: body)))
         }

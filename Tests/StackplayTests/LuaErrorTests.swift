@@ -190,6 +190,12 @@ let badArguments: [(String, String)] = [
     ),
     // observations and setters
     ("stack:card(\"calender\")", "bad argument #1 to 'card' (no card 'calender' (did you mean 'calendar'?))"),
+    // card's fast path leaves these to the method's closure
+    (
+        "stack.card(wallet, \"visa\")",
+        "calling 'card' on bad self (stackplay.notification_stack expected, got stackplay.wallet_card_stack)"
+    ),
+    ("stack:card(12)", "bad argument #1 to 'card' (no card '12' (cards: messages, calendar, mail))"),
     ("stack:set_expanded(1)", "bad argument #1 to 'set_expanded' (boolean expected, got number)"),
     ("wallet:set_height(-1)", "bad argument #1 to 'set_height' (number must not be negative, got -1)"),
     ("screen:hit_test(0/0, 1)", "bad argument #1 to 'hit_test' (number must be finite, got nan)"),
