@@ -24,6 +24,13 @@ final class ComponentHandle<C: Component> {
     /// The integer a card id was given as, if it was.
     func integerID(_ id: String) -> Int? { integerIDs.contains(id) ? Int(id) : nil }
 
+    /// `component:card(id)`'s table (the frame mirrored for a mirrored screen), or nil when no
+    /// card has that id.
+    func luaCard(id: String) -> LuaValue? {
+        guard let card = cards.first(where: { $0.id == id }) else { return nil }
+        return LuaSnapshot.card(screen.mirror.card(card), integerID: integerID(card.id))
+    }
+
     var settings: ScreenSettings { screen.settings }
     var snapshot: ComponentSnapshot { component.snapshot(in: screen.settings) }
     var cards: [CardSnapshot] { component.cardSnapshots(in: screen.settings) }
@@ -35,6 +42,13 @@ final class ComponentHandle<C: Component> {
         return target.lowercased().replacingSpaces()
     }
 }
+
+/// What `component:card(id)`'s fast path needs of a handle of any kind.
+protocol CardReading: AnyObject {
+    func luaCard(id: String) -> LuaValue?
+}
+
+extension ComponentHandle: CardReading {}
 
 extension String {
     /// `"Show less"` → `"show_less"`.

@@ -1,8 +1,24 @@
+import CLua
 import StackModel
 
 /// Lua: the methods every component has (`stack:tap()`, `stack:drag("mail", { x = -120 })`,
 /// `stack:ids()`, ...).
 enum ComponentMethods {
+    /// The hot methods' fast paths (``FastMethod``), for the kinds that keep the common method
+    /// (``LuaComponentKinds``) and unless `--audit` wraps the methods.
+    static var fast: [String: FastMethod] { ["card": card] }
+
+    /// `component:card(id)` for an id given as a string that names a card; anything else falls
+    /// back to the method's closure in ``common(_:)``, which words the error.
+    private static let card: FastMethod = { state, object in
+        guard let L = state, lua_type(L, 2) == LUA_TSTRING, let id = LuaStack(L).string(2),
+            let h = Unmanaged<AnyObject>.fromOpaque(object!).takeUnretainedValue() as? any CardReading,
+            let card = h.luaCard(id: id)
+        else { return STACKPLAY_FALLBACK }
+        do { try LuaStack(L).push(card) } catch { return STACKPLAY_FALLBACK }
+        return 1
+    }
+
     static func common<C: LuaComponent>(_ type: C.Type) -> [String: LuaFunction] {
         func handle(_ a: LuaArguments) throws -> ComponentHandle<C> {
             try a.object(at: 1, as: ComponentHandle<C>.self)
@@ -57,11 +73,10 @@ enum ComponentMethods {
             "card": { a in
                 let h = try handle(a)
                 let id = try a.string(at: 2)
-                let cards = h.cards
-                guard let card = cards.first(where: { $0.id == id }) else {
-                    throw a.error(at: 2, unknownCard(id, among: cards.map(\.id)))
+                guard let card = h.luaCard(id: id) else {
+                    throw a.error(at: 2, unknownCard(id, among: h.cards.map(\.id)))
                 }
-                return [LuaSnapshot.card(h.screen.mirror.card(card), integerID: h.integerID(card.id))]
+                return [card]
             },
             "cards": { a in
                 let h = try handle(a)

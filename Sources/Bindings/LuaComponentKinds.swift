@@ -22,7 +22,10 @@ public struct LuaComponentKinds: Sendable {
 
     /// Adds `type`, or replaces the kind of the same name.
     mutating func register(_ type: any LuaComponent.Type) {
-        let table = MethodTable(className: "stackplay.\(type.luaName)", methods: type.methods())
+        // A kind that replaces a common method gets no fast path for it.
+        let table = MethodTable(
+            className: "stackplay.\(type.luaName)", methods: type.methods(),
+            fast: ComponentMethods.fast.filter { type.kindMethods()[$0.key] == nil })
         if let index = types.firstIndex(where: { $0.componentKind == type.componentKind }) {
             types[index] = type
             methodTables[index] = table

@@ -95,32 +95,37 @@ struct LuaStack {
         lua_rawset(L, table)
     }
 
-    /// `t[key] = value` for the table on top, raw, with a key that is a string literal.
-    private func setLiteralField(_ key: StaticString) {
+    /// Pushes a key that is a string literal, for a `t[key] = value` on the table below it.
+    private func pushLiteral(_ key: StaticString) {
         lua_pushlstring(
             L, UnsafeRawPointer(key.utf8Start).assumingMemoryBound(to: CChar.self), key.utf8CodeUnitCount)
-        lua_rotate(L, -2, 1)
+    }
+
+    // `t[key] = value` for the table on top, raw, with a key that is a string literal: the key is
+    // pushed before the value, so that no rotation is needed.
+
+    func pushNumberField(_ key: StaticString, _ value: Double) {
+        pushLiteral(key)
+        lua_pushnumber(L, value)
         lua_rawset(L, -3)
     }
 
-    func pushNumberField(_ key: StaticString, _ value: Double) {
-        lua_pushnumber(L, value)
-        setLiteralField(key)
-    }
-
     func pushIntegerField(_ key: StaticString, _ value: Int) {
+        pushLiteral(key)
         lua_pushinteger(L, lua_Integer(value))
-        setLiteralField(key)
+        lua_rawset(L, -3)
     }
 
     func pushBooleanField(_ key: StaticString, _ value: Bool) {
+        pushLiteral(key)
         lua_pushboolean(L, value ? 1 : 0)
-        setLiteralField(key)
+        lua_rawset(L, -3)
     }
 
     func pushStringField(_ key: StaticString, _ value: String) {
+        pushLiteral(key)
         pushString(value)
-        setLiteralField(key)
+        lua_rawset(L, -3)
     }
 
     /// How deep a table read from Lua may nest: deeper is an error, never a silent cut.

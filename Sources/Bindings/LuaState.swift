@@ -133,8 +133,16 @@ public final class LuaState {
     /// `releaseMethod`, if given, e.g. `"dispose"` for Lua `obj:dispose()`); a released object
     /// is dead and using it is an error. `methods` become the `__index` table (called with `:`,
     /// so argument numbers in messages skip `self`); `__metatable` hides the metatable.
+    /// A method named in `fast` tries that function first (``FastMethod``; not in a host's state).
     public func defineClass<T: AnyObject>(
         _ type: T.Type, name: String, methods: [String: LuaFunction], releaseMethod: String? = nil
+    ) throws {
+        try defineClass(type, name: name, methods: methods, releaseMethod: releaseMethod, fast: [:])
+    }
+
+    func defineClass<T: AnyObject>(
+        _ type: T.Type, name: String, methods: [String: LuaFunction], releaseMethod: String? = nil,
+        fast: [String: FastMethod]
     ) throws {
         var all = methods.map { method, body in LuaSwiftFunction(name: method, isMethod: true, body: body) }
         if let releaseMethod {
@@ -150,7 +158,7 @@ public final class LuaState {
         }
         try defineClass(
             type, name: name, methods: all.map { function in (function.name, { try $0.push(.function(function)) }) },
-            unknown: { try $0.push(unknown) })
+            unknown: { try $0.push(unknown) }, fast: fast)
     }
 
     /// Defines the Lua class for `type` with methods boxed once a process (``MethodTable``): as
@@ -161,20 +169,24 @@ public final class LuaState {
         try defineClass(
             type, name: table.className,
             methods: table.methods.map { method in (method.name, { method.box.push(on: $0, isHost: isHost) }) },
-            unknown: { table.unknown.push(on: $0, isHost: isHost) })
+            unknown: { table.unknown.push(on: $0, isHost: isHost) }, fast: table.fast)
     }
 
     /// The metatable of a class: `methods` as its `__index` table, whose own `__index` is
     /// `unknown()` (the error for a name the class lacks), `__gc`, `__name` and a locked `__metatable`.
     private func defineClass<T: AnyObject>(
         _ type: T.Type, name: String, methods: [(String, (LuaStack) throws -> Void)],
-        unknown: (LuaStack) throws -> Void
+        unknown: (LuaStack) throws -> Void, fast: [String: FastMethod] = [:]
     ) throws {
         try stack.ensure(6)
         stackplay_lua_newtable(stack.L)  // metatable
+        let metatable = lua_gettop(stack.L)
         stackplay_lua_newtable(stack.L)  // methods
         for (method, push) in methods {
             try push(stack)
+            if !isHost, let function = fast[method] {
+                stackplay_push_fast_method(stack.L, function, metatable)
+            }
             stack.setField(method, in: -2)
         }
         // A name the methods table lacks falls through to this: `stack:tapp()` raises
@@ -373,6 +385,12 @@ public final class LuaState {
     }
 }
 
+/// A hot method's fast path (stackplay_fast_trampoline): a context-free function of the state and
+/// `self`'s object, which reads its arguments without raising and pushes its results, or returns
+/// STACKPLAY_FALLBACK, having changed nothing, to leave the call to the method's ordinary closure
+/// (which then reads the arguments, and words every error, as always).
+typealias FastMethod = stackplay_fast_fn
+
 /// A Swift closure behind a Lua function; retained by the userdata upvalue of its C closure.
 final class FunctionBox {
     let function: LuaSwiftFunction
@@ -415,10 +433,13 @@ final class MethodTable: @unchecked Sendable {
     let methods: [(name: String, box: FunctionBox)]
     /// `__index` of the methods table: the error for a name the class lacks, with the nearest one.
     let unknown: FunctionBox
+    /// Fast paths of some of `methods` (``FastMethod``).
+    let fast: [String: FastMethod]
 
     /// The methods of class `className` (`"stackplay.notification_stack"`).
-    init(className: String, methods: [String: LuaFunction]) {
+    init(className: String, methods: [String: LuaFunction], fast: [String: FastMethod] = [:]) {
         self.className = className
+        self.fast = fast
         self.methods = methods.map { name, body in
             (name, FunctionBox(LuaSwiftFunction(name: name, isMethod: true, body: body)))
         }

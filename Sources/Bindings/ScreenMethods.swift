@@ -1,3 +1,4 @@
+import CLua
 import StackModel
 
 /// Lua: the methods of a screen (`stackplay.screen { ... }`).
@@ -41,6 +42,34 @@ enum ScreenMethods {
 
     static func screen(_ arguments: LuaArguments) throws -> Screen {
         try arguments.object(at: 1, as: Screen.self)
+    }
+
+    /// The hot methods' fast paths (``FastMethod``), which the screen's class uses unless `--audit`
+    /// wraps its methods. Each takes only the common shape of its arguments (an integer finger, two
+    /// finite numbers) and otherwise falls back to its closure in ``methods(session:defaults:kinds:)``.
+    static var fast: [String: FastMethod] { ["touch_move": touchMove, "touch_up": touchUp] }
+
+    /// `screen:touch_move(finger, x, y)`.
+    private static let touchMove: FastMethod = { state, object in
+        guard let L = state, lua_isinteger(L, 2) != 0, lua_type(L, 3) == LUA_TNUMBER, lua_type(L, 4) == LUA_TNUMBER
+        else { return STACKPLAY_FALLBACK }
+        let point = Point(x: lua_tonumberx(L, 3, nil), y: lua_tonumberx(L, 4, nil))
+        guard point.x.isFinite, point.y.isFinite else { return STACKPLAY_FALLBACK }
+        let s = Unmanaged<Screen>.fromOpaque(object!).takeUnretainedValue()
+        // `touchMove` throws (an unknown finger) before it changes anything: the closure says why.
+        do { try s.touchMove(Int(lua_tointegerx(L, 2, nil)), to: s.mirror.point(point)) } catch {
+            return STACKPLAY_FALLBACK
+        }
+        return 0
+    }
+
+    /// `screen:touch_up(finger)`.
+    private static let touchUp: FastMethod = { state, object in
+        guard let L = state, lua_isinteger(L, 2) != 0 else { return STACKPLAY_FALLBACK }
+        let s = Unmanaged<Screen>.fromOpaque(object!).takeUnretainedValue()
+        // `touchUp` throws (a finger that is not down) before it changes anything.
+        do { try s.touchUp(Int(lua_tointegerx(L, 2, nil))) } catch { return STACKPLAY_FALLBACK }
+        return 0
     }
 
     static func methods(

@@ -88,7 +88,8 @@ public struct StackModelModule: LuaModule {
         try lua.defineClass(
             Screen.self, name: "stackplay.screen",
             methods: session.auditing(
-                ScreenMethods.methods(session: session, defaults: defaults, kinds: kinds)))
+                ScreenMethods.methods(session: session, defaults: defaults, kinds: kinds)),
+            fast: session.audit == nil ? ScreenMethods.fast : [:])
         // The components' methods hold nothing of a state, boxed once a process (``MethodTable``),
         // unless `--audit` wraps them in this session's checks.
         for (kind, table) in zip(kinds.types, kinds.methodTables) {

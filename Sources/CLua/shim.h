@@ -402,6 +402,16 @@ static inline void stackplay_check_after_swift(lua_State *L, stackplay_guard *g)
     }
 }
 
+/// After a Swift call that returned `n` (its results' count or STACKPLAY_RAISE), with the guard
+/// exempt again as before it: raises a budget stop or the Swift function's error, else returns `n`.
+static inline int stackplay_after_swift(lua_State *L, stackplay_guard *g, int n) {
+    if (g->exempt == 0) stackplay_check_after_swift(L, g);
+    if (g->exempt == 0 && stackplay_over_memory(g)) stackplay_trip(g, L, STACKPLAY_STOP_MEMORY);
+    if (g->tripped && g->exempt == 0) return stackplay_raise_stop(L, g);
+    if (n == STACKPLAY_RAISE) return lua_error(L);
+    return n;
+}
+
 /// Calls the Swift closure `box`, then raises (from C, after the Swift frames have returned)
 /// if Swift returned STACKPLAY_RAISE or pushed the state past its CPU or memory budget.
 static inline int stackplay_call_swift(lua_State *L, void *box) {
@@ -409,11 +419,7 @@ static inline int stackplay_call_swift(lua_State *L, void *box) {
     g->exempt++;
     int n = g->dispatch(L, box);
     g->exempt--;
-    if (g->exempt == 0) stackplay_check_after_swift(L, g);
-    if (g->exempt == 0 && stackplay_over_memory(g)) stackplay_trip(g, L, STACKPLAY_STOP_MEMORY);
-    if (g->tripped && g->exempt == 0) return stackplay_raise_stop(L, g);
-    if (n == STACKPLAY_RAISE) return lua_error(L);
-    return n;
+    return stackplay_after_swift(L, g, n);
 }
 
 /// Lua calls this for a Swift function whose box a userdata upvalue holds (released by its `__gc`).
@@ -435,6 +441,55 @@ static int stackplay_static_trampoline(lua_State *L) {
 static inline void stackplay_push_static_function(lua_State *L, void *box) {
     lua_pushlightuserdata(L, box);
     lua_pushcclosure(L, stackplay_static_trampoline, 1);
+}
+
+/// A method's fast path returns this when it leaves the call to the method's ordinary closure
+/// (an argument of another shape, any error): it must not have changed anything before.
+#define STACKPLAY_FALLBACK (-3)
+
+/// A hot method's fast path: a context-free Swift function given the object of `self` (already
+/// checked against the class's metatable, alive, unretained). It reads its arguments with
+/// accessors that do not raise, pushes its results and returns their count, or returns
+/// STACKPLAY_FALLBACK having changed nothing.
+typedef int (*stackplay_fast_fn)(lua_State *L, void *object);
+
+/// Lua calls this for a method with a fast path. Upvalue 1 is the fast function (light userdata),
+/// 2 the class's metatable, 3 the upvalue of the method's ordinary closure (its box: a light
+/// userdata, or the userdata slot of stackplay_trampoline). When `self` is not a live object of
+/// the class, or the fast function falls back, the box runs in this same C frame, so every
+/// message (and its "chunkname:line: ") is the ordinary closure's.
+static int stackplay_fast_trampoline(lua_State *L) {
+    void **slot = (void **)lua_touserdata(L, 1);
+    if (slot && *slot && lua_type(L, 1) == LUA_TUSERDATA && lua_getmetatable(L, 1)) {
+        int same = lua_rawequal(L, -1, lua_upvalueindex(2));
+        lua_settop(L, -2);
+        if (same) {
+            stackplay_guard *g = stackplay_guard_of(L);
+            stackplay_fast_fn fast = (stackplay_fast_fn)lua_touserdata(L, lua_upvalueindex(1));
+            g->exempt++;
+            int n = fast(L, *slot);
+            g->exempt--;
+            if (n != STACKPLAY_FALLBACK) return stackplay_after_swift(L, g, n);
+        }
+    }
+    void *box = lua_touserdata(L, lua_upvalueindex(3));
+    if (lua_type(L, lua_upvalueindex(3)) == LUA_TUSERDATA) {
+        box = *(void **)box;
+        if (!box) return luaL_error(L, "a stackplay function was called after the state closed");
+    }
+    return stackplay_call_swift(L, box);
+}
+
+/// Replaces the method closure on top (stackplay_trampoline's or stackplay_static_trampoline's,
+/// never a host's) with one that tries `fast` first for objects whose metatable is the table at
+/// the absolute index `metatable`.
+static inline void stackplay_push_fast_method(lua_State *L, stackplay_fast_fn fast, int metatable) {
+    lua_pushlightuserdata(L, (void *)fast);
+    lua_pushvalue(L, metatable);
+    lua_getupvalue(L, -3, 1);
+    lua_pushcclosure(L, stackplay_fast_trampoline, 3);
+    lua_rotate(L, -2, 1);
+    lua_settop(L, -2);
 }
 
 // MARK: Host mode: stackplay as a library in a state it did not create

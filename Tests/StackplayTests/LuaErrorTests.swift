@@ -62,6 +62,24 @@ let badArguments: [(String, String)] = [
     ),
     ("screen:touch_up(99)", "bad argument #1 to 'touch_up' (no finger with id 99 is down)"),
     ("screen:touch_up(\"x\")", "bad argument #1 to 'touch_up' (number expected, got string)"),
+    // the fast paths of touch_move and touch_up leave these to the methods' closures
+    (
+        "screen.touch_move(stack, 1, 1, 1)",
+        "calling 'touch_move' on bad self (stackplay.screen expected, got stackplay.notification_stack)"
+    ),
+    ("screen.touch_move(nil, 1, 1, 1)", "calling 'touch_move' on bad self (stackplay.screen expected, got nil)"),
+    (
+        "screen.touch_up(wallet, 1)",
+        "calling 'touch_up' on bad self (stackplay.screen expected, got stackplay.wallet_card_stack)"
+    ),
+    (
+        "screen:touch_move(screen:touch_down(30, 200), { x = 1 })",
+        "bad argument #2 to 'touch_move' (field 'y': number expected, got nil)"
+    ),
+    (
+        "screen:touch_move(screen:touch_down(30, 200), \"1\", 1/0)",
+        "bad argument #3 to 'touch_move' (number must be finite, got inf)"
+    ),
     // time
     ("screen:advance(-1)", "bad argument #1 to 'advance' (number must not be negative, got -1)"),
     ("screen:advance(0/0)", "bad argument #1 to 'advance' (number must be finite, got nan)"),
@@ -172,6 +190,12 @@ let badArguments: [(String, String)] = [
     ),
     // observations and setters
     ("stack:card(\"calender\")", "bad argument #1 to 'card' (no card 'calender' (did you mean 'calendar'?))"),
+    // card's fast path leaves these to the method's closure
+    (
+        "stack.card(wallet, \"visa\")",
+        "calling 'card' on bad self (stackplay.notification_stack expected, got stackplay.wallet_card_stack)"
+    ),
+    ("stack:card(12)", "bad argument #1 to 'card' (no card '12' (cards: messages, calendar, mail))"),
     ("stack:set_expanded(1)", "bad argument #1 to 'set_expanded' (boolean expected, got number)"),
     ("wallet:set_height(-1)", "bad argument #1 to 'set_height' (number must not be negative, got -1)"),
     ("screen:hit_test(0/0, 1)", "bad argument #1 to 'hit_test' (number must be finite, got nan)"),
