@@ -1,3 +1,5 @@
+import StackModel
+
 /// How much CPU time and memory one script may use before it is stopped.
 ///
 /// A stop cannot be caught by the script's own `pcall`: once a budget trips, every further line
@@ -51,9 +53,6 @@ public struct LuaBudget: Sendable, Equatable {
         "stopped: the script used its \(Self.natural(Double(memoryBytes) / 1_048_576)) MiB of memory"
     }
 
-    /// `10` for 10.0, `0.5` for 0.5: no trailing `.0`.
-    public static func natural(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        return String(value)
-    }
+    /// `10` for 10.0, `0.5` for 0.5: no trailing `.0` (StackModel's ``formatNumber(_:)``).
+    static func natural(_ value: Double) -> String { formatNumber(value) }
 }

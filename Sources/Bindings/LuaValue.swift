@@ -41,6 +41,12 @@ public enum LuaValue {
         }
     }
 
+    /// The boolean, if this is one.
+    var boolean: Bool? {
+        if case .boolean(let flag) = self { return flag }
+        return nil
+    }
+
     /// The string, if this is one.
     public var string: String? {
         if case .string(let value) = self { return value }

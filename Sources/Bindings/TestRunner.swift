@@ -223,11 +223,3 @@ extension TestRunner {
         return list.compactMap(\.string)
     }
 }
-
-extension LuaValue {
-    /// The boolean, if this is one.
-    var boolean: Bool? {
-        if case .boolean(let flag) = self { return flag }
-        return nil
-    }
-}

@@ -131,7 +131,7 @@ struct Config {
                             switch item {
                             case .string(let text): text
                             case .integer(let number): String(number)
-                            case .number(let number): LuaBudget.natural(number)
+                            case .number(let number): formatNumber(number)
                             case .boolean(let flag): String(flag)
                             default: ""
                             }
@@ -154,16 +154,19 @@ struct Config {
         return matrix
     }
 
+    /// The fields of a table key (`{}` reads as an empty list in Lua, and counts); anything else is
+    /// `expectation`, then what it got.
+    private static func table(_ value: LuaValue, _ expectation: String) throws(Invalid) -> [String: LuaValue] {
+        switch value {
+        case .table(let table): return table
+        case .array(let list) where list.isEmpty: return [:]
+        default: throw Invalid(message: "\(fileName): \(expectation), got \(describe(value))")
+        }
+    }
+
     /// The `audit` table, read as `screen:audit(options)` reads its options.
     private static func audit(_ value: LuaValue) throws(Invalid) -> AuditOptions {
-        let fields: [String: LuaValue]
-        switch value {
-        case .table(let table): fields = table
-        case .array(let list) where list.isEmpty: fields = [:]
-        default:
-            throw Invalid(
-                message: "\(fileName): 'audit' must be a table { types =, allow = }, got \(describe(value))")
-        }
+        let fields = try table(value, "'audit' must be a table { types =, allow = }")
         switch AuditMethods.options(fields) {
         case .success(let options): return options
         case .failure(let error): throw Invalid(message: "\(fileName): 'audit': \(error.message)")
@@ -173,15 +176,8 @@ struct Config {
     /// The `screen` table: each setting checked as `stackplay.screen {}` checks it; an unknown
     /// key is named with the nearest known one.
     private static func screenDefaults(_ value: LuaValue) throws(Invalid) -> ScreenDefaults {
-        let fields: [String: LuaValue]
-        switch value {
-        case .table(let table): fields = table
-        case .array(let list) where list.isEmpty: fields = [:]
-        default:
-            throw Invalid(
-                message: "\(fileName): 'screen' must be a table of screen settings "
-                    + "(\(ScreenDefaults.keys.joined(separator: ", "))), got \(describe(value))")
-        }
+        let fields = try table(
+            value, "'screen' must be a table of screen settings (\(ScreenDefaults.keys.joined(separator: ", ")))")
         var defaults = ScreenDefaults()
         for (name, item) in fields.sorted(by: { $0.key < $1.key }) {
             func bad(_ expected: String) -> Invalid {

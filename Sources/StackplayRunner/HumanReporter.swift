@@ -44,9 +44,7 @@ struct HumanReporter {
 
     /// A test's printed output as the report shows it, under the test: `      | line`.
     static func quoteOutput(_ output: String) -> String {
-        var lines = output.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last == "" { lines.removeLast() }
-        return lines.map { "      | " + $0 }.joined(separator: "\n")
+        outputLines(output).map { "      | " + $0 }.joined(separator: "\n")
     }
 
     private func indent(_ text: String, by prefix: String) -> String {

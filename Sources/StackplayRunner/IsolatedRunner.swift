@@ -1,4 +1,5 @@
 import Bindings
+import StackModel
 import Traces
 
 #if canImport(Glibc)
@@ -99,7 +100,7 @@ struct IsolatedRunner {
             what = "crashed\(doing.isEmpty ? "" : " " + doing): its process sent back an unreadable result"
         case .timedOut(let seconds):
             what =
-                "timed out\(doing.isEmpty ? "" : " " + doing) after \(LuaBudget.natural(seconds)) s "
+                "timed out\(doing.isEmpty ? "" : " " + doing) after \(formatNumber(seconds)) s "
                 + "(--timeout); the process running it was killed"
         }
         return TestResult(

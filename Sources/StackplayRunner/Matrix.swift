@@ -77,8 +77,8 @@ struct Matrix: Equatable {
             return [ScreenVariant.Setting(key: key, value: value)]
         }
         return [
-            ScreenVariant.Setting(key: "width", value: LuaBudget.natural(device.width)),
-            ScreenVariant.Setting(key: "height", value: LuaBudget.natural(device.height)),
+            ScreenVariant.Setting(key: "width", value: formatNumber(device.width)),
+            ScreenVariant.Setting(key: "height", value: formatNumber(device.height)),
         ]
     }
 

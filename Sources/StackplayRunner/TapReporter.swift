@@ -49,9 +49,7 @@ struct TapReporter {
 
     /// A test's printed output as TAP comments, after its line: `# text`.
     private func comments(_ output: String) -> [String] {
-        var lines = output.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last == "" { lines.removeLast() }
-        return lines.map { "# " + $0.replacing("\r", with: "\\r") }
+        outputLines(output).map { "# " + $0.replacing("\r", with: "\\r") }
     }
 
     /// The accessibility issues that failed a test, as a YAML list of maps.

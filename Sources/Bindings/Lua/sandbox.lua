@@ -19,6 +19,7 @@ local locate, write, stopped, seed = internal.locate, internal.write, internal.s
 
 local load, loadfile, error, select, type, os = load, loadfile, error, select, type, os
 local rawget, rawequal, rawlen, raw_next, raw_pairs = rawget, rawequal, rawlen, next, pairs
+local getmetatable = getmetatable
 local raw_tostring, raw_xpcall, raw_setmetatable, pcall = tostring, xpcall, setmetatable, pcall
 local raw_random, raw_randomseed, math_type, maxinteger = math.random, math.randomseed, math.type, math.maxinteger
 local sort, concat, unpack = table.sort, table.concat, table.unpack
@@ -124,6 +125,8 @@ _G.next = det_next
 
 --- Lua: `pairs(t)`: `__pairs` when the table has one, else `det_next` in the documented order.
 _G.pairs = function(t)
+  -- the common case first: a table without __pairs needs no protected call
+  if type(t) == "table" and getmetatable(t) == nil then return det_next, t, nil end
   local ok, f, s, c = pcall(raw_pairs, t)
   if not ok then
     -- Lua's own message ("bad argument #1 to 'pairs' ..."), at the script's line
@@ -147,7 +150,16 @@ end
 --- names of `tostring`.
 local function det_format(fmt, ...)
   if type(fmt) ~= "string" then return raw_format(fmt, ...) end
-  local args, n = { ... }, select("#", ...)
+  local n = select("#", ...)
+  -- the common case first: no object among the arguments and no %p, so Lua's own is exact
+  if not find(fmt, "%p", 1, true) then
+    local plain = true
+    for i = 1, n do
+      if shown_types[type((select(i, ...)))] then plain = false; break end
+    end
+    if plain then return raw_format(fmt, ...) end
+  end
+  local args = { ... }
   local changed, argument, position = false, 0, 1
   local pieces = {}
   while true do
