@@ -54,6 +54,8 @@ final class WorkerPool {
     private let timeout: Double
     private let body: (Int) -> [UInt8]
     private var workers: [Worker] = []
+    /// The read buffer of ``receive(_:)``, made once: answers arrive once a test.
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     /// A pool of `workers` processes for jobs `0..<count`; `body(index)` runs in a worker.
     /// `timeout`: seconds of wall time a job may take; 0 or less: no limit.
@@ -194,8 +196,8 @@ final class WorkerPool {
 
     /// Reads what is there; the whole answer once it has all arrived, else nil.
     private func receive(_ slot: Int) -> [UInt8]? {
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        let got = chunk.withUnsafeMutableBytes { Glibc.read(workers[slot].answers, $0.baseAddress, $0.count) }
+        let fd = workers[slot].answers
+        let got = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
         if got > 0 { workers[slot].buffer.append(contentsOf: chunk[0..<got]) }
         if got <= 0 { workers[slot].closed = true }
         let buffer = workers[slot].buffer
