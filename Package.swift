@@ -19,6 +19,9 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"])]
         ),
+        // The C side of the Lua boundary: trampolines, the counting allocator, the budget hook and
+        // the message handler (runtime.c), declared in include/CLuaRuntime.h.
+        .target(name: "CLuaRuntime", dependencies: ["CLua"]),
         // Pure Swift: geometry, springs, clock, touches and the three components. No Lua here.
         // No unsafe flags, so that packages can depend on it (Tests/DependentPackage builds one);
         // the hot stored properties skip exclusivity checks with `@exclusivity(unchecked)`.
@@ -31,7 +34,7 @@ let package = Package(
         .target(name: "Exploration", dependencies: ["StackModel", "Traces"]),
         // The only Swift that touches a lua_State: the Lua API over StackModel.
         // Its own Lua (Lua/*.lua) is compiled in through EmbeddedLua.swift, which `make lua` writes.
-        .target(name: "Bindings", dependencies: ["CLua", "StackModel", "Traces", "Exploration"], exclude: ["Lua"]),
+        .target(name: "Bindings", dependencies: ["CLua", "CLuaRuntime", "StackModel", "Traces", "Exploration"], exclude: ["Lua"]),
         // The runner: options and config, discovery, selection and shards, worker processes,
         // reporters, `check`, traces/golden/artifact outputs. Unit-tested in StackplayRunnerTests.
         .target(name: "StackplayRunner", dependencies: ["Bindings", "StackModel", "Traces", "Exploration"]),
@@ -48,7 +51,7 @@ let package = Package(
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "StackModel", "Traces"]),
-        .testTarget(name: "BindingsTests", dependencies: ["Bindings", "StackModel"]),
+        .testTarget(name: "BindingsTests", dependencies: ["Bindings", "StackModel", "CLuaRuntime"]),
         .testTarget(name: "StackplayRunnerTests", dependencies: ["StackplayRunner", "Bindings", "Traces"]),
         // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).
         .testTarget(name: "StackplayTests", dependencies: ["stackplay"], exclude: ["Fixtures"]),

@@ -1,4 +1,5 @@
 import CLua
+import CLuaRuntime
 import Synchronization
 
 #if canImport(Glibc)

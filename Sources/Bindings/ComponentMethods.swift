@@ -1,4 +1,5 @@
 import CLua
+import CLuaRuntime
 import StackModel
 
 /// Lua: the methods every component has (`stack:tap()`, `stack:drag("mail", { x = -120 })`,

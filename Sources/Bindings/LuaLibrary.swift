@@ -1,4 +1,5 @@
 import CLua
+import CLuaRuntime
 
 /// stackplay as a Lua library: `local stackplay = require "stackplay"` in a host's own Lua 5.4
 /// state (stock `lua5.4`, busted, an application that embeds Lua).

@@ -1,4 +1,9 @@
 import CLua
+import CLuaRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Typed, non-raising operations on a Lua stack, for one bound-function call or one run.
 ///

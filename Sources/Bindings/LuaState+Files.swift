@@ -1,4 +1,5 @@
 import CLua
+import CLuaRuntime
 import Traces
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import CLua
+import CLuaRuntime
 
 /// A host's state (``LuaState/init(borrowing:)``): what stackplay adds stays out of the host's
 /// globals.

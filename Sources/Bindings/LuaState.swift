@@ -1,4 +1,9 @@
 import CLua
+import CLuaRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 import StackModel
 
 /// The one owner of a raw `lua_State`: everything else in Bindings goes through this file.

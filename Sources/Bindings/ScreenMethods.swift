@@ -1,4 +1,5 @@
 import CLua
+import CLuaRuntime
 import StackModel
 
 /// Lua: the methods of a screen (`stackplay.screen { ... }`).

@@ -1,4 +1,5 @@
 import CLua
+import CLuaRuntime
 
 /// Versions, named once: the CLI's `--version` and Lua's `stackplay.version` both read these.
 public enum StackplayVersion {

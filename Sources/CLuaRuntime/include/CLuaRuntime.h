@@ -1,0 +1,117 @@
+// The C side of stackplay's Lua boundary: what Swift calls, declared; the bodies are in runtime.c.
+//
+// Lua raises errors with longjmp, which must never cross a Swift frame. So everything that may
+// raise on purpose lives in runtime.c: the trampolines that turn a Swift function's -2 sentinel
+// into lua_error, the counting allocator behind the memory budget, the count hook behind the CPU
+// budget, and the message handler. Only LuaRuntime (Swift) imports this module.
+#ifndef STACKPLAY_CLUA_RUNTIME_H
+#define STACKPLAY_CLUA_RUNTIME_H
+
+#include <lua.h>
+#include <stddef.h>
+
+/// What a Swift function returns to say "my error message is on top of the stack: raise it".
+#define STACKPLAY_RAISE (-2)
+
+// MARK: States and their budgets
+
+enum { STACKPLAY_STOP_NONE = 0, STACKPLAY_STOP_CPU = 1, STACKPLAY_STOP_MEMORY = 2 };
+
+/// Calls the Swift closure `box` for the Lua function running on `L`. Returns the number of
+/// results, or STACKPLAY_RAISE with the error message pushed.
+typedef int (*stackplay_dispatch_fn)(lua_State *L, void *box);
+
+/// A new state whose allocator counts into a fresh guard, reachable through the extra space.
+/// Exempt from the budgets until stackplay_pcall runs a chunk.
+lua_State *stackplay_newstate(size_t limit, double cpu_budget, stackplay_dispatch_fn dispatch, void (*release)(void *));
+
+/// Closes the state. Finalizers the script left behind still run under a fresh CPU budget.
+void stackplay_close(lua_State *L);
+
+/// Pushes the `__gc` for object metatables (the host's variant in a host's state).
+void stackplay_push_release_gc(lua_State *L);
+
+/// Pushes a full userdata holding `object` (already retained) with the metatable stored in the
+/// registry under the light key `metatable` (lua_rawsetp). Returns 0 if there is no such metatable.
+int stackplay_push_object(lua_State *L, void *object, const void *metatable);
+
+/// The object slot of the userdata at `i` if its metatable is the one under `metatable`, else NULL.
+/// `*dead` tells a released object (slot NULL) from a wrong type.
+void **stackplay_object_slot(lua_State *L, int i, const void *metatable);
+
+/// Pushes a Lua function calling the Swift closure `box`, which the caller keeps alive for the
+/// whole process (never in a host's state: it has no guard).
+void stackplay_push_static_function(lua_State *L, void *box);
+
+/// A method's fast path returns this when it leaves the call to the method's ordinary closure
+/// (an argument of another shape, any error): it must not have changed anything before.
+#define STACKPLAY_FALLBACK (-3)
+
+/// A hot method's fast path: a context-free Swift function given the object of `self` (already
+/// checked against the class's metatable, alive, unretained). It reads its arguments with
+/// accessors that do not raise, pushes its results and returns their count, or returns
+/// STACKPLAY_FALLBACK having changed nothing.
+typedef int (*stackplay_fast_fn)(lua_State *L, void *object);
+
+/// Replaces the method closure on top (stackplay_trampoline's or stackplay_static_trampoline's,
+/// never a host's) with one that tries `fast` first for objects whose metatable is the table at
+/// the absolute index `metatable`.
+void stackplay_push_fast_method(lua_State *L, stackplay_fast_fn fast, int metatable);
+
+/// Marks `L`, a state stackplay did not create, as a host's state (once; later calls keep the first).
+void stackplay_host_install(lua_State *L, stackplay_dispatch_fn dispatch, void (*release)(void *));
+
+/// Pushes a Lua function that calls the Swift closure `box` (retained; released by its `__gc`).
+void stackplay_push_swift_function(lua_State *L, void *box);
+
+/// Pushes `message` prefixed with the calling Lua function's "chunkname:line: ", as luaL_error does.
+void stackplay_push_error(lua_State *L, const char *message, size_t size);
+
+/// Calls the function below `nargs` arguments under a message handler, with the budgets
+/// enforced and the CPU deadline set from now. Returns the lua_pcall status; on error the
+/// message (with traceback) is on top.
+int stackplay_pcall(lua_State *L, int nargs, int nresults);
+
+/// Loads `path` as a text chunk named "@path". Returns the status; the chunk or message on top.
+/// A message that does not name the file ("C stack overflow" from the parser, "not enough
+/// memory") gets "path: " in front, so every load error says which script it is about. (Lua
+/// shortens a long path to "...tail" in its own messages, so the test is for the file's name.)
+int stackplay_loadfile(lua_State *L, const char *path);
+
+int stackplay_loadstring(lua_State *L, const char *code, size_t size, const char *name);
+
+/// Bytecode that stackplay itself compiled in this process (the prelude), loaded without parsing.
+/// Scripts can never load binary chunks: their `load` is text only.
+int stackplay_loadbytecode(lua_State *L, const char *code, size_t size, const char *name);
+
+/// A growable byte buffer for lua_dump.
+typedef struct stackplay_buffer { char *data; size_t size; size_t capacity; } stackplay_buffer;
+
+/// Dumps the function on top of the stack into `b` (the caller frees `b->data`); 0 on success.
+int stackplay_dump(lua_State *L, stackplay_buffer *b);
+
+/// Opens the sandbox's standard libraries: base, string, table, math, utf8, coroutine and os (the
+/// caller trims os). Runs while the guard is exempt, so these `m` calls cannot raise.
+void stackplay_open_libraries(lua_State *L);
+
+/// Sets the budget texts the stop messages end with.
+void stackplay_set_budget_texts(lua_State *L, const char *cpu, const char *memory);
+
+const char *stackplay_stop(lua_State *L);
+
+int stackplay_stopped(lua_State *L);
+
+size_t stackplay_memory_used(lua_State *L);
+
+size_t stackplay_memory_charged(lua_State *L);
+
+/// Installs the Swift meter (retained; released at close) that estimates the bytes the state's
+/// Swift objects hold. The trampoline calls `measure(meter)` after Swift calls.
+void stackplay_set_meter(lua_State *L, size_t (*measure)(void *), void *meter);
+
+/// Adds `bytes` of Swift memory (a screen or cards just made) to the charge now, and asks for a
+/// full measure after the running Swift call. Past the budget, the trampoline raises the memory
+/// stop once the Swift frames have returned.
+void stackplay_charge(lua_State *L, size_t bytes);
+
+#endif

@@ -1,0 +1,652 @@
+// The C side of stackplay's Lua boundary (declared in include/CLuaRuntime.h): one guard per state
+// (budgets and the Swift dispatcher), the small-block allocator, the count hook, the trampolines
+// that call Swift and raise after its frames have returned, host mode, and the message handler.
+#include "CLuaRuntime.h"
+
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct stackplay_guard {
+    size_t used;          // bytes Lua holds now
+    size_t charged;       // bytes the state's Swift objects hold (cards, screens, recorders), estimated
+    size_t limit;         // the memory budget in bytes (Lua's and Swift's together); 0: none
+    int exempt;           // > 0: allocations are not refused (setup, Swift callbacks, reporting)
+    int tripped;          // STACKPLAY_STOP_*; once set it stays set
+    double cpu_budget;    // seconds of thread CPU time a run may use; <= 0: none
+    double cpu_deadline;  // thread CPU time at which the running chunk stops
+    int hook_count;       // instructions between two budget checks
+    lua_State *main;      // the main thread, for positions and arming the hook
+    stackplay_dispatch_fn dispatch;
+    void (*release)(void *object); // balances the retain held by a userdata slot
+    size_t (*measure)(void *meter); // estimates `charged` from the Swift objects; may be NULL
+    void *meter;          // the retained Swift box `measure` reads; released at close
+    unsigned long long last_check; // stackplay_ticks() at the last check after a Swift call; 0: check now
+    int depth;            // stackplay_pcall nesting; the outermost one sets the CPU deadline
+    char cpu_text[96];    // "stopped: the script used its 10 s of CPU time"
+    char memory_text[96]; // "stopped: the script used its 256 MiB of memory"
+    char where[400];      // "chunkname:line: " where the stop happened, once known
+    char stop[512];       // the full stop message, built by stackplay_stop_message
+    struct stackplay_pool *pool; // small blocks of this state (stackplay_pool_*); NULL: malloc only
+} stackplay_guard;
+
+static stackplay_guard *stackplay_guard_of(lua_State *L) {
+    return *(stackplay_guard **)lua_getextraspace(L);
+}
+
+static double stackplay_thread_cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/// A counter that moves with time and costs a few cycles to read: the CPU's time-stamp counter
+/// (x86-64: rdtsc; arm64: the virtual counter), else the kernel's coarse clock in ns. Used only
+/// to decide when to read the real clocks, so its rate need not be known exactly.
+static unsigned long long stackplay_ticks(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+    unsigned long long ticks;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(ticks));
+    return ticks;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+#endif
+}
+
+/// Whether Lua's and Swift's memory together is past the budget.
+static int stackplay_over_memory(const stackplay_guard *g) {
+    return g->limit && (g->used > g->limit || g->charged > g->limit - g->used);
+}
+
+/// Writes "chunkname:line: " of the innermost Lua function on `L` into `out` ("" if none).
+/// lua_getstack/lua_getinfo("Sl") neither allocate nor raise.
+static void stackplay_where(lua_State *L, char *out, size_t size) {
+    lua_Debug ar;
+    out[0] = '\0';
+    for (int level = 0; lua_getstack(L, level, &ar); level++) {
+        lua_getinfo(L, "Sl", &ar);
+        if (ar.currentline > 0) {
+            snprintf(out, size, "%s:%d: ", ar.short_src, ar.currentline);
+            return;
+        }
+    }
+}
+
+static void stackplay_hook(lua_State *L, lua_Debug *ar);
+
+/// Arms the hook on every line and instruction so that a script's own pcall cannot swallow a stop.
+static void stackplay_rearm(lua_State *L) {
+    lua_sethook(L, stackplay_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
+}
+
+/// Marks the state stopped for `kind`, recording the position on `L` when it is safe to read.
+static void stackplay_trip(stackplay_guard *g, lua_State *L, int kind) {
+    if (g->tripped) return;
+    g->tripped = kind;
+    if (L) stackplay_where(L, g->where, sizeof g->where);
+    if (g->main) stackplay_rearm(g->main);
+}
+
+/// The stop message, "chunkname:line: stopped: ...", taking the position from `L` (may be NULL)
+/// if none was recorded when the budget tripped. "" while not stopped.
+static const char *stackplay_stop_message(lua_State *L, stackplay_guard *g) {
+    if (!g->tripped) return "";
+    if (!g->where[0] && L) stackplay_where(L, g->where, sizeof g->where);
+    snprintf(g->stop, sizeof g->stop, "%s%s", g->where,
+             g->tripped == STACKPLAY_STOP_CPU ? g->cpu_text : g->memory_text);
+    return g->stop;
+}
+
+/// Raises the stop message from C. Pushing it may allocate past the limit, so it is exempt.
+static int stackplay_raise_stop(lua_State *L, stackplay_guard *g) {
+    const char *msg = stackplay_stop_message(L, g);
+    g->exempt++;
+    lua_pushstring(L, msg);
+    g->exempt--;
+    return lua_error(L);
+}
+
+static void stackplay_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    stackplay_guard *g = stackplay_guard_of(L);
+    // Raising here is always safe: Lua code only runs under a pcall (Swift's, or the GC's for
+    // finalizers) whose catch is below any Swift frame.
+    if (!g->tripped && g->cpu_deadline > 0 && stackplay_thread_cpu_seconds() > g->cpu_deadline) {
+        stackplay_trip(g, L, STACKPLAY_STOP_CPU);
+    }
+    if (g->tripped) {
+        stackplay_rearm(L);
+        stackplay_raise_stop(L, g);
+    }
+}
+
+// MARK: Small blocks
+
+/// A state's small blocks (up to STACKPLAY_POOL_LARGEST bytes, in 16-byte classes): carved from
+/// 64 KiB chunks and kept on a free list per class when Lua frees them, all returned to malloc
+/// when the state closes. Most of what a fresh state allocates (strings, closures, prototypes,
+/// table parts) is small and short-lived with the state, and malloc's own bookkeeping was a
+/// quarter of a test's fixed cost. Lua's counted bytes (the memory budget) are unchanged: they
+/// are the sizes Lua asks for. Under AddressSanitizer every block comes from malloc, so that
+/// ASan still sees each one.
+#define STACKPLAY_POOL_LARGEST 256
+#define STACKPLAY_POOL_CHUNK (64 * 1024)
+
+typedef struct stackplay_pool {
+    void *free[STACKPLAY_POOL_LARGEST / 16 + 1]; // class c holds blocks of c * 16 bytes
+    char *next;                                  // the unused rest of the newest chunk
+    char *end;
+    void *chunks;                                // every chunk, linked through its first word
+} stackplay_pool;
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STACKPLAY_POOL_OFF 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define STACKPLAY_POOL_OFF 1
+#endif
+
+static stackplay_pool *stackplay_pool_new(void) {
+#ifdef STACKPLAY_POOL_OFF
+    return NULL;
+#else
+    return (stackplay_pool *)calloc(1, sizeof(stackplay_pool));
+#endif
+}
+
+static void stackplay_pool_free_all(stackplay_pool *pool) {
+    if (!pool) return;
+    while (pool->chunks) {
+        void *chunk = pool->chunks;
+        pool->chunks = *(void **)chunk;
+        free(chunk);
+    }
+    free(pool);
+}
+
+/// A block of `size` (1...STACKPLAY_POOL_LARGEST) bytes, or NULL when malloc has no chunk to give.
+static void *stackplay_pool_take(stackplay_pool *pool, size_t size) {
+    size_t c = (size + 15) / 16;
+    void *block = pool->free[c];
+    if (block) {
+        pool->free[c] = *(void **)block;
+        return block;
+    }
+    size_t bytes = c * 16;
+    if ((size_t)(pool->end - pool->next) < bytes) {
+        char *chunk = (char *)malloc(STACKPLAY_POOL_CHUNK);
+        if (!chunk) return NULL;
+        *(void **)chunk = pool->chunks;
+        pool->chunks = chunk;
+        pool->next = chunk + 16; // the link word, padded to keep blocks 16-byte aligned
+        pool->end = chunk + STACKPLAY_POOL_CHUNK;
+    }
+    block = pool->next;
+    pool->next += bytes;
+    return block;
+}
+
+static void stackplay_pool_give(stackplay_pool *pool, void *block, size_t size) {
+    size_t c = (size + 15) / 16;
+    *(void **)block = pool->free[c];
+    pool->free[c] = block;
+}
+
+/// Lua's realloc over the pool: small blocks from it, larger ones from malloc.
+static void *stackplay_pool_realloc(stackplay_pool *pool, void *ptr, size_t old, size_t nsize) {
+    if (!pool) {
+        if (nsize == 0) { free(ptr); return NULL; }
+        return realloc(ptr, nsize);
+    }
+    int was_small = ptr && old <= STACKPLAY_POOL_LARGEST;
+    if (nsize == 0) {
+        if (was_small) stackplay_pool_give(pool, ptr, old); else free(ptr);
+        return NULL;
+    }
+    if (nsize <= STACKPLAY_POOL_LARGEST) {
+        if (was_small && (old + 15) / 16 == (nsize + 15) / 16) return ptr;
+        void *block = stackplay_pool_take(pool, nsize);
+        if (!block) return NULL;
+        if (ptr) {
+            memcpy(block, ptr, old < nsize ? old : nsize);
+            if (was_small) stackplay_pool_give(pool, ptr, old); else free(ptr);
+        }
+        return block;
+    }
+    if (!was_small) return realloc(ptr, nsize);
+    void *block = malloc(nsize);
+    if (!block) return NULL;
+    memcpy(block, ptr, old);
+    stackplay_pool_give(pool, ptr, old);
+    return block;
+}
+
+/// The counting allocator. Past the limit it refuses (NULL) unless exempt; frees always succeed.
+/// A refused fresh allocation (ptr == NULL) records the position first: the state is consistent
+/// then. A growing block (ptr != NULL, say a stack being moved) is granted within a small reserve
+/// and the hook raises the stop at the next instruction, with its position.
+static void *stackplay_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    stackplay_guard *g = (stackplay_guard *)ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        stackplay_pool_realloc(g->pool, ptr, old, 0);
+        g->used -= old;
+        return NULL;
+    }
+    size_t total = g->used - old + nsize + g->charged;
+    if (g->limit && nsize > old && g->exempt == 0 && total > g->limit) {
+        size_t reserve = g->limit / 8;
+        if (ptr == NULL || total > g->limit + reserve) {
+            stackplay_trip(g, ptr == NULL ? g->main : NULL, STACKPLAY_STOP_MEMORY);
+            return NULL;
+        }
+        stackplay_trip(g, NULL, STACKPLAY_STOP_MEMORY);
+    }
+    void *block = stackplay_pool_realloc(g->pool, ptr, old, nsize);
+    if (block) g->used = g->used - old + nsize;
+    return block;
+}
+
+static int stackplay_panic(lua_State *L) {
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(error object is not a string)";
+    fprintf(stderr, "stackplay: Lua panic (a bug in stackplay): %s\n", msg);
+    return 0; // Lua aborts.
+}
+
+lua_State *stackplay_newstate(size_t limit, double cpu_budget, stackplay_dispatch_fn dispatch,
+                                            void (*release)(void *)) {
+    stackplay_guard *g = (stackplay_guard *)calloc(1, sizeof *g);
+    if (!g) return NULL;
+    g->limit = limit;
+    g->exempt = 1;
+    g->hook_count = 1000;
+    g->cpu_budget = cpu_budget;
+    g->dispatch = dispatch;
+    g->release = release;
+    g->pool = stackplay_pool_new();
+    lua_State *L = lua_newstate(stackplay_alloc, g);
+    if (!L) { stackplay_pool_free_all(g->pool); free(g); return NULL; }
+    *(stackplay_guard **)lua_getextraspace(L) = g;
+    g->main = L;
+    lua_atpanic(L, stackplay_panic);
+    return L;
+}
+
+void stackplay_close(lua_State *L) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    if (g->cpu_budget > 0) {
+        g->cpu_deadline = stackplay_thread_cpu_seconds() + g->cpu_budget;
+        lua_sethook(L, stackplay_hook, LUA_MASKCOUNT, g->hook_count);
+    }
+    g->exempt = 0;
+    g->measure = NULL;
+    lua_close(L);
+    if (g->meter) g->release(g->meter);
+    stackplay_pool_free_all(g->pool);
+    free(g);
+}
+
+// MARK: Calling Swift from Lua
+
+/// Releases the Swift object in the userdata slot at 1 once, then nulls the slot so that a
+/// resurrected userdata or a second finalizer finds it dead.
+static void stackplay_release_slot(lua_State *L, void (*release)(void *)) {
+    void **slot = (void **)lua_touserdata(L, 1);
+    if (slot && *slot) {
+        void *object = *slot;
+        *slot = NULL;
+        release(object);
+    }
+}
+
+/// `__gc` of every userdata holding a retained Swift object.
+static int stackplay_release_gc(lua_State *L) {
+    stackplay_release_slot(L, stackplay_guard_of(L)->release);
+    return 0;
+}
+
+static int stackplay_push_host_release_gc(lua_State *L);
+void stackplay_push_release_gc(lua_State *L) {
+    if (stackplay_push_host_release_gc(L)) return;
+    lua_pushcfunction(L, stackplay_release_gc);
+}
+
+int stackplay_push_object(lua_State *L, void *object, const void *metatable) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, metatable) != LUA_TTABLE) { lua_settop(L, -2); return 0; }
+    void **slot = (void **)lua_newuserdatauv(L, sizeof(void *), 0);
+    *slot = object;
+    lua_rotate(L, -2, 1);
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+void **stackplay_object_slot(lua_State *L, int i, const void *metatable) {
+    void **slot = (void **)lua_touserdata(L, i);
+    if (!slot || lua_type(L, i) != LUA_TUSERDATA || !lua_getmetatable(L, i)) return NULL;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, metatable);
+    int same = lua_rawequal(L, -1, -2);
+    lua_settop(L, -3);
+    return same ? slot : NULL;
+}
+
+/// How often, at most, the trampoline measures Swift's memory and reads the thread's CPU clock
+/// after a Swift call: once STACKPLAY_CHECK_TICKS of stackplay_ticks() have passed (1 to 4 ms:
+/// 2^22 cycles at 1 to 4 GHz, 2^16 ticks of a 19.2 MHz arm64 counter, 2^22 ns of the coarse
+/// clock). Between two checks a call costs one read of the counter (a few cycles; a vDSO clock
+/// read cost 15-20 ns a touch move), so the hot paths do not slow down, and a long call (a
+/// toggle of 10^5 cards) is checked as it returns.
+#if defined(__aarch64__)
+#define STACKPLAY_CHECK_TICKS (1ull << 16)
+#else
+#define STACKPLAY_CHECK_TICKS (1ull << 22)
+#endif
+
+/// After a Swift call: at most every STACKPLAY_CHECK_TICKS, re-measures the Swift objects'
+/// memory and trips the CPU budget if the call (say a toggle of 10^5 cards) used it up. A long
+/// Swift call is stopped right after it returns; no Lua instruction has to run for that.
+static void stackplay_check_after_swift(lua_State *L, stackplay_guard *g) {
+    unsigned long long now = stackplay_ticks();
+    if (g->last_check && now - g->last_check < STACKPLAY_CHECK_TICKS) return;
+    g->last_check = now;
+    if (g->measure) g->charged = g->measure(g->meter);
+    if (!g->tripped && g->cpu_deadline > 0 && stackplay_thread_cpu_seconds() > g->cpu_deadline) {
+        stackplay_trip(g, L, STACKPLAY_STOP_CPU);
+    }
+}
+
+/// After a Swift call that returned `n` (its results' count or STACKPLAY_RAISE), with the guard
+/// exempt again as before it: raises a budget stop or the Swift function's error, else returns `n`.
+static int stackplay_after_swift(lua_State *L, stackplay_guard *g, int n) {
+    if (g->exempt == 0) stackplay_check_after_swift(L, g);
+    if (g->exempt == 0 && stackplay_over_memory(g)) stackplay_trip(g, L, STACKPLAY_STOP_MEMORY);
+    if (g->tripped && g->exempt == 0) return stackplay_raise_stop(L, g);
+    if (n == STACKPLAY_RAISE) return lua_error(L);
+    return n;
+}
+
+/// Calls the Swift closure `box`, then raises (from C, after the Swift frames have returned)
+/// if Swift returned STACKPLAY_RAISE or pushed the state past its CPU or memory budget.
+static int stackplay_call_swift(lua_State *L, void *box) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    g->exempt++;
+    int n = g->dispatch(L, box);
+    g->exempt--;
+    return stackplay_after_swift(L, g, n);
+}
+
+/// Lua calls this for a Swift function whose box a userdata upvalue holds (released by its `__gc`).
+static int stackplay_trampoline(lua_State *L) {
+    void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
+    if (!*slot) return luaL_error(L, "a stackplay function was called after the state closed");
+    return stackplay_call_swift(L, *slot);
+}
+
+/// The trampoline of a Swift function that outlives every state (a method table built once a
+/// process, ``MethodTable``): the box is a light userdata upvalue, so pushing the function costs no
+/// userdata, no metatable and no finalizer. Otherwise as stackplay_trampoline.
+static int stackplay_static_trampoline(lua_State *L) {
+    return stackplay_call_swift(L, lua_touserdata(L, lua_upvalueindex(1)));
+}
+
+void stackplay_push_static_function(lua_State *L, void *box) {
+    lua_pushlightuserdata(L, box);
+    lua_pushcclosure(L, stackplay_static_trampoline, 1);
+}
+
+
+
+/// Lua calls this for a method with a fast path. Upvalue 1 is the fast function (light userdata),
+/// 2 the class's metatable, 3 the upvalue of the method's ordinary closure (its box: a light
+/// userdata, or the userdata slot of stackplay_trampoline). When `self` is not a live object of
+/// the class, or the fast function falls back, the box runs in this same C frame, so every
+/// message (and its "chunkname:line: ") is the ordinary closure's.
+static int stackplay_fast_trampoline(lua_State *L) {
+    void **slot = (void **)lua_touserdata(L, 1);
+    if (slot && *slot && lua_type(L, 1) == LUA_TUSERDATA && lua_getmetatable(L, 1)) {
+        int same = lua_rawequal(L, -1, lua_upvalueindex(2));
+        lua_settop(L, -2);
+        if (same) {
+            stackplay_guard *g = stackplay_guard_of(L);
+            stackplay_fast_fn fast = (stackplay_fast_fn)lua_touserdata(L, lua_upvalueindex(1));
+            g->exempt++;
+            int n = fast(L, *slot);
+            g->exempt--;
+            if (n != STACKPLAY_FALLBACK) return stackplay_after_swift(L, g, n);
+        }
+    }
+    void *box = lua_touserdata(L, lua_upvalueindex(3));
+    if (lua_type(L, lua_upvalueindex(3)) == LUA_TUSERDATA) {
+        box = *(void **)box;
+        if (!box) return luaL_error(L, "a stackplay function was called after the state closed");
+    }
+    return stackplay_call_swift(L, box);
+}
+
+void stackplay_push_fast_method(lua_State *L, stackplay_fast_fn fast, int metatable) {
+    lua_pushlightuserdata(L, (void *)fast);
+    lua_pushvalue(L, metatable);
+    lua_getupvalue(L, -3, 1);
+    lua_pushcclosure(L, stackplay_fast_trampoline, 3);
+    lua_rotate(L, -2, 1);
+    lua_settop(L, -2);
+}
+
+// MARK: Host mode: stackplay as a library in a state it did not create
+
+/// In a host's own state (`require "stackplay"` from lua5.4 or busted) there is no guard: the
+/// allocator and the extra space are the host's, so there are no budgets, and stackplay_guard_of
+/// must never be called. The Swift dispatcher and release function live in a userdata under the
+/// registry's "stackplay.host" field instead, and each function stackplay pushes there carries it
+/// as an upvalue. The registry has no metatable, so these lua_getfield/lua_setfield run no Lua code.
+typedef struct stackplay_host {
+    stackplay_dispatch_fn dispatch;
+    void (*release)(void *object);
+} stackplay_host;
+
+/// Pushes the host record and returns it if `L` is a host's state; else pushes nothing, returns NULL.
+static stackplay_host *stackplay_host_of(lua_State *L) {
+    if (lua_getfield(L, LUA_REGISTRYINDEX, "stackplay.host") == LUA_TUSERDATA) {
+        return (stackplay_host *)lua_touserdata(L, -1);
+    }
+    lua_settop(L, -2);
+    return NULL;
+}
+
+void stackplay_host_install(lua_State *L, stackplay_dispatch_fn dispatch, void (*release)(void *)) {
+    if (stackplay_host_of(L)) { lua_settop(L, -2); return; }
+    stackplay_host *h = (stackplay_host *)lua_newuserdatauv(L, sizeof *h, 0);
+    h->dispatch = dispatch;
+    h->release = release;
+    lua_setfield(L, LUA_REGISTRYINDEX, "stackplay.host");
+}
+
+/// `__gc` in a host's state: the host record is upvalue 1.
+static int stackplay_host_release_gc(lua_State *L) {
+    stackplay_release_slot(L, ((stackplay_host *)lua_touserdata(L, lua_upvalueindex(1)))->release);
+    return 0;
+}
+
+/// The trampoline in a host's state: the box is upvalue 1, the host record upvalue 2. Raises the
+/// Swift function's error after the Swift frames have returned; no budgets to check.
+static int stackplay_host_trampoline(lua_State *L) {
+    void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
+    stackplay_host *h = (stackplay_host *)lua_touserdata(L, lua_upvalueindex(2));
+    if (!*slot) return luaL_error(L, "a stackplay function was called after it was released");
+    int n = h->dispatch(L, *slot);
+    if (n == STACKPLAY_RAISE) return lua_error(L);
+    return n;
+}
+
+/// In a host's state, pushes the `__gc` closure for object metatables and returns 1; else 0.
+static int stackplay_push_host_release_gc(lua_State *L) {
+    if (!stackplay_host_of(L)) return 0;
+    lua_pushcclosure(L, stackplay_host_release_gc, 1);
+    return 1;
+}
+
+/// In a host's state, pushes a Lua function calling the Swift closure `box` and returns 1; else 0.
+static int stackplay_push_host_function(lua_State *L, void *box) {
+    if (!stackplay_host_of(L)) return 0;
+    void **slot = (void **)lua_newuserdatauv(L, sizeof(void *), 0);
+    *slot = box;
+    if (luaL_newmetatable(L, "stackplay.host_function")) {
+        lua_pushvalue(L, -3);
+        lua_pushcclosure(L, stackplay_host_release_gc, 1);
+        lua_setfield(L, -2, "__gc");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_setmetatable(L, -2);
+    lua_rotate(L, -2, 1);
+    lua_pushcclosure(L, stackplay_host_trampoline, 2);
+    return 1;
+}
+
+void stackplay_push_swift_function(lua_State *L, void *box) {
+    if (stackplay_push_host_function(L, box)) return;
+    void **slot = (void **)lua_newuserdatauv(L, sizeof(void *), 0);
+    *slot = box;
+    // The registry has no metatable, so these lua_getfield/lua_setfield calls run no Lua code.
+    if (luaL_newmetatable(L, "stackplay.function")) {
+        lua_pushcfunction(L, stackplay_release_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_setmetatable(L, -2);
+    lua_pushcclosure(L, stackplay_trampoline, 1);
+}
+
+void stackplay_push_error(lua_State *L, const char *message, size_t size) {
+    luaL_where(L, 1);
+    lua_pushlstring(L, message, size);
+    lua_concat(L, 2);
+}
+
+// MARK: Running chunks
+
+/// `lua.c`'s message handler: a string gets a traceback; a non-string error uses its
+/// `__tostring` or becomes "(error object is a table value)".
+static int stackplay_msghandler(lua_State *L) {
+    const char *msg = lua_tostring(L, 1);
+    stackplay_guard *g = stackplay_guard_of(L);
+    if (msg == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
+        // error(nil), error({}): no text says where, so say it as luaL_error would.
+        char where[400];
+        stackplay_where(L, where, sizeof where);
+        g->exempt++;
+        msg = lua_pushfstring(L, "%s(error object is a %s value)", where, luaL_typename(L, 1));
+        g->exempt--;
+    }
+    g->exempt++;
+    luaL_traceback(L, L, msg, 1);
+    g->exempt--;
+    return 1;
+}
+
+int stackplay_pcall(lua_State *L, int nargs, int nresults) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, stackplay_msghandler);
+    lua_insert(L, base);
+    int outer = g->exempt;
+    if (g->depth++ == 0 && g->cpu_budget > 0) {
+        g->cpu_deadline = stackplay_thread_cpu_seconds() + g->cpu_budget;
+    }
+    if (!g->tripped) lua_sethook(L, stackplay_hook, LUA_MASKCOUNT, g->hook_count);
+    g->exempt = 0;
+    int status = lua_pcall(L, nargs, nresults, base);
+    g->exempt = outer;
+    g->depth--;
+    lua_remove(L, base);
+    return status;
+}
+
+int stackplay_loadfile(lua_State *L, const char *path) {
+    int status = luaL_loadfilex(L, path, "t");
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (status != LUA_OK && lua_type(L, -1) == LUA_TSTRING && !strstr(lua_tostring(L, -1), name)) {
+        stackplay_guard *g = stackplay_guard_of(L);
+        g->exempt++;
+        lua_pushfstring(L, "%s: %s", path, lua_tostring(L, -1));
+        g->exempt--;
+        lua_remove(L, -2);
+    }
+    return status;
+}
+
+int stackplay_loadstring(lua_State *L, const char *code, size_t size, const char *name) {
+    return luaL_loadbufferx(L, code, size, name, "t");
+}
+
+int stackplay_loadbytecode(lua_State *L, const char *code, size_t size, const char *name) {
+    return luaL_loadbufferx(L, code, size, name, "b");
+}
+
+
+static int stackplay_buffer_writer(lua_State *L, const void *p, size_t size, void *ud) {
+    (void)L;
+    stackplay_buffer *b = (stackplay_buffer *)ud;
+    if (b->size + size > b->capacity) {
+        size_t capacity = b->capacity ? b->capacity * 2 : 4096;
+        while (capacity < b->size + size) capacity *= 2;
+        char *data = (char *)realloc(b->data, capacity);
+        if (data == NULL) return 1;
+        b->data = data;
+        b->capacity = capacity;
+    }
+    memcpy(b->data + b->size, p, size);
+    b->size += size;
+    return 0;
+}
+
+int stackplay_dump(lua_State *L, stackplay_buffer *b) {
+    return lua_dump(L, stackplay_buffer_writer, b, 0);
+}
+
+void stackplay_open_libraries(lua_State *L) {
+    static const luaL_Reg libs[] = {
+        {LUA_GNAME, luaopen_base}, {LUA_STRLIBNAME, luaopen_string}, {LUA_TABLIBNAME, luaopen_table},
+        {LUA_MATHLIBNAME, luaopen_math}, {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_COLIBNAME, luaopen_coroutine},
+        {LUA_OSLIBNAME, luaopen_os}, {NULL, NULL}};
+    for (const luaL_Reg *lib = libs; lib->func; lib++) {
+        luaL_requiref(L, lib->name, lib->func, 1);
+        lua_settop(L, -2);
+    }
+}
+
+void stackplay_set_budget_texts(lua_State *L, const char *cpu, const char *memory) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    snprintf(g->cpu_text, sizeof g->cpu_text, "%s", cpu);
+    snprintf(g->memory_text, sizeof g->memory_text, "%s", memory);
+}
+
+const char *stackplay_stop(lua_State *L) { return stackplay_stop_message(NULL, stackplay_guard_of(L)); }
+int stackplay_stopped(lua_State *L) { return stackplay_guard_of(L)->tripped; }
+size_t stackplay_memory_used(lua_State *L) { return stackplay_guard_of(L)->used; }
+size_t stackplay_memory_charged(lua_State *L) { return stackplay_guard_of(L)->charged; }
+
+void stackplay_set_meter(lua_State *L, size_t (*measure)(void *), void *meter) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    if (g->meter) g->release(g->meter);
+    g->measure = measure;
+    g->meter = meter;
+}
+
+void stackplay_charge(lua_State *L, size_t bytes) {
+    // A host's state (the Lua module) has no guard and no budget: its extra space is not ours.
+    if (stackplay_host_of(L)) { lua_settop(L, -2); return; }
+    stackplay_guard *g = stackplay_guard_of(L);
+    g->charged += bytes;
+    g->last_check = 0;
+}
