@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 
 /// Lua: `screen:audit([options])`, `expect(screen):to_pass_audit([options])` and the options both

@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 
 /// The first step of a test after which `--audit` found issues: what the step was, where the

@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 
 /// A component as Lua holds it: the model and the screen it is on, since every gesture goes

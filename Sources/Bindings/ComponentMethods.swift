@@ -1,5 +1,4 @@
-import CLua
-import CLuaRuntime
+import LuaRuntime
 import StackModel
 
 /// Lua: the methods every component has (`stack:tap()`, `stack:drag("mail", { x = -120 })`,
@@ -12,11 +11,13 @@ enum ComponentMethods {
     /// `component:card(id)` for an id given as a string that names a card; anything else falls
     /// back to the method's closure in ``common(_:)``, which words the error.
     private static let card: FastMethod = { state, object in
-        guard let L = state, lua_type(L, 2) == LUA_TSTRING, let id = LuaStack(L).string(2),
+        guard let L = state else { return LuaStack.fallback }
+        let stack = LuaStack(L)
+        guard stack.isString(2), let id = stack.string(2),
             let h = Unmanaged<AnyObject>.fromOpaque(object!).takeUnretainedValue() as? any CardReading,
             let card = h.luaCard(id: id)
-        else { return STACKPLAY_FALLBACK }
-        do { try LuaStack(L).push(card) } catch { return STACKPLAY_FALLBACK }
+        else { return LuaStack.fallback }
+        do { try stack.push(card) } catch { return LuaStack.fallback }
         return 1
     }
 

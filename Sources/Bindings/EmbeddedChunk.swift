@@ -1,6 +1,7 @@
+import LuaRuntime
 /// stackplay's own Lua chunks (``EmbeddedLua``), each compiled once per process: a test's fresh
 /// state loads the bytecode without parsing.
-enum EmbeddedChunk: Sendable {
+enum EmbeddedChunk: LuaEmbeddedChunk, Sendable {
     case sandbox, prelude
 
     /// The chunk name: errors and tracebacks read `stackplay/prelude.lua:12:`, the line of the

@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 
 /// Reading model values (points, translations, gesture options) from Lua arguments.

@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 
 /// The ids of an `items` option given as integers (`1`, or `{ id = 1 }`).

@@ -1,3 +1,4 @@
+import LuaRuntime
 /// An option of a component's factory (`screen:notification_stack { expanded = true }`): its
 /// name, its LuaLS type, and what the definitions say of it (its default).
 struct LuaComponentOption: Sendable {

@@ -1,5 +1,4 @@
-import CLua
-import CLuaRuntime
+import LuaRuntime
 
 /// stackplay as a Lua library: `local stackplay = require "stackplay"` in a host's own Lua 5.4
 /// state (stock `lua5.4`, busted, an application that embeds Lua).
@@ -20,13 +19,13 @@ public enum LuaLibrary {
             for module: any LuaModule in [CoreModule(), StackModelModule(), PreludeModule()] {
                 try module.install(in: lua)
             }
-            guard lua.pushGlobal("stackplay") == LUA_TTABLE else {
+            guard lua.pushGlobal("stackplay") == LuaStack.tableType else {
                 throw LuaError("stackplay: the module table was not made")
             }
             return 1
         } catch {
             lua.stack.pushString("\(error)")
-            return STACKPLAY_RAISE
+            return LuaStack.raise
         }
     }
 }

@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 
 /// An options table given to a bound function (`screen { width = 390 }`), read by name with

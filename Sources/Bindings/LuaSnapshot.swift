@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 
 /// Model values as Lua tables: what observations return and what failure dumps print.

@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 
 /// Lua: `screen:notification_stack { ... }` and the methods only a notification stack has.

@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 
 /// The prelude every script runs first: `test`, `skip`, `only`, `before_each`, `after_each`,
@@ -22,6 +23,6 @@ public struct PreludeModule: LuaModule {
             guard case .array(let list) = try a.value(at: 2) else { return [.nil] }
             return [nearestName(to: name, in: list.compactMap(\.string)).map { .string($0) } ?? .nil]
         }
-        try lua.run(embedded: .prelude, arguments: [.table(lua.internals)], keepingResult: true)
+        try lua.run(embedded: EmbeddedChunk.prelude, arguments: [.table(lua.internals)], keepingResult: true)
     }
 }

@@ -1,3 +1,4 @@
+import LuaRuntime
 import Traces
 
 #if canImport(Glibc)
@@ -52,7 +53,7 @@ public struct Sandbox: Sendable {
         let internals = LuaValue.table([
             "locate": locate, "write": write, "stopped": stopped, "seed": .integer(seed),
         ])
-        try lua.run(embedded: .sandbox, arguments: [internals])
+        try lua.run(embedded: EmbeddedChunk.sandbox, arguments: [internals])
     }
 }
 
@@ -85,4 +86,9 @@ enum ModulePath {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
+}
+
+extension ModulePath.Problem: CustomStringConvertible {
+    /// The message alone, never Swift's `Problem(message: ...)`.
+    var description: String { message }
 }

@@ -1,5 +1,4 @@
-import CLua
-import CLuaRuntime
+import LuaRuntime
 import StackModel
 
 /// Lua: the methods of a screen (`stackplay.screen { ... }`).
@@ -52,24 +51,23 @@ enum ScreenMethods {
 
     /// `screen:touch_move(finger, x, y)`.
     private static let touchMove: FastMethod = { state, object in
-        guard let L = state, lua_isinteger(L, 2) != 0, lua_type(L, 3) == LUA_TNUMBER, lua_type(L, 4) == LUA_TNUMBER
-        else { return STACKPLAY_FALLBACK }
-        let point = Point(x: lua_tonumberx(L, 3, nil), y: lua_tonumberx(L, 4, nil))
-        guard point.x.isFinite, point.y.isFinite else { return STACKPLAY_FALLBACK }
+        guard let L = state else { return LuaStack.fallback }
+        let stack = LuaStack(L)
+        guard let finger = stack.rawInteger(at: 2), let x = stack.rawNumber(at: 3),
+            let y = stack.rawNumber(at: 4), x.isFinite, y.isFinite
+        else { return LuaStack.fallback }
         let s = Unmanaged<Screen>.fromOpaque(object!).takeUnretainedValue()
         // `touchMove` throws (an unknown finger) before it changes anything: the closure says why.
-        do { try s.touchMove(Int(lua_tointegerx(L, 2, nil)), to: s.mirror.point(point)) } catch {
-            return STACKPLAY_FALLBACK
-        }
+        do { try s.touchMove(finger, to: s.mirror.point(Point(x: x, y: y))) } catch { return LuaStack.fallback }
         return 0
     }
 
     /// `screen:touch_up(finger)`.
     private static let touchUp: FastMethod = { state, object in
-        guard let L = state, lua_isinteger(L, 2) != 0 else { return STACKPLAY_FALLBACK }
+        guard let L = state, let finger = LuaStack(L).rawInteger(at: 2) else { return LuaStack.fallback }
         let s = Unmanaged<Screen>.fromOpaque(object!).takeUnretainedValue()
         // `touchUp` throws (a finger that is not down) before it changes anything.
-        do { try s.touchUp(Int(lua_tointegerx(L, 2, nil))) } catch { return STACKPLAY_FALLBACK }
+        do { try s.touchUp(finger) } catch { return LuaStack.fallback }
         return 0
     }
 

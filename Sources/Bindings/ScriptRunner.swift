@@ -1,3 +1,4 @@
+import LuaRuntime
 /// Makes the fresh sandboxed Lua states scripts run in: the sandbox, a budget, and the modules
 /// (`TestRunner` makes one for each test).
 public struct ScriptRunner: Sendable {
@@ -18,7 +19,7 @@ public struct ScriptRunner: Sendable {
         throws(LuaFailure) -> LuaState
     {
         let lua = try LuaState(budget: budget)
-        lua.variant = variant
+        lua.session.variant = variant
         try Sandbox(root: root, seed: seed).install(in: lua)
         for module in modules {
             do { try module.install(in: lua) } catch {

@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 import Traces
 
@@ -10,6 +11,8 @@ import Traces
 /// estimates the memory its screens and recorders hold, which the Lua state charges to the
 /// test's memory budget (``footprint()``).
 final class ScriptSession {
+    /// The `--matrix` settings this state's screens take as defaults.
+    var variant = ScreenVariant()
     /// How many screens a failure report shows; the others are counted ("... and 3 more screens").
     static let dumpedScreens = 20
 
@@ -162,4 +165,10 @@ enum MemoryEstimate {
         default: 0
         }
     }
+}
+
+extension LuaState {
+    /// What the script made beyond Lua: screens, traces, printed output. The runner reads it
+    /// from Swift, so nothing the script does in Lua can change what it reports.
+    var session: ScriptSession { attachment { ScriptSession() } }
 }

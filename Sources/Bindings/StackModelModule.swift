@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 import Traces
 
@@ -74,12 +75,12 @@ public struct StackModelModule: LuaModule {
     public func install(in lua: LuaState) throws {
         let session = lua.session
         // A run `--mirror` compares with its twin records every screen (``MirrorCheck``).
-        session.recordsTraces = recordsTraces || lua.variant.checksMirror
+        session.recordsTraces = recordsTraces || lua.session.variant.checksMirror
         session.updatesGolden = updatesGolden
         session.audit = audit
         lua.setMemoryMeter { session.footprint() }
         let defaults: ScreenDefaults
-        switch lua.variant.applied(to: self.defaults) {
+        switch lua.session.variant.applied(to: self.defaults) {
         case .success(let varied): defaults = varied
         case .failure(let problem): throw LuaError("--matrix: \(problem)")
         }

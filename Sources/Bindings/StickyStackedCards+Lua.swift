@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 
 /// Lua: `screen:sticky_stacked_cards { ... }` and the methods only the sticky cards have.

@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 import Traces
 

@@ -1,3 +1,4 @@
+import LuaRuntime
 import StackModel
 
 /// Lua: `screen:wallet_card_stack { ... }` and the methods only a wallet has.

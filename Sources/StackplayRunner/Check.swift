@@ -1,3 +1,4 @@
+import LuaRuntime
 import Bindings
 
 /// `stackplay check`: compiles each script (syntax errors) and looks for calls to API names that

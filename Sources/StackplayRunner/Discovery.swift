@@ -1,3 +1,4 @@
+import LuaRuntime
 import Traces
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import LuaRuntime
 import Testing
 
 @testable import Bindings

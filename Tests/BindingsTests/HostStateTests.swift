@@ -1,3 +1,4 @@
+import LuaRuntime
 import CLua
 import CLuaRuntime
 import Testing

@@ -28,20 +28,6 @@ import Traces
         #expect(stem.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
     }
 
-    @Test(
-        "a name that is not UTF-8 is escaped byte by byte and read back",
-        arguments: [
-            [0xFF], [0x61, 0xFE, 0x62], [0xC3], [0xC3, 0xA9, 0x80], [0xED, 0xA0, 0x80],
-        ] as [[UInt8]])
-    func escapedNames(_ bytes: [UInt8]) {
-        let name = EscapedName.escape(bytes)
-        #expect(name.utf8.allSatisfy { $0 < 0x80 } || name.contains("é"))
-        #expect(name.contains("\\x"))
-        #expect(EscapedName.bytes(name) == bytes)
-        #expect(EscapedName.escape(Array("plain é.lua".utf8)) == "plain é.lua")
-        #expect(EscapedName.bytes("plain é.lua") == nil)
-    }
-
     @Test("a trace with a byte order mark and CRLF line ends reads as the same trace")
     func crlfAndBOM() throws {
         let text = try recordSession(.walletCardStack)

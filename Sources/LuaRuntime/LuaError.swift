@@ -61,7 +61,7 @@ public struct LuaFailure: Error, CustomStringConvertible, Equatable, Sendable {
 
     /// `message` cut at a character boundary within ``maximumMessageBytes``, then
     /// `... (N more bytes)`.
-    static func bounded(_ message: String) -> String {
+    package static func bounded(_ message: String) -> String {
         guard message.utf8.count > maximumMessageBytes else { return message }
         var end = message.utf8.index(message.utf8.startIndex, offsetBy: maximumMessageBytes)
         while !message.unicodeScalars.indices.contains(end) && end > message.startIndex {
@@ -72,7 +72,7 @@ public struct LuaFailure: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     /// The first ``maximumTracebackLines`` lines of `traceback`, then `... (N more)`.
-    static func bounded(traceback: String) -> String {
+    package static func bounded(traceback: String) -> String {
         let lines = traceback.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count > maximumTracebackLines else { return bounded(traceback) }
         let kept = lines.prefix(maximumTracebackLines).joined(separator: "\n")
@@ -82,7 +82,7 @@ public struct LuaFailure: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String { traceback.isEmpty ? message : message + "\n" + traceback }
 
     /// Splits what the message handler returned into the message and the `stack traceback:` part.
-    static func split(_ reported: String) -> (message: String, traceback: String) {
+    package static func split(_ reported: String) -> (message: String, traceback: String) {
         guard let range = reported.firstRange(of: "\nstack traceback:") else { return (reported, "") }
         return (
             String(reported[..<range.lowerBound]),
@@ -91,7 +91,3 @@ public struct LuaFailure: Error, CustomStringConvertible, Equatable, Sendable {
     }
 }
 
-extension ModulePath.Problem: CustomStringConvertible {
-    /// The message alone, never Swift's `Problem(message: ...)`.
-    var description: String { message }
-}

@@ -1,10 +1,10 @@
 import CLua
 import CLuaRuntime
+import Wording
 
 #if canImport(Glibc)
     import Glibc
 #endif
-import StackModel
 
 /// The one owner of a raw `lua_State`: everything else in Bindings goes through this file.
 ///
@@ -13,21 +13,19 @@ import StackModel
 /// functions, reading results), so `m` calls cannot fail; only raw accessors are used, so no
 /// metamethod runs; Lua code runs only under `stackplay_pcall`. One state per thread.
 public final class LuaState {
-    let stack: LuaStack
+    package let stack: LuaStack
     /// The budget this state enforces.
     public let budget: LuaBudget
-    /// What the script made beyond Lua: screens, traces, printed output. The runner reads it
-    /// from Swift, so nothing the script does in Lua can change what it reports.
-    let session = ScriptSession()
+    /// What the layer above keeps per state (Bindings: the script's session of screens, traces
+    /// and printed output), made on first use by ``attachment(_:)``.
+    private var attachmentObject: AnyObject?
     /// Swift functions for stackplay's own Lua (the prelude) and never for scripts: modules add
     /// them, the prelude receives them as its argument.
-    var internals: [String: LuaValue] = [:]
-    /// The `--matrix` settings this state's screens take as defaults.
-    var variant = ScreenVariant()
+    package var internals: [String: LuaValue] = [:]
     /// The scripts' folder, set by ``Sandbox``: paths a script names resolve inside it.
-    var scriptsRoot: String?
+    package var scriptsRoot: String?
     /// Whether the state is a host's (``init(borrowing:)``): no guard, no budgets, not closed here.
-    let isHost: Bool
+    package let isHost: Bool
 
     /// Calls the Swift closure of the Lua function running on `state` (the C trampoline's side).
     private static let dispatch: stackplay_dispatch_fn = { state, box in
@@ -63,8 +61,17 @@ public final class LuaState {
 
     deinit { if !isHost { stackplay_close(stack.L) } }
 
+    /// The object the layer above keeps with this state, made by `make` on first use. One kind
+    /// of object per state (Bindings keeps its `ScriptSession` here).
+    package func attachment<T: AnyObject>(_ make: () -> T) -> T {
+        if let object = attachmentObject { return unsafeDowncast(object, to: T.self) }
+        let object = make()
+        attachmentObject = object
+        return object
+    }
+
     /// Whether a budget has stopped the script (every further line raises the stop again).
-    var isStopped: Bool { !isHost && stackplay_stopped(stack.L) != 0 }
+    package var isStopped: Bool { !isHost && stackplay_stopped(stack.L) != 0 }
 
     /// Bytes Lua holds now (0 in a host's state, whose allocator stackplay does not count).
     public var memoryUsed: Int { isHost ? 0 : stackplay_memory_used(stack.L) }
@@ -91,7 +98,7 @@ public final class LuaState {
     }
 
     /// Opens base, string, table, math, utf8, coroutine and os, unfiltered: ``Sandbox`` trims them.
-    func openStandardLibraries() { stackplay_open_libraries(stack.L) }
+    package func openStandardLibraries() { stackplay_open_libraries(stack.L) }
 
     // MARK: Globals
 
@@ -145,7 +152,7 @@ public final class LuaState {
         try defineClass(type, name: name, methods: methods, releaseMethod: releaseMethod, fast: [:])
     }
 
-    func defineClass<T: AnyObject>(
+    package func defineClass<T: AnyObject>(
         _ type: T.Type, name: String, methods: [String: LuaFunction], releaseMethod: String? = nil,
         fast: [String: FastMethod]
     ) throws {
@@ -169,7 +176,7 @@ public final class LuaState {
     /// Defines the Lua class for `type` with methods boxed once a process (``MethodTable``): as
     /// ``defineClass(_:name:methods:releaseMethod:)``, without a box, a userdata and a finalizer
     /// for each method in each state.
-    func defineClass<T: AnyObject>(_ type: T.Type, table: MethodTable) throws {
+    package func defineClass<T: AnyObject>(_ type: T.Type, table: MethodTable) throws {
         let isHost = self.isHost
         try defineClass(
             type, name: table.className,
@@ -213,7 +220,7 @@ public final class LuaState {
     }
 
     /// The error for reading a name a bound object does not have, with the nearest known name.
-    static func unknownMember(_ key: LuaValue, of className: String, known: [String]) -> LuaError {
+    package static func unknownMember(_ key: LuaValue, of className: String, known: [String]) -> LuaError {
         let kind = className.hasPrefix("stackplay.") ? String(className.dropFirst(10)) : className
         guard let name = key.string else {
             return LuaError("\(kind) has no field \(key.number.map { formatNumber($0) } ?? "of that type")")
@@ -293,7 +300,7 @@ public final class LuaState {
     /// Runs one of stackplay's own chunks with `arguments`. With `keepingResult`, its first result
     /// stays in the Lua registry (the prelude's runner table), where ``callRunner(_:_:)`` finds it
     /// and no script can.
-    func run(embedded chunk: EmbeddedChunk, arguments: [LuaValue], keepingResult: Bool = false)
+    package func run(embedded chunk: some LuaEmbeddedChunk, arguments: [LuaValue], keepingResult: Bool = false)
         throws(LuaFailure)
     {
         let status: Int32
@@ -316,7 +323,7 @@ public final class LuaState {
     }
 
     /// Calls `runner[name](arguments...)` on the prelude's runner table and returns its results.
-    func callRunner(_ name: String, _ arguments: [LuaValue]) throws(LuaFailure) -> [LuaValue] {
+    package func callRunner(_ name: String, _ arguments: [LuaValue]) throws(LuaFailure) -> [LuaValue] {
         lua_rawgetp(stack.L, stackplay_lua_registryindex(), LuaStack.classKey(RunnerKey.self))
         guard lua_type(stack.L, -1) == LUA_TTABLE else {
             stack.pop(1)
@@ -394,16 +401,16 @@ public final class LuaState {
 /// `self`'s object, which reads its arguments without raising and pushes its results, or returns
 /// STACKPLAY_FALLBACK, having changed nothing, to leave the call to the method's ordinary closure
 /// (which then reads the arguments, and words every error, as always).
-typealias FastMethod = stackplay_fast_fn
+package typealias FastMethod = stackplay_fast_fn
 
 /// A Swift closure behind a Lua function; retained by the userdata upvalue of its C closure.
-final class FunctionBox {
-    let function: LuaSwiftFunction
-    init(_ function: LuaSwiftFunction) { self.function = function }
+package final class FunctionBox {
+    package let function: LuaSwiftFunction
+    package init(_ function: LuaSwiftFunction) { self.function = function }
 
     /// Runs the closure for the Lua call on `stack`: results pushed and counted, or the error
     /// message pushed and STACKPLAY_RAISE, which the C trampoline raises after this returns.
-    func call(_ stack: LuaStack) -> Int32 {
+    package func call(_ stack: LuaStack) -> Int32 {
         let arguments = LuaArguments(stack: stack, function: function.name, isMethod: function.isMethod)
         do {
             let results = try function.body(arguments)
@@ -433,16 +440,16 @@ final class FunctionBox {
 ///
 /// `@unchecked Sendable`: immutable after `init`, and the closures it boxes hold no state (they
 /// reach everything through their arguments), so states on any thread may share them.
-final class MethodTable: @unchecked Sendable {
-    let className: String
-    let methods: [(name: String, box: FunctionBox)]
+package final class MethodTable: @unchecked Sendable {
+    package let className: String
+    package let methods: [(name: String, box: FunctionBox)]
     /// `__index` of the methods table: the error for a name the class lacks, with the nearest one.
-    let unknown: FunctionBox
+    package let unknown: FunctionBox
     /// Fast paths of some of `methods` (``FastMethod``).
-    let fast: [String: FastMethod]
+    package let fast: [String: FastMethod]
 
     /// The methods of class `className` (`"stackplay.notification_stack"`).
-    init(className: String, methods: [String: LuaFunction], fast: [String: FastMethod] = [:]) {
+    package init(className: String, methods: [String: LuaFunction], fast: [String: FastMethod] = [:]) {
         self.className = className
         self.fast = fast
         self.methods = methods.map { name, body in
@@ -459,7 +466,7 @@ final class MethodTable: @unchecked Sendable {
 extension FunctionBox {
     /// Pushes a Lua function calling this box, which outlives the state: a light userdata upvalue,
     /// or in a host's state (no guard) a retained box its finalizer releases, as any function there.
-    func push(on stack: LuaStack, isHost: Bool) {
+    package func push(on stack: LuaStack, isHost: Bool) {
         if isHost {
             stackplay_push_swift_function(stack.L, Unmanaged.passRetained(self).toOpaque())
         } else {

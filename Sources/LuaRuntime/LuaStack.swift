@@ -10,39 +10,57 @@ import CLuaRuntime
 /// With `LuaState.swift`, the only Swift that calls the Lua C API. Only raw accessors (no
 /// metamethods run) and `m` calls made while the guard is exempt (they cannot fail), so nothing
 /// here can `longjmp` through Swift.
-struct LuaStack {
-    let L: OpaquePointer
+package struct LuaStack {
+    package let L: OpaquePointer
 
-    init(_ state: OpaquePointer) { L = state }
+    package init(_ state: OpaquePointer) { L = state }
 
     /// The registry key of the metatable for Swift objects of exactly type `type`.
-    static func classKey(_ type: AnyObject.Type) -> UnsafeRawPointer {
+    package static func classKey(_ type: AnyObject.Type) -> UnsafeRawPointer {
         UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(type)))!
     }
 
-    var top: Int32 { lua_gettop(L) }
+    package var top: Int32 { lua_gettop(L) }
 
-    func absolute(_ index: Int32) -> Int32 { lua_absindex(L, index) }
+    package func absolute(_ index: Int32) -> Int32 { lua_absindex(L, index) }
 
     /// Makes room for `count` more values, or throws ("stack overflow", as Lua says).
-    func ensure(_ count: Int32) throws {
+    package func ensure(_ count: Int32) throws {
         if lua_checkstack(L, count) == 0 { throw LuaError("stack overflow (too many values)") }
     }
 
-    func pop(_ count: Int32) { stackplay_lua_pop(L, count) }
+    package func pop(_ count: Int32) { stackplay_lua_pop(L, count) }
 
     // MARK: Reading
 
-    func isNoneOrNil(_ index: Int32) -> Bool { stackplay_lua_isnoneornil(L, index) != 0 }
-    func isTable(_ index: Int32) -> Bool { lua_type(L, index) == LUA_TTABLE }
-    func isInteger(_ index: Int32) -> Bool { lua_isinteger(L, index) != 0 }
-    func isBoolean(_ index: Int32) -> Bool { lua_type(L, index) == LUA_TBOOLEAN }
-    func boolean(_ index: Int32) -> Bool { lua_toboolean(L, index) != 0 }
+    /// The integer at `index`, or nil for any other value (a float too): never raises.
+    package func rawInteger(at index: Int32) -> Int? {
+        lua_isinteger(L, index) != 0 ? Int(lua_tointegerx(L, index, nil)) : nil
+    }
+    /// The number at `index`, or nil for any other value (a numeric string too): never raises.
+    package func rawNumber(at index: Int32) -> Double? {
+        lua_type(L, index) == LUA_TNUMBER ? lua_tonumberx(L, index, nil) : nil
+    }
+    package func isString(_ index: Int32) -> Bool { lua_type(L, index) == LUA_TSTRING }
+
+    /// What a fast path (``FastMethod``) returns to leave the call to the method's ordinary closure.
+    package static let fallback: Int32 = STACKPLAY_FALLBACK
+    /// What a Swift function that C calls directly (`luaopen_stackplay`) returns with its error
+    /// message pushed, for the C side to raise once Swift has returned.
+    package static let raise: Int32 = STACKPLAY_RAISE
+    /// `lua_type`'s value for a table.
+    package static let tableType: Int32 = LUA_TTABLE
+
+    package func isNoneOrNil(_ index: Int32) -> Bool { stackplay_lua_isnoneornil(L, index) != 0 }
+    package func isTable(_ index: Int32) -> Bool { lua_type(L, index) == LUA_TTABLE }
+    package func isInteger(_ index: Int32) -> Bool { lua_isinteger(L, index) != 0 }
+    package func isBoolean(_ index: Int32) -> Bool { lua_type(L, index) == LUA_TBOOLEAN }
+    package func boolean(_ index: Int32) -> Bool { lua_toboolean(L, index) != 0 }
     /// `true` or `false`, or nil for any other value.
-    func strictBoolean(_ index: Int32) -> Bool? { isBoolean(index) ? boolean(index) : nil }
+    package func strictBoolean(_ index: Int32) -> Bool? { isBoolean(index) ? boolean(index) : nil }
 
     /// The type name as lauxlib's `luaL_typeerror` gives it: `__name`, "light userdata", "no value".
-    func typeName(_ index: Int32) -> String {
+    package func typeName(_ index: Int32) -> String {
         if lua_type(L, index) == LUA_TNONE { return "no value" }
         if lua_getmetatable(L, index) != 0 {
             lua_pushstring(L, "__name")
@@ -55,21 +73,21 @@ struct LuaStack {
     }
 
     /// The number at `index`, also from a numeric string, as `luaL_checknumber` accepts.
-    func number(_ index: Int32) -> Double? {
+    package func number(_ index: Int32) -> Double? {
         var ok: Int32 = 0
         let value = lua_tonumberx(L, index, &ok)
         return ok != 0 ? value : nil
     }
 
     /// The integer at `index` (a float with an exact integer value counts).
-    func integer(_ index: Int32) -> Int? {
+    package func integer(_ index: Int32) -> Int? {
         var ok: Int32 = 0
         let value = lua_tointegerx(L, index, &ok)
         return ok != 0 ? Int(value) : nil
     }
 
     /// The string at `index`; a number is converted in place, as `luaL_checkstring` does.
-    func string(_ index: Int32) -> String? {
+    package func string(_ index: Int32) -> String? {
         let type = lua_type(L, index)
         guard type == LUA_TSTRING || type == LUA_TNUMBER else { return nil }
         var length = 0
@@ -80,20 +98,20 @@ struct LuaStack {
     }
 
     /// The raw length (`#t` without `__len`).
-    func rawLength(_ index: Int32) -> Int { Int(lua_rawlen(L, index)) }
+    package func rawLength(_ index: Int32) -> Int { Int(lua_rawlen(L, index)) }
 
     /// Pushes `t[key]` for the table at `table`, raw.
-    func pushField(_ key: String, of table: Int32) {
+    package func pushField(_ key: String, of table: Int32) {
         let table = absolute(table)
         pushString(key)
         lua_rawget(L, table)
     }
 
     /// Pushes `t[n]` for the table at `table`, raw.
-    func pushElement(_ n: Int, of table: Int32) { lua_rawgeti(L, table, lua_Integer(n)) }
+    package func pushElement(_ n: Int, of table: Int32) { lua_rawgeti(L, table, lua_Integer(n)) }
 
     /// Sets `t[key]` to the value on top (popped), raw.
-    func setField(_ key: String, in table: Int32) {
+    package func setField(_ key: String, in table: Int32) {
         let table = absolute(table)
         pushString(key)
         lua_rotate(L, -2, 1)
@@ -109,41 +127,41 @@ struct LuaStack {
     // `t[key] = value` for the table on top, raw, with a key that is a string literal: the key is
     // pushed before the value, so that no rotation is needed.
 
-    func pushNumberField(_ key: StaticString, _ value: Double) {
+    package func pushNumberField(_ key: StaticString, _ value: Double) {
         pushLiteral(key)
         lua_pushnumber(L, value)
         lua_rawset(L, -3)
     }
 
-    func pushIntegerField(_ key: StaticString, _ value: Int) {
+    package func pushIntegerField(_ key: StaticString, _ value: Int) {
         pushLiteral(key)
         lua_pushinteger(L, lua_Integer(value))
         lua_rawset(L, -3)
     }
 
-    func pushBooleanField(_ key: StaticString, _ value: Bool) {
+    package func pushBooleanField(_ key: StaticString, _ value: Bool) {
         pushLiteral(key)
         lua_pushboolean(L, value ? 1 : 0)
         lua_rawset(L, -3)
     }
 
-    func pushStringField(_ key: StaticString, _ value: String) {
+    package func pushStringField(_ key: StaticString, _ value: String) {
         pushLiteral(key)
         pushString(value)
         lua_rawset(L, -3)
     }
 
     /// How deep a table read from Lua may nest: deeper is an error, never a silent cut.
-    static let maximumDepth = 100
+    package static let maximumDepth = 100
 
     /// Why a Lua value could not become a ``LuaValue``: a table nested too deep or holding itself.
     /// `path` names where (`a.b[2]`), outermost key first.
-    struct ConversionError: Error, CustomStringConvertible {
-        var problem: String
-        var path: [String] = []
+    package struct ConversionError: Error, CustomStringConvertible {
+        package var problem: String
+        package var path: [String] = []
 
         /// "field 'a.b': table holds itself (a cycle)", or the bare problem at the top.
-        var description: String {
+        package var description: String {
             guard var name = path.first else { return problem }
             for key in path.dropFirst().prefix(4) { name += key.hasPrefix("[") ? key : "." + key }
             if path.count > 5 { name += "..." }
@@ -154,7 +172,7 @@ struct LuaStack {
     /// The value at `index` as Swift sees it; tables are converted deeply, each table once (the
     /// time is linear in the values), at most ``maximumDepth`` levels, and a table that holds
     /// itself is an error rather than an endless walk.
-    func value(at index: Int32) throws(ConversionError) -> LuaValue {
+    package func value(at index: Int32) throws(ConversionError) -> LuaValue {
         var walk = TableWalk()
         return try value(at: index, walk: &walk)
     }
@@ -162,8 +180,8 @@ struct LuaStack {
     /// The tables being converted on the way to the current one (for cycles and depth), and those
     /// already converted (a table reached twice, `t = { u, u }`, is converted once).
     private struct TableWalk {
-        var open: Set<UnsafeRawPointer> = []
-        var done: [UnsafeRawPointer: LuaValue] = [:]
+        package var open: Set<UnsafeRawPointer> = []
+        package var done: [UnsafeRawPointer: LuaValue] = [:]
     }
 
     private func value(at index: Int32, walk: inout TableWalk) throws(ConversionError) -> LuaValue {
@@ -231,7 +249,7 @@ struct LuaStack {
 
     // MARK: Pushing
 
-    func pushString(_ text: String) {
+    package func pushString(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
@@ -252,7 +270,7 @@ struct LuaStack {
     }
 
     /// Pushes `value`; throws (pushing nothing) for an object whose class is not defined.
-    func push(_ value: LuaValue) throws {
+    package func push(_ value: LuaValue) throws {
         switch value {
         case .nil, .opaque: lua_pushnil(L)
         case .boolean(let flag): lua_pushboolean(L, flag ? 1 : 0)
@@ -290,20 +308,20 @@ struct LuaStack {
     // MARK: Objects
 
     /// What the userdata at `index` holds for type `T`.
-    enum ObjectLookup<T> {
+    package enum ObjectLookup<T> {
         case object(T)
         case released
         case wrongType
     }
 
-    func object<T: AnyObject>(at index: Int32, as type: T.Type) -> ObjectLookup<T> {
+    package func object<T: AnyObject>(at index: Int32, as type: T.Type) -> ObjectLookup<T> {
         guard let slot = stackplay_object_slot(L, index, Self.classKey(type)) else { return .wrongType }
         guard let pointer = slot.pointee else { return .released }
         return .object(Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue())
     }
 
     /// The Lua name (`__name`) of the class defined for `type`, or its Swift name.
-    func className(_ type: AnyObject.Type) -> String {
+    package func className(_ type: AnyObject.Type) -> String {
         defer { pop(1) }
         guard lua_rawgetp(L, stackplay_lua_registryindex(), Self.classKey(type)) == LUA_TTABLE else {
             return "\(type)"
@@ -314,7 +332,7 @@ struct LuaStack {
     }
 
     /// Releases the object held by the userdata at `index` now; its `__gc` then finds it dead.
-    func releaseObject<T: AnyObject>(at index: Int32, of type: T.Type) {
+    package func releaseObject<T: AnyObject>(at index: Int32, of type: T.Type) {
         guard let slot = stackplay_object_slot(L, index, Self.classKey(type)), let pointer = slot.pointee
         else { return }
         slot.pointee = nil
@@ -324,7 +342,7 @@ struct LuaStack {
     // MARK: Errors
 
     /// Pops the error value a failed load or pcall left on top, as a string.
-    func popErrorMessage() -> String {
+    package func popErrorMessage() -> String {
         defer { pop(1) }
         if lua_type(L, -1) == LUA_TSTRING { return string(-1)! }
         return "(error object is a \(typeName(-1)) value)"
@@ -334,7 +352,7 @@ struct LuaStack {
 
     /// `chunkname:line` of the innermost Lua function whose chunk name does not start with `prefix` (C
     /// functions are passed over too), or nil when there is none. Reads only: never raises.
-    func position(skippingPrefix prefix: String) -> String? {
+    package func position(skippingPrefix prefix: String) -> String? {
         var record = lua_Debug()
         var level: Int32 = 1
         // The prefix is compared as C bytes: `test(...)` asks this once a registration, and
@@ -358,7 +376,7 @@ struct LuaStack {
 
     /// The chunk names (`@path`) of the main chunks running on the stack, outermost first: the
     /// script, then each module whose `require` has not returned yet. Reads only: never raises.
-    func runningChunks() -> [String] {
+    package func runningChunks() -> [String] {
         var record = lua_Debug()
         var level: Int32 = 0
         var chunks: [String] = []
@@ -373,7 +391,7 @@ struct LuaStack {
     }
 
     /// Lua's `stack traceback:` from `level` down, as `luaL_traceback` writes it.
-    func traceback(level: Int32) -> String {
+    package func traceback(level: Int32) -> String {
         luaL_traceback(L, L, nil, level)
         defer { pop(1) }
         return string(-1) ?? ""

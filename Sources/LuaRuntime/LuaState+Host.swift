@@ -15,7 +15,7 @@ extension LuaState {
 
     /// Pushes the table that globals are read from and written to: the state's global table, or in
     /// a host's state stackplay's own.
-    func pushGlobals() {
+    package func pushGlobals() {
         if isHost {
             lua_rawgetp(stack.L, stackplay_lua_registryindex(), LuaStack.classKey(HostGlobalsKey.self))
         } else {
@@ -24,7 +24,7 @@ extension LuaState {
     }
 
     /// Makes the private globals: `setmetatable({}, { __index = _G })`, in the registry.
-    func makeHostGlobals() {
+    package func makeHostGlobals() {
         stackplay_lua_newtable(stack.L)
         stackplay_lua_newtable(stack.L)
         lua_rawgeti(stack.L, stackplay_lua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
@@ -34,13 +34,13 @@ extension LuaState {
     }
 
     /// Gives the chunk on top of the stack the private globals as its `_ENV` (its first upvalue).
-    func setChunkGlobals() {
+    package func setChunkGlobals() {
         pushGlobals()
         _ = lua_setupvalue(stack.L, -2, 1)
     }
 
     /// Pushes the global `name` of the private globals (raw) and returns its Lua type.
-    func pushGlobal(_ name: String) -> Int32 {
+    package func pushGlobal(_ name: String) -> Int32 {
         pushGlobals()
         stack.pushField(name, of: -1)
         lua_rotate(stack.L, -2, 1)

@@ -1,6 +1,5 @@
 import CLua
 import CLuaRuntime
-import Traces
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +9,7 @@ extension LuaState {
     /// Loads the text file at `path` as a chunk named `@path`. A path with `\xHH` escapes that
     /// names no file as written is a name that is not UTF-8 (``EscapedName``): its real bytes are
     /// opened, and messages keep the escaped name.
-    func load(file path: String) -> Int32 {
+    package func load(file path: String) -> Int32 {
         guard path.contains("\\x"), access(path, F_OK) != 0, let bytes = EscapedName.bytes(path) else {
             return stackplay_loadfile(stack.L, path)
         }

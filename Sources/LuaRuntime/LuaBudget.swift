@@ -1,4 +1,4 @@
-import StackModel
+import Wording
 
 /// How much CPU time and memory one script may use before it is stopped.
 ///
@@ -34,7 +34,7 @@ public struct LuaBudget: Sendable, Equatable {
     public static func isValid(memoryMiB: Double) -> Bool { memoryMiBRange.contains(memoryMiB) }
 
     /// `memoryMiB` in bytes: 0 for 0, negatives and NaN (unlimited), else clamped into range.
-    static func bytes(memoryMiB: Double) -> Int {
+    package static func bytes(memoryMiB: Double) -> Int {
         guard memoryMiB > 0 else { return 0 }
         let clamped = min(max(memoryMiB, memoryMiBRange.lowerBound), memoryMiBRange.upperBound)
         return Int((clamped * 1_048_576).rounded())
@@ -53,6 +53,6 @@ public struct LuaBudget: Sendable, Equatable {
         "stopped: the script used its \(Self.natural(Double(memoryBytes) / 1_048_576)) MiB of memory"
     }
 
-    /// `10` for 10.0, `0.5` for 0.5: no trailing `.0` (StackModel's ``formatNumber(_:)``).
-    static func natural(_ value: Double) -> String { formatNumber(value) }
+    /// `10` for 10.0, `0.5` for 0.5: no trailing `.0` (``formatNumber(_:)``).
+    package static func natural(_ value: Double) -> String { formatNumber(value) }
 }

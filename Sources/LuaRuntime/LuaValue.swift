@@ -42,7 +42,7 @@ public enum LuaValue {
     }
 
     /// The boolean, if this is one.
-    var boolean: Bool? {
+    package var boolean: Bool? {
         if case .boolean(let flag) = self { return flag }
         return nil
     }
@@ -92,7 +92,7 @@ extension LuaValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expres
 
 /// Writes the fields of a table that is being pushed: each call sets one raw field.
 public struct LuaFieldWriter {
-    let stack: LuaStack
+    package let stack: LuaStack
 
     public func number(_ key: StaticString, _ value: Double) {
         stack.pushNumberField(key, value)

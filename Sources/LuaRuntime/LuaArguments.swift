@@ -4,7 +4,7 @@
 /// `bad argument #2 to 'drag' (number expected, got nil)`; Lua sees it at the caller's line.
 /// Valid only during the call.
 public struct LuaArguments {
-    let stack: LuaStack
+    package let stack: LuaStack
     /// The Lua name of the function being called, for messages.
     public let function: String
     /// Whether the function is a method: messages then number arguments from after `self`.
@@ -12,18 +12,18 @@ public struct LuaArguments {
     /// How many arguments Lua passed (including `self` for a method).
     public let count: Int
 
-    init(stack: LuaStack, function: String, isMethod: Bool) {
+    package init(stack: LuaStack, function: String, isMethod: Bool) {
         self.stack = stack
         self.function = function
         self.isMethod = isMethod
         count = Int(stack.top)
     }
 
-    func error(at position: Int, _ detail: String) -> LuaError {
+    package func error(at position: Int, _ detail: String) -> LuaError {
         .badArgument(position, to: function, isMethod: isMethod, detail)
     }
 
-    func typeError(at position: Int, expected: String) -> LuaError {
+    package func typeError(at position: Int, expected: String) -> LuaError {
         error(at: position, "\(expected) expected, got \(stack.typeName(Int32(position)))")
     }
 

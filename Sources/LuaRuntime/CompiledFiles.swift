@@ -12,19 +12,19 @@ import Synchronization
 /// An entry is used only while the file is the same one: same device, inode, size and modification
 /// time (to the nanosecond); anything else compiles it again. Only stackplay loads this bytecode,
 /// from text it compiled itself: scripts' own `load` stays text only.
-final class CompiledFiles: Sendable {
-    static let shared = CompiledFiles()
+package final class CompiledFiles: Sendable {
+    package static let shared = CompiledFiles()
 
     /// What identifies a file's contents without reading them.
-    struct Identity: Equatable {
-        let device: UInt64
-        let inode: UInt64
-        let size: Int64
-        let seconds: Int
-        let nanoseconds: Int
+    package struct Identity: Equatable {
+        package let device: UInt64
+        package let inode: UInt64
+        package let size: Int64
+        package let seconds: Int
+        package let nanoseconds: Int
 
         /// The identity of the regular file at `path`, or nil.
-        init?(_ path: String) {
+        package init?(_ path: String) {
             var info = stat()
             guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
             device = UInt64(info.st_dev)
@@ -36,19 +36,19 @@ final class CompiledFiles: Sendable {
     }
 
     private struct Entry {
-        let identity: Identity
-        let bytecode: [UInt8]
+        package let identity: Identity
+        package let bytecode: [UInt8]
     }
 
     private struct Table {
-        var entries: [String: Entry] = [:]
-        var parses: [String: Int] = [:]
+        package var entries: [String: Entry] = [:]
+        package var parses: [String: Int] = [:]
     }
 
     private let table = Mutex(Table())
 
     /// The bytecode of `path` compiled while it had `identity`, or nil.
-    func bytecode(of path: String, identity: Identity) -> [UInt8]? {
+    package func bytecode(of path: String, identity: Identity) -> [UInt8]? {
         table.withLock { table in
             guard let entry = table.entries[path], entry.identity == identity else { return nil }
             return entry.bytecode
@@ -56,7 +56,7 @@ final class CompiledFiles: Sendable {
     }
 
     /// Keeps `bytecode` for `path` (nil identity: a file not to keep, say a FIFO) and counts a parse.
-    func parsed(_ path: String, identity: Identity?, bytecode: [UInt8]?) {
+    package func parsed(_ path: String, identity: Identity?, bytecode: [UInt8]?) {
         table.withLock { table in
             table.parses[path, default: 0] += 1
             if let identity, let bytecode { table.entries[path] = Entry(identity: identity, bytecode: bytecode) }
@@ -64,7 +64,7 @@ final class CompiledFiles: Sendable {
     }
 
     /// How many times this process parsed the file at `path` from its text to run it.
-    func parses(of path: String) -> Int { table.withLock { $0.parses[path] ?? 0 } }
+    package func parses(of path: String) -> Int { table.withLock { $0.parses[path] ?? 0 } }
 }
 
 extension LuaState {
@@ -75,7 +75,7 @@ extension LuaState {
 
     /// Loads the script at `path` as ``load(file:)`` does, from this process's bytecode of it
     /// when the file has not changed since it was compiled; else parses it and keeps the bytecode.
-    func loadCompiled(file path: String) -> Int32 {
+    package func loadCompiled(file path: String) -> Int32 {
         let identity = CompiledFiles.Identity(path)
         if let identity, let bytecode = CompiledFiles.shared.bytecode(of: path, identity: identity) {
             let status = bytecode.withUnsafeBytes { bytes in
