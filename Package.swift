@@ -51,14 +51,14 @@ let package = Package(
         .target(name: "StackplayLua", dependencies: ["Bindings"]),
         // `make bench`: events per second, release build.
         .executableTarget(
-            name: "stackplay-bench", dependencies: ["Bindings", "LuaRuntime", "StackModel", "CBenchBaseline", "Exploration"]),
+            name: "stackplay-bench", dependencies: ["StackplayRunner", "Bindings", "LuaRuntime", "StackModel", "CBenchBaseline", "Exploration"]),
         // The bench's floor: a fresh Lua state in plain C.
         .target(name: "CBenchBaseline", dependencies: ["CLua"]),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "StackModel", "Traces"]),
         .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime"]),
-        .testTarget(name: "BindingsTests", dependencies: ["Bindings", "LuaRuntime", "StackModel", "CLuaRuntime"]),
+        .testTarget(name: "BindingsTests", dependencies: ["Bindings", "StackplayRunner", "LuaRuntime", "StackModel", "CLuaRuntime"]),
         .testTarget(name: "StackplayRunnerTests", dependencies: ["StackplayRunner", "Bindings", "Traces"]),
         // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).
         .testTarget(name: "StackplayTests", dependencies: ["stackplay"], exclude: ["Fixtures"]),
