@@ -1,6 +1,10 @@
 import Bindings
 import StackModel
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The project's `.stackplay.lua`: a Lua file that returns a table of defaults, read in the same
 /// sandbox as scripts. Flags on the command line win over it.
 struct Config {
@@ -31,6 +35,20 @@ struct Config {
         let path = folder == "." ? fileName : folder + "/" + fileName
         guard Discovery.kind(of: path) == .file else { return Config() }
         return try read(path, root: folder, named: fileName)
+    }
+
+    /// Reads the config `options` name (`--config FILE`), else `.stackplay.lua` here.
+    static func load(for options: Options) throws(Invalid) -> Config {
+        guard let path = options.configFile else { return try load() }
+        // Refused before it is opened: a FIFO there would block the run.
+        guard access(path, R_OK) == 0 else {
+            throw Invalid(message: "--config: cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        switch Discovery.kind(of: path) {
+        case .file: return try read(path, root: Discovery.folder(of: path), named: path)
+        case .folder: throw Invalid(message: "--config: cannot read \(path): it is a folder, not a file")
+        case .missing, .other: throw Invalid(message: "--config: cannot read \(path): it is not a regular file")
+        }
     }
 
     /// Runs the config file at `path` (its `require` rooted at `root`) and reads the table it

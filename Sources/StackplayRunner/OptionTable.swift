@@ -116,6 +116,13 @@ extension Options {
                 """
         ) { options, flag in options.root = flag.text },
         OptionSpec(
+            "--config", value: "FILE", commands: [.run, .check, .explore],
+            help: """
+                read the defaults from FILE instead of ./.stackplay.lua (below);
+                a missing or unreadable FILE is a usage error
+                """
+        ) { options, flag in options.configFile = flag.text },
+        OptionSpec(
             "--seed", value: "N|random", commands: [.run, .explore],
             config: ConfigKey("seed") { entry throws(Config.Invalid) in
                 let seed = try entry.number(seedRule)

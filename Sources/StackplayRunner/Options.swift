@@ -61,6 +61,8 @@ struct Options {
     var budget = LuaBudget.standard
     /// `--root DIR`: where `require` looks for modules of scripts given as files.
     var root: String?
+    /// `--config FILE`: the config to read instead of `./.stackplay.lua`.
+    var configFile: String?
     /// `--filter PATTERN`, repeatable: a test runs when its `file: name` contains any of them.
     var filters: [String] = []
     /// `--tag NAME[,NAME]`, repeatable: only tests with any of these tags run.
