@@ -47,7 +47,8 @@ struct Config {
         switch Discovery.kind(of: path) {
         case .file: return try read(path, root: Discovery.folder(of: path), named: path)
         case .folder: throw Invalid(message: "--config: cannot read \(path): it is a folder, not a file")
-        case .missing, .other: throw Invalid(message: "--config: cannot read \(path): it is not a regular file")
+        case .missing, .other:
+            throw Invalid(message: "--config: cannot read \(path): it is not a regular file")
         }
     }
 

@@ -31,7 +31,7 @@ import Testing
         "--shard-timings", "--tap", "--json", "--junit", "--trace", "--golden", "--update", "--tolerance",
         "--artifacts", "--cpu-budget", "--memory-budget", "--root", "--seed", "--repeat", "--forbid-only",
         "--matrix", "--mirror", "--ci", "--audit", "--timeout", "--version", "-h", "--help", "--at", "-o",
-        "--output", "--runs", "--steps", "--time", "--out",
+        "--output", "--runs", "--steps", "--time", "--out", "--config",
     ]
 
     @Test func `every accepted spelling appears in --help, and every shown one is accepted`() {
