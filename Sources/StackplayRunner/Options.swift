@@ -197,10 +197,12 @@ struct Options {
     static func optionsHelp() -> String {
         var sections: [(title: String, specs: [OptionSpec])] = [("OPTIONS:", [])]
         for spec in table {
-            let first = spec.commands?.min { $0.order < $1.order }
-            let title =
-                first == nil || spec.commands?.contains(.run) == true
-                ? "OPTIONS:" : "\(first!.word.uppercased()) OPTIONS:"
+            var title = "OPTIONS:"
+            if let commands = spec.commands, !commands.contains(.run),
+                let first = commands.min(by: { $0.order < $1.order })
+            {
+                title = "\(first.word.uppercased()) OPTIONS:"
+            }
             if let index = sections.firstIndex(where: { $0.title == title }) {
                 sections[index].specs.append(spec)
             } else {
