@@ -1,3 +1,4 @@
+import LuaRuntime
 import Bindings
 import StackModel
 
