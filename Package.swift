@@ -59,6 +59,7 @@ let package = Package(
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "StackModel", "Traces"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime"]),
         .testTarget(name: "BindingsTests", dependencies: ["Bindings", "StackplayRunner", "LuaRuntime", "StackModel", "CLuaRuntime"]),
         .testTarget(name: "StackplayRunnerTests", dependencies: ["StackplayRunner", "Bindings", "Traces"]),
