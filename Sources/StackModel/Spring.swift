@@ -26,6 +26,8 @@ public struct Spring: Hashable, Sendable, CustomStringConvertible {
     let decay: Double
     /// ωd = ω0·√|1 − ζ²|.
     let dampedFrequency: Double
+    /// One grid tick of the free motion, for `finishTime`.
+    let grid: Grid
 
     /// The "finished" rule's thresholds (SEMANTICS.md): speed and acceleration at most 0.06, in the
     /// value's own units, and at most 1% of the change left to go.
@@ -49,6 +51,7 @@ public struct Spring: Hashable, Sendable, CustomStringConvertible {
         self.damping = 2 * zeta * omega0
         self.decay = zeta * omega0
         self.dampedFrequency = omega0 * abs(1 - zeta * zeta).squareRoot()
+        self.grid = Grid(decay: decay, dampedFrequency: dampedFrequency, dampingRatio: zeta)
     }
 
     public var description: String { "spring(duration: \(duration), bounce: \(bounce))" }
@@ -98,9 +101,22 @@ public struct Spring: Hashable, Sendable, CustomStringConvertible {
 
     /// The first time on the 1/300 s grid at which the finished rule holds, or nil when it does not
     /// hold within `limit` seconds (a spring with bounce 1 never rests).
+    ///
+    /// Exactly `scannedFinishTime`'s answer, which evaluates the closed form at every tick;
+    /// `FinishSearch` rules most ticks out without it (Spring+FinishTime.swift).
     public func finishTime(from: Double, to target: Double, velocity: Double, limit: Double = 60)
         -> Double?
     {
+        let steps = Int((limit / Self.tick).rounded(.up))
+        guard
+            let search = FinishSearch(spring: self, from: from, to: target, velocity: velocity, steps: steps)
+        else { return scannedFinishTime(from: from, to: target, velocity: velocity, limit: limit) }
+        return search.firstStep().map { Double($0) * Self.tick }
+    }
+
+    /// `finishTime` by brute force: the closed form at every tick until the rule holds. The
+    /// reference the fast search is tested against, and its answer outside the range it covers.
+    func scannedFinishTime(from: Double, to target: Double, velocity: Double, limit: Double = 60) -> Double? {
         let change = target - from
         var step = 0
         let steps = Int((limit / Self.tick).rounded(.up))

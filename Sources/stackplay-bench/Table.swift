@@ -225,13 +225,29 @@ func profile(_ kind: String, count: Int) throws {
         for _ in 0..<count { try swiftMoves(readingCard: false) }
     case "swift-move-card":
         for _ in 0..<count { try swiftMoves(readingCard: true) }
+    case "swift-scenario":
+        for _ in 0..<count { try swiftScenario() }
     case "c-state":
         print("sum:", stackplay_bench_fresh_states(count))
     default:
         throw BenchError(
             "--profile takes state, empty, scenario, one-file, c-state, lua-moves, lua-move-card, "
-                + "swift-moves or swift-move-card, not '\(kind)'")
+                + "swift-moves, swift-move-card or swift-scenario, not '\(kind)'")
     }
+}
+
+/// `scenarioTest`'s four steps (tap, settle, drag 120 pt, settle) on the direct Swift path, with
+/// the factory's defaults: the model's share of a scenario test.
+func swiftScenario() throws {
+    let screen = try Screen()
+    let stack = try NotificationStack(
+        cards: ["messages", "calendar", "mail", "fitness"].map { CardSpec(id: $0, height: 70) },
+        isDismissible: true, origin: Point(x: 16, y: 0), width: max(screen.settings.size.width - 32, 0))
+    try screen.add(stack)
+    try screen.tap(at: try stack.point(of: "stack", in: screen.settings))
+    try screen.settle()
+    try screen.drag(from: try stack.point(of: "calendar", in: screen.settings), by: Point(x: 120, y: 0))
+    try screen.settle()
 }
 
 /// 1,000 touch moves on the direct Swift path, reading the card as the Lua round does when asked.

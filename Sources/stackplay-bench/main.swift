@@ -32,7 +32,8 @@ let fixedRounds: Int? = {
 /// `state` (a fresh sandboxed state with every module, closed), `empty` and `scenario` (N files of
 /// 10 empty or scenario tests, discovered and run), `one-file` (one file of N scenario tests),
 /// `c-state` (the C floor), `lua-moves`/`swift-moves` (N rounds of 1,000 touch moves through the
-/// Lua API or the Swift model) and `lua-move-card`/`swift-move-card` (each also reading a card).
+/// Lua API or the Swift model), `lua-move-card`/`swift-move-card` (each also reading a card) and
+/// `swift-scenario` (N times the scenario test's four steps through the Swift model alone).
 if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 2 < CommandLine.arguments.count,
     let count = Int(CommandLine.arguments[flag + 2])
 {
