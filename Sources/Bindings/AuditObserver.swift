@@ -1,4 +1,5 @@
 import StackModel
+import TestResults
 
 /// The first step of a test after which `--audit` found issues: what the step was, where the
 /// script was, and the issues.

@@ -1,5 +1,6 @@
 import CLua
 import StackModel
+import TestResults
 
 /// The one owner of a raw `lua_State`: everything else in Bindings goes through this file.
 ///

@@ -1,4 +1,5 @@
 import StackModel
+import TestResults
 import Traces
 
 /// `stackplay --mirror`: a mirrored test (`name [mirrored]`) passes only when every frame of every

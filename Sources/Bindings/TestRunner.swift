@@ -1,3 +1,5 @@
+import TestResults
+
 /// Finds and runs the tests of scripts: each test in a fresh Lua state, from a fresh start.
 ///
 /// The verdict is the runner's own: a test passed only when the prelude's runner table, which

@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 
 /// The report a person reads: a line a test on stdout, each failure in full on stderr
 /// (`stackplay: path:line: message`, the expected and actual values, the screens' state, the Lua

@@ -1,5 +1,6 @@
 import Bindings
 import StackModel
+import TestResults
 import Traces
 
 /// `--json`: one JSON document on stdout with every test and the counts.

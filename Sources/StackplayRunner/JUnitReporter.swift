@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 import Traces
 
 /// `--junit FILE`: JUnit XML as CI servers read it: a test suite a script, a test case a test.

@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 import Traces
 
 /// `stackplay merge REPORT.json ... [--junit FILE] [--json] [--artifacts DIR]`: the `--json`

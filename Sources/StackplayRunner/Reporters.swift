@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 
 /// The report on stdout in the chosen format.
 enum Reporters {

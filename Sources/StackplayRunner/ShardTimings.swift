@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 import Traces
 
 /// `--shard-timings FILE`: shards balanced by the durations of a previous run's JUnit report.

@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 
 /// The counts every reporter ends with.
 struct Summary {

@@ -1,5 +1,6 @@
 import Bindings
 import StackModel
+import TestResults
 
 /// TAP version 13 on stdout: a plan, `ok`/`not ok` a test, `# SKIP` for skipped ones, and a
 /// YAML block with the message, position and state for each failure.

@@ -1,5 +1,6 @@
 import Bindings
 import StackModel
+import TestResults
 
 /// The bytes a worker process sends its parent: a test's result or a file's tests, written and
 /// read field by field (lengths as 8-byte little-endian integers, doubles by their bits).

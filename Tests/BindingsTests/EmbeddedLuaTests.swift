@@ -1,4 +1,5 @@
 import Foundation
+import TestResults
 import Testing
 
 @testable import Bindings
