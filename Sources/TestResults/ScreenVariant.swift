@@ -2,12 +2,12 @@ import StackModel
 
 /// One combination of screen settings a test runs under (`--matrix`): every `stackplay.screen {}`
 /// of the test takes these as defaults, and a screen's own explicit settings still win.
-public struct ScreenVariant: Sendable, Equatable, Hashable {
+public struct ScreenVariant: Sendable, Equatable, Hashable, Codable {
     /// `(key, value)` in the order the matrix named its keys: `layout_direction` (`ltr`, `rtl`),
     /// `reduce_motion` (`on`/`off`, `true`/`false`), `dynamic_type` (a size), `width`, `height`.
     public var settings: [Setting]
 
-    public struct Setting: Sendable, Equatable, Hashable {
+    public struct Setting: Sendable, Equatable, Hashable, Codable {
         public var key: String
         public var value: String
         public init(key: String, value: String) {
