@@ -23,20 +23,26 @@ enum Merge {
         var seed: Int?
         // Where each test was first seen: a test in two reports is a shard given twice, or two
         // runs' reports mixed; either way the merged counts would be wrong.
-        var seen: [String: String] = [:]
-        for path in options.paths {
+        var seen: [String: Int] = [:]
+        for (number, path) in options.paths.enumerated() {
             do {
+                if let first = options.paths.prefix(number).firstIndex(of: path) {
+                    throw Malformed(
+                        description: "\(path) is given twice (as report \(first + 1) and \(number + 1)): "
+                            + "its tests would count twice")
+                }
                 let text: String
                 do { text = try TraceFile.read(path) } catch { throw Malformed(description: error.message) }
                 let report = try read(text, path: path)
                 for result in report.results {
                     let key = result.test.file + "\u{0}" + result.test.name
-                    if let first = seen[key], first != path {
+                    if let first = seen[key], first != number {
                         throw Malformed(
-                            description: "test '\(terminalSafe(result.test.fullName))' is in both \(first) and \(path): "
-                                + "each test belongs to one shard's report (a report given twice?)")
+                            description: "test '\(terminalSafe(result.test.fullName))' is in both "
+                                + "\(options.paths[first]) and \(path): each test belongs to one shard's report "
+                                + "(a shard given twice, or reports of two runs?)")
                     }
-                    seen[key] = path
+                    seen[key] = number
                 }
                 results += report.results
                 if seed == nil { seed = report.seed }

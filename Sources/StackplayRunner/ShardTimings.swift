@@ -167,9 +167,8 @@ struct XMLTags {
         return true
     }
 
-    /// Moves past the first `terminator` from here, or fails naming `what` is not closed.
-    private mutating func skip(past terminator: String, _ what: String) throws(Malformed) {
-        let start = index
+    /// Moves past the first `terminator` from here, or fails naming `what`, which starts at `start`.
+    private mutating func skip(past terminator: String, _ what: String, from start: Int) throws(Malformed) {
         let first = terminator.utf8.first!
         while index < bytes.count {
             if bytes[index] == first, starts(with: terminator, at: index) {
@@ -208,18 +207,18 @@ struct XMLTags {
             let start = index
             if starts(with: "<!--", at: index) {
                 index += 4
-                try skip(past: "-->", "a comment")
+                try skip(past: "-->", "a comment", from: start)
             } else if starts(with: "<![CDATA[", at: index) {
                 index += 9
-                try skip(past: "]]>", "a CDATA section")
+                try skip(past: "]]>", "a CDATA section", from: start)
             } else if starts(with: "<?", at: index) {
                 index += 2
-                try skip(past: "?>", "a processing instruction")
+                try skip(past: "?>", "a processing instruction", from: start)
             } else if starts(with: "<!", at: index) {
                 try skipDeclaration()
             } else if starts(with: "</", at: index) {
                 index += 2
-                try skip(past: ">", "an end tag")
+                try skip(past: ">", "an end tag", from: start)
             } else {
                 index += 1
                 let tagName = name()

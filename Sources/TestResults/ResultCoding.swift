@@ -120,6 +120,10 @@ extension TestResult: Codable {
         let name = try record.decode(String.self, forKey: .name)
         let status = try record.decode(Status.self, forKey: .status)
         let seconds = try record.decode(Double.self, forKey: .seconds)
+        guard seconds.isFinite, seconds >= 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .seconds, in: record, debugDescription: "expected a duration in seconds >= 0, got \(seconds)")
+        }
         var test = try TestCase(record, file: file, name: name, position: record.decode(String.self, forKey: .position))
         if !record.contains(.skipped) { test.skipped = status == .skipped }
         self.init(
