@@ -121,7 +121,7 @@ import Traces
         for scalar in ["\u{FFFE}", "\u{FFFF}", "\u{1B}", "\r", "\u{0}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}"] {
             #expect(!yaml.contains(scalar), "raw \(scalar.unicodeScalars.first!.value) in TAP's YAML")
         }
-        for scalar in ["\u{1B}", "\r", "\u{0}", "\u{7F}", "\u{85}", "\u{9B}"] {
+        for scalar in ["\u{1B}", "\r", "\u{0}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}"] {
             #expect(!tap.contains(scalar), "raw \(scalar.unicodeScalars.first!.value) in TAP")
         }
         #expect(tap.contains(#"  message: "a\uFFFEb\uFFFFc\u001b[31md\re\u0000f\u007Fg\u0085h\u009Bi\u2028j"#))
@@ -133,15 +133,15 @@ import Traces
         #expect(
             out.split(separator: "\n").map(String.init) == [
                 "h\\u{1B}.lua",
-                "  FAIL a\u{FFFE}b\u{FFFF}c\\u{1B}[31md\\re\\u{0}f\\u{7F}g\\u{85}h\\u{9B}i\u{2028}j\u{FFFD}k\\nok 9 - forged",
-                "      | a\u{FFFE}b\u{FFFF}c\\u{1B}[31md\\re\\u{0}f\\u{7F}g\\u{85}h\\u{9B}i\u{2028}j\u{FFFD}k",
+                "  FAIL a\u{FFFE}b\u{FFFF}c\\u{1B}[31md\\re\\u{0}f\\u{7F}g\\u{85}h\\u{9B}i\\u{2028}j\u{FFFD}k\\nok 9 - forged",
+                "      | a\u{FFFE}b\u{FFFF}c\\u{1B}[31md\\re\\u{0}f\\u{7F}g\\u{85}h\\u{9B}i\\u{2028}j\u{FFFD}k",
                 "      | ok 9 - forged",
-                "  ok   second a\u{FFFE}b\u{FFFF}c\\u{1B}[31md\\re\\u{0}f\\u{7F}g\\u{85}h\\u{9B}i\u{2028}j\u{FFFD}k\\nok 9 - forged",
-                "      | a\u{FFFE}b\u{FFFF}c\\u{1B}[31md\\re\\u{0}f\\u{7F}g\\u{85}h\\u{9B}i\u{2028}j\u{FFFD}k",
+                "  ok   second a\u{FFFE}b\u{FFFF}c\\u{1B}[31md\\re\\u{0}f\\u{7F}g\\u{85}h\\u{9B}i\\u{2028}j\u{FFFD}k\\nok 9 - forged",
+                "      | a\u{FFFE}b\u{FFFF}c\\u{1B}[31md\\re\\u{0}f\\u{7F}g\\u{85}h\\u{9B}i\\u{2028}j\u{FFFD}k",
                 "      | ok 9 - forged",
                 "1 passed, 1 failed",
             ])
-        for scalar in ["\u{1B}", "\r", "\u{0}", "\u{7F}", "\u{85}", "\u{9B}"] {
+        for scalar in ["\u{1B}", "\r", "\u{0}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}"] {
             #expect(!out.contains(scalar) && !err.contains(scalar))
         }
     }
