@@ -1,5 +1,6 @@
 import StackModel
 import TestResults
+import Traces
 
 /// TAP version 13 on stdout: a plan, `ok`/`not ok` a test, `# SKIP` for skipped ones, and a
 /// YAML block with the message, position and state for each failure.
@@ -58,25 +59,28 @@ struct TapReporter: Reporter {
         outputLines(output).map { "# " + terminalSafe($0) }
     }
 
-    /// The accessibility issues that failed a test, as a YAML list of maps.
+    /// The accessibility issues that failed a test, as a YAML list of maps: each issue's record
+    /// (its `Codable` encoding, the fields `--json` has, in their order).
     private func audit(_ issues: [AuditIssue]) -> [String] {
         ["  audit:"]
-            + issues.flatMap { issue in
-                [
-                    "    - type: \(Self.yaml(issue.type.rawValue))", "      rule: \(Self.yaml(issue.rule))",
-                    "      component: \(Self.yaml(issue.component))",
-                    "      kind: \(Self.yaml(issue.kind.rawValue))", "      element: \(Self.yaml(issue.element))",
-                    "      frame: { x: \(Self.number(issue.frame.x)), y: \(Self.number(issue.frame.y)), "
-                        + "width: \(Self.number(issue.frame.width)), height: \(Self.number(issue.frame.height)) }",
-                    "      compact: \(Self.yaml(issue.compact))", "      detail: \(Self.yaml(issue.detail))",
-                    "      time: \(Self.number(issue.time))",
-                ]
+            + issues.flatMap { issue -> [String] in
+                guard case .object(let fields) = JSONValueEncoder().json(issue) else { return [] }
+                return fields.enumerated().map { index, field in
+                    (index == 0 ? "    - " : "      ") + field.0 + ": " + Self.yaml(field.1)
+                }
             }
     }
 
-    /// A YAML number; YAML's own `.nan`, `.inf` and `-.inf` for the others.
-    static func number(_ value: Double) -> String {
-        value.isNaN ? ".nan" : value.isInfinite ? (value > 0 ? ".inf" : "-.inf") : formatNumber(value)
+    /// A value in YAML's flow style: strings double-quoted, numbers as the reports write them.
+    static func yaml(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): yaml(text)
+        case .number(let number): formatNumber(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .null: "null"
+        case .array(let items): "[" + items.map(yaml).joined(separator: ", ") + "]"
+        case .object(let fields): "{ " + fields.map { "\($0.0): \(yaml($0.1))" }.joined(separator: ", ") + " }"
+        }
     }
 
     /// A YAML double-quoted scalar: JSON's escapes, and `\uXXXX` for what YAML may not hold raw

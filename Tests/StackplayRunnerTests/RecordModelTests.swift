@@ -125,7 +125,7 @@ import Traces
             #expect(!tap.contains(scalar), "raw \(scalar.unicodeScalars.first!.value) in TAP")
         }
         #expect(tap.contains(#"  message: "a\uFFFEb\uFFFFc\u001b[31md\re\u0000f\u007Fg\u0085h\u009Bi\u2028j"#))
-        #expect(tap.contains("frame: { x: .nan, y: 0, width: 1, height: 1 }"))
+        #expect(tap.contains("frame: { x: \"nan\", y: 0, width: 1, height: 1 }"))
     }
 
     @Test func `the human report shows control characters escaped, one line a test`() {
