@@ -59,16 +59,15 @@ enum Merge {
         return Summary(results).failed == 0 && written ? ExitCode.success : ExitCode.failure
     }
 
-    /// By file, then by the line the test is defined on; otherwise as given.
+    /// By file, then by the line the test is defined on; otherwise as given. Each key is worked
+    /// out once, not in every comparison.
     static func order(_ results: [TestResult]) -> [TestResult] {
-        func line(_ result: TestResult) -> Int {
+        let keys = results.map { result in
             result.test.position.split(separator: ":").last.flatMap { Int($0) } ?? 0
         }
-        return results.enumerated().sorted { a, b in
-            (a.element.test.file, line(a.element), a.offset) < (
-                b.element.test.file, line(b.element), b.offset
-            )
-        }.map(\.element)
+        return results.indices.sorted { a, b in
+            (results[a].test.file, keys[a], a) < (results[b].test.file, keys[b], b)
+        }.map { results[$0] }
     }
 
     /// The results of one `--json` report (format version 1).

@@ -83,21 +83,34 @@ public enum JSONValue: Equatable, Sendable {
         return number.description
     }
 
+    /// `string` as a JSON string literal: runs of bytes that need no escape are appended whole
+    /// (a run ends only at an ASCII byte, so its ends are Unicode scalar boundaries).
     static func quote(_ string: String, to out: inout String) {
         out += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        let utf8 = string.utf8
+        var runStart = utf8.startIndex
+        var index = runStart
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
+                utf8.formIndex(after: &index)
+                continue
             }
+            out += string[runStart..<index]
+            switch byte {
+            case UInt8(ascii: "\""): out += "\\\""
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            default:
+                let hex = String(byte, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            utf8.formIndex(after: &index)
+            runStart = index
         }
+        out += string[runStart..<index]
         out += "\""
     }
 }

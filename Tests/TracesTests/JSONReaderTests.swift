@@ -37,6 +37,14 @@ import Testing
                 == .string("a\"b\\c/d\u{8}\u{C}\n\r\té😀z"))
     }
 
+    @Test func `the writer escapes between combining marks and multibyte text exactly`() throws {
+        // A combining mark after a quote or a backslash makes one Character with it: the escape
+        // must still come out whole, the mark after it.
+        let text = "\"\u{301}a\\\u{301}\n\u{301}é😀\u{1}\u{1F}"
+        #expect(JSONValue.string(text).text == "\"\\\"\u{301}a\\\\\u{301}\\n\u{301}é😀\\u0001\\u001f\"")
+        #expect(try JSONParser.parse(JSONValue.string(text).text) == .string(text))
+    }
+
     /// The messages and columns the reader gave before it was made linear.
     @Test func `malformed strings keep their messages and columns`() {
         func problem(_ text: String) -> JSONSyntaxError? {
