@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // stackplay: a scriptable event-replay engine for card-stack interfaces.
 // Dependencies point one way: stackplay -> StackplayRunner -> Bindings -> {CLua, Exploration -> Traces
-// -> StackModel}.
+// -> TestResults -> StackModel}.
 import PackageDescription
 
 let package = Package(
@@ -31,9 +31,12 @@ let package = Package(
         // No unsafe flags, so that packages can depend on it (Tests/DependentPackage builds one);
         // the hot stored properties skip exclusivity checks with `@exclusivity(unchecked)`.
         .target(name: "StackModel", dependencies: ["Wording"]),
+        // Pure Swift: what a test is and how it went (TestCase, TestResult, ScreenVariant), Codable so
+        // that the worker's wire and the `--json` report are one model. No Lua here.
+        .target(name: "TestResults", dependencies: ["StackModel"]),
         // Pure Swift: traces of a screen's inputs and frames (JSON Lines), replay, SVG pictures.
         // Its viewer page (Viewer/*.css, *.js) is compiled in through EmbeddedViewer.swift (`make viewer`).
-        .target(name: "Traces", dependencies: ["StackModel", "SystemCalls"], exclude: ["Viewer"]),
+        .target(name: "Traces", dependencies: ["StackModel", "TestResults", "SystemCalls"], exclude: ["Viewer"]),
         // Pure Swift: `stackplay explore`'s engine: generated actions, invariants, shrinking, and
         // the shrunk run written out as a Lua scenario. No Lua here (Bindings runs the files).
         .target(name: "Exploration", dependencies: ["StackModel", "Traces"]),
@@ -42,10 +45,16 @@ let package = Package(
         .target(name: "LuaRuntime", dependencies: ["CLua", "CLuaRuntime", "Wording", "SystemCalls"]),
         // The Lua API over StackModel, through LuaRuntime's typed helpers.
         // Its own Lua (Lua/*.lua) is compiled in through EmbeddedLua.swift, which `make lua` writes.
-        .target(name: "Bindings", dependencies: ["LuaRuntime", "StackModel", "Traces", "Exploration"], exclude: ["Lua"]),
+        .target(
+            name: "Bindings", dependencies: ["LuaRuntime", "StackModel", "TestResults", "Traces", "Exploration"],
+            exclude: ["Lua"]),
         // The runner: options and config, discovery, selection and shards, worker processes,
         // reporters, `check`, traces/golden/artifact outputs. Unit-tested in StackplayRunnerTests.
-        .target(name: "StackplayRunner", dependencies: ["Bindings", "LuaRuntime", "SystemCalls", "StackModel", "Traces", "Exploration"]),
+        .target(
+            name: "StackplayRunner",
+            dependencies: [
+                "Bindings", "LuaRuntime", "SystemCalls", "StackModel", "TestResults", "Traces", "Exploration",
+            ]),
         // The thin executable: hands the arguments to StackplayRunner and exits with its code.
         .executableTarget(name: "stackplay", dependencies: ["StackplayRunner"]),
         // The Lua C module: luaopen_stackplay in C (it raises), the module itself in Swift.
@@ -57,12 +66,15 @@ let package = Package(
         // The bench's floor: a fresh Lua state in plain C.
         .target(name: "CBenchBaseline", dependencies: ["CLua"]),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
-        .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel"]),
+        .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel", "TestResults"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "StackModel", "Traces"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime"]),
-        .testTarget(name: "BindingsTests", dependencies: ["Bindings", "StackplayRunner", "LuaRuntime", "StackModel", "CLuaRuntime"]),
-        .testTarget(name: "StackplayRunnerTests", dependencies: ["StackplayRunner", "Bindings", "Traces"]),
+        .testTarget(
+            name: "BindingsTests",
+            dependencies: ["Bindings", "StackplayRunner", "LuaRuntime", "StackModel", "CLuaRuntime", "TestResults"]),
+        .testTarget(
+            name: "StackplayRunnerTests", dependencies: ["StackplayRunner", "Bindings", "TestResults", "Traces"]),
         // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).
         .testTarget(name: "StackplayTests", dependencies: ["stackplay"], exclude: ["Fixtures"]),
     ],

@@ -1,5 +1,6 @@
 import LuaRuntime
 import StackModel
+import TestResults
 
 /// The first step of a test after which `--audit` found issues: what the step was, where the
 /// script was, and the issues.

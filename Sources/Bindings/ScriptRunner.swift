@@ -1,4 +1,6 @@
 import LuaRuntime
+import TestResults
+
 /// Makes the fresh sandboxed Lua states scripts run in: the sandbox, a budget, and the modules
 /// (`TestRunner` makes one for each test).
 public struct ScriptRunner: Sendable {

@@ -1,3 +1,4 @@
+import TestResults
 import LuaRuntime
 import StackModel
 import Traces

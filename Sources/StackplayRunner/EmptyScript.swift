@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 
 /// A script with no code at all (nothing but blanks and comments) fails instead of passing as
 /// one empty test: an empty file is a mistake (a save that did not happen, a wrong path).

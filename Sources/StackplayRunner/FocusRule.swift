@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 
 /// `--forbid-only` and CI: a test left as `only(...)` fails, so that a focused file cannot pass
 /// with its other tests skipped.

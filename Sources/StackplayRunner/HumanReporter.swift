@@ -1,50 +1,62 @@
-import Bindings
+import TestResults
 
 /// The report a person reads: a line a test on stdout, each failure in full on stderr
 /// (`stackplay: path:line: message`, the expected and actual values, the screens' state, the Lua
-/// traceback), and one summary line.
-struct HumanReporter {
+/// traceback), and one summary line. Names, output and messages are shown terminal-safe
+/// (``terminalSafe(_:newlines:)``): one line a test, whatever its name holds.
+struct HumanReporter: Reporter {
     let colours: Bool
     /// The run's seed, named in each failure so that copying one flag reproduces it.
     var seed: Int? = nil
+    private var currentFile: String?
+    private var failures: [TestResult] = []
+    private var summary = Summary([])
+
+    init(colours: Bool, seed: Int? = nil) {
+        self.colours = colours
+        self.seed = seed
+    }
 
     private func paint(_ text: String, _ code: String) -> String {
         colours ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
-    func report(_ results: [TestResult]) {
-        var currentFile: String?
-        for result in results {
-            if result.test.file != currentFile {
-                currentFile = result.test.file
-                Output.out(result.test.file)
-            }
-            let mark: String
-            switch result.status {
-            case .passed: mark = paint("ok  ", "32")
-            case .failed: mark = paint("FAIL", "31")
-            case .skipped: mark = paint("skip", "33")
-            }
-            Output.out("  \(mark) \(result.test.index == 0 ? "(whole script)" : result.test.name)")
-            if !result.output.isEmpty { Output.out(Self.quoteOutput(result.output)) }
+    mutating func finished(_ result: TestResult, to sink: ReportSink) {
+        summary.add(result.status)
+        if result.test.file != currentFile {
+            currentFile = result.test.file
+            sink.out(terminalSafe(result.test.file))
         }
-        for result in results where result.status == .failed {
-            var text = "stackplay: \(result.message)"
-            if result.test.index > 0 { text = "stackplay: \(result.test.fullName)\n" + result.message }
+        let mark: String
+        switch result.status {
+        case .passed: mark = paint("ok  ", "32")
+        case .failed: mark = paint("FAIL", "31")
+        case .skipped: mark = paint("skip", "33")
+        }
+        sink.out("  \(mark) \(result.test.index == 0 ? "(whole script)" : terminalSafe(result.test.name))")
+        if !result.output.isEmpty { sink.out(Self.quoteOutput(result.output)) }
+        if result.status == .failed { failures.append(result) }
+    }
+
+    func end(to sink: ReportSink) -> Bool {
+        for result in failures {
+            let message = terminalSafe(result.message, newlines: true)
+            var text = "stackplay: \(message)"
+            if result.test.index > 0 { text = "stackplay: \(terminalSafe(result.test.fullName))\n" + message }
             if !result.dump.isEmpty {
-                text += "\n  state when it failed:\n" + indent(result.dump, by: "    ")
+                text += "\n  state when it failed:\n" + indent(terminalSafe(result.dump, newlines: true), by: "    ")
             }
-            if !result.traceback.isEmpty { text += "\n" + result.traceback }
+            if !result.traceback.isEmpty { text += "\n" + terminalSafe(result.traceback, newlines: true) }
             if let seed { text += "\n  seed: \(seed) (to run it again with the same random numbers: --seed \(seed))" }
-            Output.err(text)
+            sink.err(text)
         }
-        let summary = Summary(results)
-        Output.out(paint(summary.line, summary.failed > 0 ? "31" : "32"))
+        sink.out(paint(summary.line, summary.failed > 0 ? "31" : "32"))
+        return true
     }
 
     /// A test's printed output as the report shows it, under the test: `      | line`.
     static func quoteOutput(_ output: String) -> String {
-        outputLines(output).map { "      | " + $0 }.joined(separator: "\n")
+        outputLines(output).map { "      | " + terminalSafe($0) }.joined(separator: "\n")
     }
 
     private func indent(_ text: String, by prefix: String) -> String {

@@ -1,4 +1,4 @@
-import Bindings
+import TestResults
 import Traces
 
 #if canImport(Glibc)
@@ -10,12 +10,7 @@ import Traces
 enum Interruption {
     static func report(_ results: [TestResult], of total: Int, junit: String?, format: Options.Format?) -> Int32 {
         let signal = WorkerPool.interruption
-        Reporters.report(results, format: format ?? .human, seed: nil)
-        if let junit {
-            do { try JUnitReporter.write(results, seed: nil, to: junit) } catch {
-                Output.err("stackplay: \(error.message)")
-            }
-        }
+        Reporters.report(results, format: format ?? .human, seed: nil, junit: junit)
         Output.err(
             "stackplay: interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): "
                 + "\(results.count) of \(total) tests finished; the others did not run")

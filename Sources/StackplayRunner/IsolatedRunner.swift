@@ -1,5 +1,6 @@
 import Bindings
 import StackModel
+import TestResults
 import Traces
 
 #if canImport(Glibc)

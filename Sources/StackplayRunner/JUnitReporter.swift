@@ -1,13 +1,38 @@
-import Bindings
+import TestResults
 import Traces
 
 /// `--junit FILE`: JUnit XML as CI servers read it: a test suite a script, a test case a test.
 /// Every test case's `file` and `line` say where the test is defined; an `expect` that did not
 /// hold is a `<failure>`, anything else that failed (an error the script raised, a file that does
 /// not load, a budget stop, a crash) is an `<error>`, and each names its own `path:line` first.
-struct JUnitReporter {
+/// The file is well-formed XML 1.0 whatever the text holds (``JUnitReporter/escape(_:attribute:)``).
+struct JUnitReporter: Reporter {
     /// The run's seed, as a property of each suite.
     var seed: Int? = nil
+    /// Where ``end(to:)`` writes the report (its folder made first); nil: nowhere (``xml(_:)``).
+    var path: String? = nil
+    private var results: [TestResult] = []
+
+    init(seed: Int? = nil, path: String? = nil) {
+        self.seed = seed
+        self.path = path
+    }
+
+    mutating func finished(_ result: TestResult, to sink: ReportSink) { results.append(result) }
+
+    func end(to sink: ReportSink) -> Bool {
+        guard let path else { return true }
+        do {
+            if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+                try TraceFile.makeDirectory(String(path[..<slash]))
+            }
+            try TraceFile.write(xml(results), to: path)
+            return true
+        } catch {
+            sink.err("stackplay: \(error.message)")
+            return false
+        }
+    }
 
     func xml(_ results: [TestResult]) -> String {
         var files: [String] = []
@@ -32,7 +57,7 @@ struct JUnitReporter {
             lines.append(
                 "  <testsuite name=\"\(escape(file))\" tests=\"\(suite.count)\" "
                     + "failures=\"\(summary.failed - errors)\" "
-                    + "errors=\"\(errors)\" skipped=\"\(summary.skipped)\" time=\"\(time)\">")
+                    + "errors=\"\(errors)\" skipped=\"\(summary.skipped)\" time=\"\(Self.time(time))\">")
             if let seed {
                 lines.append("    <properties><property name=\"seed\" value=\"\(seed)\"/></properties>")
             }
@@ -41,9 +66,9 @@ struct JUnitReporter {
                 let line = result.test.position.split(separator: ":").last.flatMap { Int($0) } ?? 1
                 let open =
                     "    <testcase classname=\"\(escape(file))\" name=\"\(escape(result.test.name))\" "
-                    + "file=\"\(escape(file))\" line=\"\(line)\" time=\"\(result.seconds)\""
+                    + "file=\"\(escape(file))\" line=\"\(line)\" time=\"\(Self.time(result.seconds))\""
                 let output =
-                    result.output.isEmpty ? "" : "\n      <system-out>\(escape(result.output))</system-out>"
+                    result.output.isEmpty ? "" : "\n      <system-out>\(text(result.output))</system-out>"
                 switch result.status {
                 case .passed: lines.append(open + (output.isEmpty ? "/>" : ">" + output + "\n    </testcase>"))
                 case .skipped: lines.append(open + ">\n      <skipped/>\n    </testcase>")
@@ -64,7 +89,7 @@ struct JUnitReporter {
                     let element = result.kind == .failure ? "failure" : "error"
                     lines.append(
                         "      <\(element) message=\"\(escape(firstLine))\" type=\"\(element)\">"
-                            + "\(escape(body))</\(element)>"
+                            + "\(text(body))</\(element)>"
                             + output)
                     lines.append("    </testcase>")
                 }
@@ -80,14 +105,37 @@ struct JUnitReporter {
         results.count { $0.status == .failed && $0.kind == .error }
     }
 
-    /// Writes the report to `path`, making its folder first (`junit = "build/junit.xml"`).
-    static func write(_ results: [TestResult], seed: Int?, to path: String) throws(TraceFile.Failure) {
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            try TraceFile.makeDirectory(String(path[..<slash]))
+    /// A duration as JUnit's `time` holds it: seconds >= 0 (a duration that is not finite, which
+    /// no run measures, is written as 0 rather than `inf` or `nan`, which are not numbers there).
+    static func time(_ seconds: Double) -> String { seconds.isFinite && seconds >= 0 ? "\(seconds)" : "0.0" }
+
+    /// XML text or an attribute's value, well-formed whatever `text` holds: `& < > "` as entities;
+    /// in an attribute tab, newline and carriage return as `&#9;`, `&#10;`, `&#13;` (a parser
+    /// turns raw ones into spaces); a character XML 1.0 cannot hold at all (the C0 controls but
+    /// tab, newline and carriage return; U+FFFE and U+FFFF) as the text `\u{1B}`, `\u{FFFE}`.
+    /// DEL and the C1 controls are legal XML and shown the same way, as the human report does.
+    /// Invalid UTF-8 never reaches here: it arrives as U+FFFD, which XML holds.
+    static func escape(_ text: String, attribute: Bool = false) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\t", "\n", "\r":
+                if attribute { out += "&#\(scalar.value);" } else { out.unicodeScalars.append(scalar) }
+            default:
+                switch scalar.value {
+                case 0..<0x20, 0x7F..<0xA0, 0xFFFE, 0xFFFF:
+                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
         }
-        try TraceFile.write(JUnitReporter(seed: seed).xml(results), to: path)
+        return out
     }
 
-    /// XML text and attribute escaping, shared with the SVG pictures.
-    private func escape(_ text: String) -> String { TraceSVG.escape(text) }
+    private func escape(_ text: String) -> String { Self.escape(text, attribute: true) }
+    private func text(_ text: String) -> String { Self.escape(text) }
 }

@@ -1,5 +1,6 @@
 import Bindings
 import StackModel
+import TestResults
 
 /// `--matrix KEY=V1,V2,...` (repeatable) and `matrix = { KEY = { V1, V2 } }` in `.stackplay.lua`:
 /// every test runs under every combination of screen settings.

@@ -1,4 +1,4 @@
-import Bindings
+import TestResults
 import Traces
 
 /// `stackplay merge REPORT.json ... [--junit FILE] [--json] [--artifacts DIR]`: the `--json`
@@ -21,11 +21,29 @@ enum Merge {
         }
         var results: [TestResult] = []
         var seed: Int?
-        for path in options.paths {
+        // Where each test was first seen: a test in two reports is a shard given twice, or two
+        // runs' reports mixed; either way the merged counts would be wrong.
+        var seen: [String: Int] = [:]
+        for (number, path) in options.paths.enumerated() {
             do {
+                if let first = options.paths.prefix(number).firstIndex(of: path) {
+                    throw Malformed(
+                        description: "\(path) is given twice (as report \(first + 1) and \(number + 1)): "
+                            + "its tests would count twice")
+                }
                 let text: String
                 do { text = try TraceFile.read(path) } catch { throw Malformed(description: error.message) }
                 let report = try read(text, path: path)
+                for result in report.results {
+                    let key = result.test.file + "\u{0}" + result.test.name
+                    if let first = seen[key], first != number {
+                        throw Malformed(
+                            description: "test '\(terminalSafe(result.test.fullName))' is in both "
+                                + "\(options.paths[first]) and \(path): each test belongs to one shard's report "
+                                + "(a shard given twice, or reports of two runs?)")
+                    }
+                    seen[key] = number
+                }
                 results += report.results
                 if seed == nil { seed = report.seed }
             } catch {
@@ -34,30 +52,22 @@ enum Merge {
             }
         }
         results = order(results)
-        Reporters.report(results, format: options.format ?? .human, seed: seed)
-        var written = true
-        if let junit = options.junit {
-            do { try JUnitReporter.write(results, seed: seed, to: junit) } catch {
-                Output.err("stackplay: \(error.message)")
-                written = false
-            }
-        }
+        var written = Reporters.report(results, format: options.format ?? .human, seed: seed, junit: options.junit)
         if let directory = options.artifactsDirectory {
             written = TraceOutputs.writeArtifacts(results, in: directory, golden: nil) && written
         }
         return Summary(results).failed == 0 && written ? ExitCode.success : ExitCode.failure
     }
 
-    /// By file, then by the line the test is defined on; otherwise as given.
+    /// By file, then by the line the test is defined on; otherwise as given. Each key is worked
+    /// out once, not in every comparison.
     static func order(_ results: [TestResult]) -> [TestResult] {
-        func line(_ result: TestResult) -> Int {
+        let keys = results.map { result in
             result.test.position.split(separator: ":").last.flatMap { Int($0) } ?? 0
         }
-        return results.enumerated().sorted { a, b in
-            (a.element.test.file, line(a.element), a.offset) < (
-                b.element.test.file, line(b.element), b.offset
-            )
-        }.map(\.element)
+        return results.indices.sorted { a, b in
+            (results[a].test.file, keys[a], a) < (results[b].test.file, keys[b], b)
+        }.map { results[$0] }
     }
 
     /// The results of one `--json` report (format version 1).
@@ -85,63 +95,25 @@ enum Merge {
         guard case .array(let tests)? = document["tests"] else {
             throw fail("tests", "missing or not an array")
         }
+        // Every field of every test is read through the one record model; each test that does
+        // not read names its first wrong field, and all of them are listed (the first 20).
+        let decoder = JSONValueDecoder()
+        var problems: [String] = []
         var seed: Int?
-        if case .number(let number)? = document["seed"] { seed = Int(exactly: number) }
+        if let value = document["seed"], value != .null {
+            do { seed = try decoder.decode(Int.self, from: value, at: [JSONKey("seed")]) } catch {
+                problems.append(JSONDecodingProblem(error).description)
+            }
+        }
         var results: [TestResult] = []
         for (i, test) in tests.enumerated() {
-            let at = "tests[\(i)]"
-            func string(_ key: String, optional: Bool = false) throws(Malformed) -> String {
-                switch test[key] {
-                case .string(let text)?: return text
-                case .null?, nil:
-                    if optional { return "" }
-                    throw fail("\(at).\(key)", "missing")
-                case let other?: throw fail("\(at).\(key)", "expected a string, got \(other.typeName)")
-                }
-            }
-            guard case .object = test else { throw fail(at, "expected an object, got \(test.typeName)") }
-            let file = try string("file")
-            let name = try string("name")
-            let statusText = try string("status")
-            guard let status = TestResult.Status(rawValue: statusText) else {
-                throw fail("\(at).status", "expected 'passed', 'failed' or 'skipped', got '\(statusText)'")
-            }
-            guard case .number(let seconds)? = test["seconds"] else {
-                throw fail("\(at).seconds", "missing or not a number")
-            }
-            var tags: [String] = []
-            if case .array(let values)? = test["tags"] {
-                for value in values { if case .string(let tag) = value { tags.append(tag) } }
-            }
-            var traces: [String] = []
-            if case .array(let values)? = test["traces"] {
-                for (j, value) in values.enumerated() {
-                    guard case .string(let trace) = value else {
-                        throw fail("\(at).traces[\(j)]", "expected a string, got \(value.typeName)")
-                    }
-                    traces.append(trace)
-                }
-            }
-            let position = try string("position")
-            var result = TestResult(
-                test: TestCase(
-                    file: file, root: nil, name: name, position: position, index: name == file ? 0 : 1,
-                    skipped: status == .skipped, tags: tags),
-                status: status, message: try string("message", optional: true),
-                traceback: try string("traceback", optional: true), dump: try string("dump", optional: true),
-                position: try string("failure_position", optional: true), seconds: seconds, traces: traces,
-                output: try string("output", optional: true))
-            if case .number(let testSeed)? = test["seed"], let exact = Int(exactly: testSeed) {
-                result.seed = exact
-            }
-            if let kind = TestResult.FailureKind(rawValue: try string("kind", optional: true)) {
-                result.kind = kind
-            }
-            result.expected = try string("expected", optional: true)
-            result.actual = try string("actual", optional: true)
-            result.diff = try string("diff", optional: true)
-            result.auditIssues = JSONReporter.auditIssues(test["audit"])
-            results.append(result)
+            do { results.append(try decoder.decode(TestResult.self, from: test, at: [JSONKey("tests"), JSONKey(i)])) }
+            catch { problems.append(JSONDecodingProblem(error).description) }
+        }
+        guard problems.isEmpty else {
+            var lines = problems.prefix(20).map { "\(path): \($0)" }
+            if problems.count > 20 { lines.append("\(path): and \(problems.count - 20) more") }
+            throw Malformed(description: lines.joined(separator: "\nstackplay: "))
         }
         return (results, seed)
     }

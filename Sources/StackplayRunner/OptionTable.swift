@@ -276,9 +276,10 @@ extension Options {
         return tags
     }
 
-    /// The most shards `--shard K/N` may name: balancing by `--shard-timings` keeps a load per
-    /// shard, so a billion shards would be an 8 GB allocation.
-    static let maximumShards = 100_000
+    /// The most shards `--shard K/N` may name (as many as CI machines could ever be): balancing by
+    /// `--shard-timings` keeps a load for at most as many shards as there are tests, so even this
+    /// many costs nothing; past it, a count is a typo.
+    static let maximumShards = Int(Int32.max)
 
     private static func shard(_ flag: Flag) throws(UsageError) -> (Int, Int) {
         let parts = flag.text.split(separator: "/", omittingEmptySubsequences: false)

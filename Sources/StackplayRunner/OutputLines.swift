@@ -5,3 +5,30 @@ func outputLines(_ output: String) -> [Substring] {
     if lines.last == "" { lines.removeLast() }
     return lines
 }
+
+/// `text` safe to print on a terminal and on one line of a report: a control character (C0 but
+/// tab, DEL, C1) or a Unicode line or paragraph separator (U+2028, U+2029) is shown as `\n`, `\r`
+/// or `\u{1B}`, so that a name or a message cannot move the cursor, colour the terminal or forge
+/// a report line; newlines are kept when `newlines` is true
+/// (a message of several lines). Other text, backslashes included, is unchanged.
+func terminalSafe(_ text: some StringProtocol, newlines: Bool = false) -> String {
+    func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return (value < 0x20 && value != 0x09 && !(newlines && value == 0x0A)) || (0x7F..<0xA0).contains(value)
+            || value == 0x2028 || value == 0x2029
+    }
+    guard text.unicodeScalars.contains(where: isControl) else { return String(text) }
+    var out = ""
+    for scalar in text.unicodeScalars {
+        guard isControl(scalar) else {
+            out.unicodeScalars.append(scalar)
+            continue
+        }
+        switch scalar {
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        default: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        }
+    }
+    return out
+}

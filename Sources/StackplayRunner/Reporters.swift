@@ -1,12 +1,73 @@
-import Bindings
+import TestResults
 
-/// The report on stdout in the chosen format.
+/// Where a report goes: stdout lines and stderr lines (the terminal, or a string in tests).
+struct ReportSink {
+    var out: (String) -> Void
+    var err: (String) -> Void
+
+    static var standard: ReportSink { ReportSink(out: Output.out, err: Output.err) }
+}
+
+/// What a report wrote, kept as text (``Reporter/render(_:)``).
+private final class ReportText {
+    var out = ""
+    var err = ""
+}
+
+/// A report of a run: told how many tests there are, then each result as it is known, then that
+/// the run ended. The human, TAP, JSON and JUnit reports are each one; a run, `stackplay merge`
+/// and an interrupted run (SIGINT's partial report) all report through ``Reporters/report``.
+protocol Reporter {
+    mutating func start(count: Int, to sink: ReportSink)
+    mutating func finished(_ result: TestResult, to sink: ReportSink)
+    /// False when the report could not be written (it said why on `sink.err`).
+    mutating func end(to sink: ReportSink) -> Bool
+}
+
+extension Reporter {
+    mutating func start(count: Int, to sink: ReportSink) {}
+
+    /// What this report writes for `results`, as text: stdout's lines, then stderr's.
+    func render(_ results: [TestResult]) -> (out: String, err: String) {
+        let text = ReportText()
+        var reporter = self
+        Reporters.feed(
+            results, to: &reporter,
+            sink: ReportSink(out: { text.out += $0 + "\n" }, err: { text.err += $0 + "\n" }))
+        return (text.out, text.err)
+    }
+
+    /// What this report writes on stdout for `results`, without the last newline.
+    func document(_ results: [TestResult]) -> String { String(render(results).out.dropLast()) }
+}
+
+/// The one path every report takes.
 enum Reporters {
-    static func report(_ results: [TestResult], format: Options.Format, seed: Int?) {
-        switch format {
-        case .human: HumanReporter(colours: Output.colours, seed: seed).report(results)
-        case .tap: TapReporter().report(results)
-        case .json: JSONReporter(seed: seed).report(results)
+    /// Reports `results` on stdout in `format`, and as JUnit XML to `junit` when given; false when
+    /// the JUnit file could not be written (the error is on stderr).
+    @discardableResult
+    static func report(_ results: [TestResult], format: Options.Format, seed: Int?, junit: String?) -> Bool {
+        var reporter = reporter(format, seed: seed)
+        var written = feed(results, to: &reporter, sink: .standard)
+        if let junit {
+            var file = JUnitReporter(seed: seed, path: junit)
+            written = feed(results, to: &file, sink: .standard) && written
         }
+        return written
+    }
+
+    static func reporter(_ format: Options.Format, seed: Int?) -> any Reporter {
+        switch format {
+        case .human: HumanReporter(colours: Output.colours, seed: seed)
+        case .tap: TapReporter()
+        case .json: JSONReporter(seed: seed)
+        }
+    }
+
+    @discardableResult
+    static func feed<R: Reporter>(_ results: [TestResult], to reporter: inout R, sink: ReportSink) -> Bool {
+        reporter.start(count: results.count, to: sink)
+        for result in results { reporter.finished(result, to: sink) }
+        return reporter.end(to: sink)
     }
 }

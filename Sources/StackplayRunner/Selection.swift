@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 
 /// Which tests run: `--filter` on `file: name` (any of them), `--tag` and `--exclude-tag` on the
 /// tests' tags, then `--shard K/N` over what is left: round robin, or balanced by a previous

@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 import Traces
 
 /// `--shard-timings FILE`: shards balanced by the durations of a previous run's JUnit report.
@@ -12,15 +13,20 @@ struct ShardTimings: Equatable {
 
     struct Key: Hashable { var file: String, name: String }
 
-    /// The durations of the `<testcase>` elements of JUnit XML `text`.
+    /// The durations of the `<testcase>` elements of JUnit XML `text`, read by ``XMLTags``: a
+    /// `<testcase>` inside a comment, a CDATA section or a processing instruction is no test, and
+    /// an attribute's value may hold `>`.
     static func parse(junit text: String, path: String) throws(Options.UsageError) -> ShardTimings {
         var seconds: [Key: Double] = [:]
-        var rest = Substring(text)
-        while let start = rest.firstRange(of: "<testcase") {
-            rest = rest[start.upperBound...]
-            guard let end = rest.firstIndex(of: ">") else { break }
-            let attributes = Self.attributes(rest[..<end])
-            rest = rest[end...]
+        var tags = XMLTags(text)
+        while true {
+            let tag: XMLTags.Tag?
+            do { tag = try tags.next() } catch {
+                throw Options.UsageError(message: "\(path): not well-formed XML at byte \(error.offset): \(error.message)")
+            }
+            guard let tag else { break }
+            guard tag.name == "testcase" else { continue }
+            let attributes = tag.attributes
             guard let name = attributes["name"] else {
                 throw Options.UsageError(message: "\(path): a <testcase> without a name")
             }
@@ -42,24 +48,6 @@ struct ShardTimings: Equatable {
             throw Options.UsageError(message: "--shard-timings: \(error.message)")
         }
         return try parse(junit: text, path: path)
-    }
-
-    /// `name="x" time='1.5'` → its attributes, XML entities decoded.
-    static func attributes(_ text: Substring) -> [String: String] {
-        var result: [String: String] = [:]
-        var rest = text
-        while let equals = rest.firstIndex(of: "=") {
-            let name =
-                rest[..<equals].split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
-                .last.map(String.init) ?? ""
-            rest = rest[rest.index(after: equals)...].drop { $0 == " " }
-            guard let quote = rest.first, quote == "\"" || quote == "'" else { break }
-            rest = rest.dropFirst()
-            guard let close = rest.firstIndex(of: quote) else { break }
-            result[name] = decode(rest[..<close])
-            rest = rest[rest.index(after: close)...]
-        }
-        return result
     }
 
     /// XML's entities: the five named ones and numeric character references.
@@ -104,20 +92,201 @@ struct ShardTimings: Equatable {
         seconds[Key(file: test.file, name: test.name)] ?? median
     }
 
-    /// Which shard (0-based) each of `tests` goes to, out of `count`.
+    /// Which shard (0-based) each of `tests` goes to, out of `count`. Only the first
+    /// `tests.count` shards can get a test (an empty shard is always among the lightest, and the
+    /// lowest of those wins), so the work and the memory grow with the tests, not with `count`
+    /// (`--shard 1/1000000000`); the lightest shard is found in a heap, n log n in all.
     func assign(_ tests: [TestCase], count: Int) -> [Int] {
         let durations = tests.map(duration(of:))
         let order = tests.indices.sorted {
             durations[$0] > durations[$1] || (durations[$0] == durations[$1] && $0 < $1)
         }
-        var loads = [Double](repeating: 0, count: count)
+        var heap = ShardHeap(count: max(1, min(count, tests.count)))
         var shards = [Int](repeating: 0, count: tests.count)
         for index in order {
-            var lightest = 0
-            for shard in 1..<count where loads[shard] < loads[lightest] { lightest = shard }
-            shards[index] = lightest
-            loads[lightest] += durations[index]
+            shards[index] = heap.addToLightest(durations[index])
         }
         return shards
+    }
+}
+
+/// The shards' loads, lightest first (ties: the lowest shard): a binary min-heap.
+private struct ShardHeap {
+    private var items: [(load: Double, shard: Int)]
+
+    init(count: Int) { items = (0..<count).map { (0, $0) } }  // already a heap: all 0, in order
+
+    private func less(_ a: Int, _ b: Int) -> Bool {
+        items[a].load < items[b].load || (items[a].load == items[b].load && items[a].shard < items[b].shard)
+    }
+
+    /// Adds `load` to the lightest shard and says which it was.
+    mutating func addToLightest(_ load: Double) -> Int {
+        let shard = items[0].shard
+        items[0].load += load
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < items.count, less(left, smallest) { smallest = left }
+            if right < items.count, less(right, smallest) { smallest = right }
+            guard smallest != parent else { return shard }
+            items.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+}
+
+/// The tags of an XML document, one by one: a small tokenizer (linear in the text) that knows
+/// comments, CDATA sections, processing instructions, the document type and quoted attribute
+/// values, which may hold `>`. Text between tags is skipped; entities are decoded in attribute
+/// values.
+struct XMLTags {
+    struct Tag {
+        var name: String
+        var attributes: [String: String]
+    }
+
+    struct Malformed: Error {
+        var offset: Int
+        var message: String
+    }
+
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    private func starts(with literal: String, at offset: Int) -> Bool {
+        var at = offset
+        for byte in literal.utf8 {
+            guard at < bytes.count, bytes[at] == byte else { return false }
+            at += 1
+        }
+        return true
+    }
+
+    /// Moves past the first `terminator` from here, or fails naming `what`, which starts at `start`.
+    private mutating func skip(past terminator: String, _ what: String, from start: Int) throws(Malformed) {
+        let first = terminator.utf8.first!
+        while index < bytes.count {
+            if bytes[index] == first, starts(with: terminator, at: index) {
+                index += terminator.utf8.count
+                return
+            }
+            index += 1
+        }
+        throw Malformed(offset: start, message: "\(what) is not closed with '\(terminator)'")
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        !isSpace(byte) && byte != UInt8(ascii: "/") && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "=")
+            && byte != UInt8(ascii: "<") && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
+    }
+
+    private mutating func skipSpace() {
+        while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
+    }
+
+    private mutating func name() -> String {
+        let start = index
+        while index < bytes.count, Self.isNameByte(bytes[index]) { index += 1 }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    /// The next start (or empty-element) tag, nil at the end.
+    mutating func next() throws(Malformed) -> Tag? {
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            let start = index
+            if starts(with: "<!--", at: index) {
+                index += 4
+                try skip(past: "-->", "a comment", from: start)
+            } else if starts(with: "<![CDATA[", at: index) {
+                index += 9
+                try skip(past: "]]>", "a CDATA section", from: start)
+            } else if starts(with: "<?", at: index) {
+                index += 2
+                try skip(past: "?>", "a processing instruction", from: start)
+            } else if starts(with: "<!", at: index) {
+                try skipDeclaration()
+            } else if starts(with: "</", at: index) {
+                index += 2
+                try skip(past: ">", "an end tag", from: start)
+            } else {
+                index += 1
+                let tagName = name()
+                guard !tagName.isEmpty else { throw Malformed(offset: start, message: "'<' that starts no tag") }
+                return Tag(name: tagName, attributes: try attributes(of: tagName, from: start))
+            }
+        }
+        return nil
+    }
+
+    /// `<!DOCTYPE ...>`, with an internal subset in brackets that may hold quoted `>`.
+    private mutating func skipDeclaration() throws(Malformed) {
+        let start = index
+        var depth = 0
+        index += 2
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                while index < bytes.count, bytes[index] != byte { index += 1 }
+                index += 1
+            case UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "]"): depth -= 1
+            case UInt8(ascii: ">") where depth <= 0: return
+            default: break
+            }
+        }
+        throw Malformed(offset: start, message: "a declaration is not closed with '>'")
+    }
+
+    private mutating func attributes(of tag: String, from start: Int) throws(Malformed) -> [String: String] {
+        var result: [String: String] = [:]
+        while true {
+            skipSpace()
+            guard index < bytes.count else { throw Malformed(offset: start, message: "<\(tag) is not closed with '>'") }
+            if bytes[index] == UInt8(ascii: ">") {
+                index += 1
+                return result
+            }
+            if starts(with: "/>", at: index) {
+                index += 2
+                return result
+            }
+            let at = index
+            let attribute = name()
+            guard !attribute.isEmpty else {
+                throw Malformed(offset: at, message: "an attribute of <\(tag)> expected")
+            }
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
+                throw Malformed(offset: at, message: "attribute '\(attribute)' of <\(tag)> has no '=value'")
+            }
+            index += 1
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
+                throw Malformed(offset: at, message: "attribute '\(attribute)' of <\(tag)> needs a quoted value")
+            }
+            let quote = bytes[index]
+            index += 1
+            let valueStart = index
+            while index < bytes.count, bytes[index] != quote { index += 1 }
+            guard index < bytes.count else {
+                throw Malformed(offset: at, message: "attribute '\(attribute)' of <\(tag)> is not closed")
+            }
+            let raw = String(decoding: bytes[valueStart..<index], as: UTF8.self)
+            index += 1
+            result[attribute] = ShardTimings.decode(Substring(raw))
+        }
     }
 }

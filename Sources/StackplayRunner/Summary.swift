@@ -1,4 +1,4 @@
-import Bindings
+import TestResults
 
 /// The counts every reporter ends with.
 struct Summary {
@@ -7,12 +7,14 @@ struct Summary {
     var skipped = 0
 
     init(_ results: [TestResult]) {
-        for result in results {
-            switch result.status {
-            case .passed: passed += 1
-            case .failed: failed += 1
-            case .skipped: skipped += 1
-            }
+        for result in results { add(result.status) }
+    }
+
+    mutating func add(_ status: TestResult.Status) {
+        switch status {
+        case .passed: passed += 1
+        case .failed: failed += 1
+        case .skipped: skipped += 1
         }
     }
 

@@ -1,73 +1,108 @@
-import Bindings
 import StackModel
+import TestResults
+import Traces
 
 /// TAP version 13 on stdout: a plan, `ok`/`not ok` a test, `# SKIP` for skipped ones, and a
 /// YAML block with the message, position and state for each failure.
-struct TapReporter {
-    func report(_ results: [TestResult]) { Output.out(document(results)) }
+struct TapReporter: Reporter {
+    private var number = 0
+    private var summary = Summary([])
 
-    /// The whole TAP stream.
-    func document(_ results: [TestResult]) -> String {
-        var lines = ["TAP version 13", "1..\(results.count)"]
-        for (number, result) in results.enumerated() {
-            let name = Self.escape(result.test.fullName)
-            defer { lines += comments(result.output) }
-            switch result.status {
-            case .passed: lines.append("ok \(number + 1) - \(name)")
-            case .skipped: lines.append("ok \(number + 1) - \(name) # SKIP")
-            case .failed:
-                lines.append("not ok \(number + 1) - \(name)")
-                lines.append("  ---")
-                lines.append("  message: \(yaml(result.message))")
-                lines.append(
-                    "  at: \(yaml(result.position.isEmpty ? result.test.position : result.position))")
-                if !result.dump.isEmpty { lines.append("  state: \(yaml(result.dump))") }
-                if !result.auditIssues.isEmpty { lines += audit(result.auditIssues) }
-                lines.append("  ...")
-            }
-        }
-        lines.append("# \(Summary(results).line)")
-        return lines.joined(separator: "\n")
+    func start(count: Int, to sink: ReportSink) {
+        sink.out("TAP version 13")
+        sink.out("1..\(count)")
     }
 
+    mutating func finished(_ result: TestResult, to sink: ReportSink) {
+        number += 1
+        summary.add(result.status)
+        let name = Self.escape(result.test.fullName)
+        switch result.status {
+        case .passed: sink.out("ok \(number) - \(name)")
+        case .skipped: sink.out("ok \(number) - \(name) # SKIP")
+        case .failed:
+            sink.out("not ok \(number) - \(name)")
+            sink.out("  ---")
+            sink.out("  message: \(Self.yaml(result.message))")
+            sink.out("  at: \(Self.yaml(result.position.isEmpty ? result.test.position : result.position))")
+            if !result.dump.isEmpty { sink.out("  state: \(Self.yaml(result.dump))") }
+            if !result.auditIssues.isEmpty { audit(result.auditIssues).forEach(sink.out) }
+            sink.out("  ...")
+        }
+        comments(result.output).forEach(sink.out)
+    }
+
+    func end(to sink: ReportSink) -> Bool {
+        sink.out("# \(summary.line)")
+        return true
+    }
+
+
     /// A test's name on its `ok` line: one line, `#` escaped so that it does not start a
-    /// directive, backslashes, newlines, carriage returns and tabs as `\\`, `\n`, `\r`, `\t`.
+    /// directive, backslashes, newlines, carriage returns and tabs as `\\`, `\n`, `\r`, `\t`, other
+    /// control characters as `\u{1B}` (``terminalSafe(_:newlines:)``).
     static func escape(_ name: String) -> String {
         var out = ""
         for character in name.unicodeScalars {
             switch character {
             case "\\": out += "\\\\"
             case "#": out += "\\#"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
             case "\t": out += "\\t"
             default: out.unicodeScalars.append(character)
             }
         }
-        return out
+        return terminalSafe(out)
     }
 
     /// A test's printed output as TAP comments, after its line: `# text`.
     private func comments(_ output: String) -> [String] {
-        outputLines(output).map { "# " + $0.replacing("\r", with: "\\r") }
+        outputLines(output).map { "# " + terminalSafe($0) }
     }
 
-    /// The accessibility issues that failed a test, as a YAML list of maps.
+    /// The accessibility issues that failed a test, as a YAML list of maps: each issue's record
+    /// (its `Codable` encoding, the fields `--json` has, in their order).
     private func audit(_ issues: [AuditIssue]) -> [String] {
         ["  audit:"]
-            + issues.flatMap { issue in
-                [
-                    "    - type: \(yaml(issue.type.rawValue))", "      rule: \(yaml(issue.rule))",
-                    "      component: \(yaml(issue.component))", "      kind: \(yaml(issue.kind.rawValue))",
-                    "      element: \(yaml(issue.element))",
-                    "      frame: { x: \(formatNumber(issue.frame.x)), y: \(formatNumber(issue.frame.y)), "
-                        + "width: \(formatNumber(issue.frame.width)), height: \(formatNumber(issue.frame.height)) }",
-                    "      compact: \(yaml(issue.compact))", "      detail: \(yaml(issue.detail))",
-                    "      time: \(formatNumber(issue.time))",
-                ]
+            + issues.flatMap { issue -> [String] in
+                guard case .object(let fields) = JSONValueEncoder().json(issue) else { return [] }
+                return fields.enumerated().map { index, field in
+                    (index == 0 ? "    - " : "      ") + field.0 + ": " + Self.yaml(field.1)
+                }
             }
     }
 
-    /// A YAML double-quoted scalar.
-    private func yaml(_ text: String) -> String { jsonString(text) }
+    /// A value in YAML's flow style: strings double-quoted, numbers as the reports write them.
+    static func yaml(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): yaml(text)
+        case .number(let number): formatNumber(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .null: "null"
+        case .array(let items): "[" + items.map(yaml).joined(separator: ", ") + "]"
+        case .object(let fields): "{ " + fields.map { "\($0.0): \(yaml($0.1))" }.joined(separator: ", ") + " }"
+        }
+    }
+
+    /// A YAML double-quoted scalar: JSON's escapes, and `\uXXXX` for what YAML may not hold raw
+    /// or reads as a line break (DEL, C1 controls, U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF).
+    static func yaml(_ text: String) -> String {
+        let quoted = jsonString(text)
+        func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x7F..<0xA0, 0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF: true
+            default: false
+            }
+        }
+        guard quoted.unicodeScalars.contains(where: isUnsafe) else { return quoted }
+        var out = ""
+        for scalar in quoted.unicodeScalars {
+            if isUnsafe(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 }

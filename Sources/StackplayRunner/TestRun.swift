@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 import Traces
 
 #if canImport(Glibc)
@@ -80,12 +81,8 @@ struct TestRun {
         let (tracedResults, tracesWritten) = TraceOutputs(options: options).apply(to: results)
         results = tracedResults
 
-        Reporters.report(results, format: options.format ?? .human, seed: seed)
-        if let junit = options.junit {
-            do { try JUnitReporter.write(results, seed: seed, to: junit) } catch {
-                Output.err("stackplay: \(error.message)")
-                return ExitCode.failure
-            }
+        guard Reporters.report(results, format: options.format ?? .human, seed: seed, junit: options.junit) else {
+            return ExitCode.failure
         }
         return Summary(results).failed == 0 && tracesWritten ? ExitCode.success : ExitCode.failure
     }

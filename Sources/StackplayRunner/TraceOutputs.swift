@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 import Traces
 
 #if canImport(Glibc)
@@ -99,14 +100,8 @@ struct TraceOutputs {
                         TraceFile.exists("\(directory)/\(name)") ? try? TraceFile.read("\(directory)/\(name)") : nil
                     })
             }
-            let status: TraceViewer.Status =
-                switch result.status {
-                case .passed: .passed
-                case .failed: .failed
-                case .skipped: .skipped
-                }
             return TraceViewer.Test(
-                name: result.test.fullName, status: status, seconds: result.seconds, message: result.message,
+                name: result.test.fullName, status: .result(result.status), seconds: result.seconds, message: result.message,
                 screens: screens)
         }
     }

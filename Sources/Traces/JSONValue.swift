@@ -83,21 +83,34 @@ public enum JSONValue: Equatable, Sendable {
         return number.description
     }
 
+    /// `string` as a JSON string literal: runs of bytes that need no escape are appended whole
+    /// (a run ends only at an ASCII byte, so its ends are Unicode scalar boundaries).
     static func quote(_ string: String, to out: inout String) {
         out += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        let utf8 = string.utf8
+        var runStart = utf8.startIndex
+        var index = runStart
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
+                utf8.formIndex(after: &index)
+                continue
             }
+            out += string[runStart..<index]
+            switch byte {
+            case UInt8(ascii: "\""): out += "\\\""
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            default:
+                let hex = String(byte, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            utf8.formIndex(after: &index)
+            runStart = index
         }
+        out += string[runStart..<index]
         out += "\""
     }
 }
@@ -172,6 +185,7 @@ public struct JSONParser {
     private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         index += 1
         var fields: [(String, JSONValue)] = []
+        var seen: Set<String> = []
         skipSpace()
         if peek == UInt8(ascii: "}") {
             index += 1
@@ -194,7 +208,13 @@ public struct JSONParser {
             index += 1
             skipSpace()
             let value = try value(depth: depth + 1)
-            if fields.contains(where: { $0.0 == key }) { throw error("key '\(key)' is given twice") }
+            // A set of the keys once there are more than a few: linear in the keys, not quadratic.
+            if seen.isEmpty, fields.count < 16 {
+                if fields.contains(where: { $0.0 == key }) { throw error("key '\(key)' is given twice") }
+                if fields.count == 15 { seen = Set(fields.map(\.0) + [key]) }
+            } else if !seen.insert(key).inserted {
+                throw error("key '\(key)' is given twice")
+            }
             fields.append((key, value))
             skipSpace()
             switch peek {
@@ -231,57 +251,59 @@ public struct JSONParser {
         }
     }
 
+    /// A string's bytes are gathered in one buffer and made a `String` once: linear in the
+    /// string's length however many escapes it holds (appending to a `String.UnicodeScalarView`
+    /// copied the whole string each time).
     private mutating func string() throws(JSONSyntaxError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
-        var run: [UInt8] = []
-        func flush() {
-            if !run.isEmpty {
-                scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
-            }
-            run.removeAll(keepingCapacity: true)
-        }
+        var out: [UInt8] = []
+        var runStart = index
         while true {
-            guard let byte = peek else { throw error("the line ends inside a string (truncated?)") }
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                flush()
-                return String(scalars)
-            case UInt8(ascii: "\\"):
-                flush()
-                guard let escape = peek else { throw error("the line ends inside a string (truncated?)") }
+            guard index < bytes.count else { throw error("the line ends inside a string (truncated?)") }
+            let byte = bytes[index]
+            if byte != UInt8(ascii: "\\"), byte != UInt8(ascii: "\""), byte >= 0x20 {
                 index += 1
-                switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{8}")
-                case UInt8(ascii: "f"): scalars.append("\u{C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"):
-                    var code = try hex4()
-                    if (0xD800..<0xDC00).contains(code) {
-                        // A high surrogate must be followed by a low one: `\uD83D\uDE00`.
-                        guard peek == UInt8(ascii: "\\"), index + 1 < bytes.count,
-                            bytes[index + 1] == UInt8(ascii: "u")
-                        else { throw error(Self.loneSurrogate(code)) }
-                        index += 2
-                        let low = try hex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw error(Self.loneSurrogate(code)) }
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00..<0xE000).contains(code) {
-                        throw error(Self.loneSurrogate(code))
-                    }
-                    guard let scalar = UnicodeScalar(code) else { throw error("invalid \\u escape") }
-                    scalars.append(scalar)
-                default: throw error("invalid escape in a string")
-                }
-            case 0..<0x20: throw error("a control character inside a string")
-            default: run.append(byte)
+                continue
             }
+            if byte < 0x20 {
+                index += 1
+                throw error("a control character inside a string")
+            }
+            out.append(contentsOf: bytes[runStart..<index])
+            index += 1
+            if byte == UInt8(ascii: "\"") {
+                return String(decoding: out, as: UTF8.self)
+            }
+            guard let escape = peek else { throw error("the line ends inside a string (truncated?)") }
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
+            case UInt8(ascii: "/"): out.append(UInt8(ascii: "/"))
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var code = try hex4()
+                if (0xD800..<0xDC00).contains(code) {
+                    // A high surrogate must be followed by a low one: `\uD83D\uDE00`.
+                    guard peek == UInt8(ascii: "\\"), index + 1 < bytes.count,
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    else { throw error(Self.loneSurrogate(code)) }
+                    index += 2
+                    let low = try hex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw error(Self.loneSurrogate(code)) }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00..<0xE000).contains(code) {
+                    throw error(Self.loneSurrogate(code))
+                }
+                guard let scalar = UnicodeScalar(code) else { throw error("invalid \\u escape") }
+                out.append(contentsOf: UTF8.encode(scalar)!)
+            default: throw error("invalid escape in a string")
+            }
+            runStart = index
         }
     }
 

@@ -1,3 +1,5 @@
+import TestResults
+
 /// The trace viewer: one self-contained HTML page (`stackplay view`, and `report.html` of
 /// `--artifacts`) with a test list and a filter, and for the selected test a timeline to scrub,
 /// the frame at each event drawn large with the fingers and drag translations, the event list,
@@ -9,8 +11,24 @@
 /// only the test being looked at. Nothing is fetched. The same run gives the same bytes, except
 /// the tests' durations when they are given.
 public enum TraceViewer {
-    /// How a test ended; `trace` for a trace shown by `stackplay view` without a run.
-    public enum Status: String, Sendable { case passed, failed, skipped, trace }
+    /// How a test ended (the run's own ``TestResult/Status``), or `trace` for a trace shown by
+    /// `stackplay view` without a run.
+    public enum Status: Sendable, Equatable {
+        case result(TestResult.Status)
+        case trace
+
+        public static let passed = Status.result(.passed)
+        public static let failed = Status.result(.failed)
+        public static let skipped = Status.result(.skipped)
+
+        /// What the page's data says: `passed`, `failed`, `skipped` or `trace`.
+        public var rawValue: String {
+            switch self {
+            case .result(let status): status.rawValue
+            case .trace: "trace"
+            }
+        }
+    }
 
     /// One screen a test made: its trace file name, the trace, and the golden trace it was
     /// compared with (`--golden`), when there is one.

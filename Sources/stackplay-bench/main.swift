@@ -260,6 +260,7 @@ let rows = try measureTable(
     touchMove: fixedRounds == nil ? directMoves / luaMoves : nil,
     touchMoveCard: fixedRounds == nil ? direct / throughLua : nil)
 printTable(rows)
+if binaryExists && fixedRounds == nil { try measureReaders(binary: stackplayBinary) }
 
 // MARK: - explore (branch `explore`): explored steps per second -----------------------------------
 

@@ -1,5 +1,6 @@
 @testable import StackplayRunner
 import Foundation
+import TestResults
 import Testing
 
 @testable import Bindings

@@ -89,9 +89,9 @@ import Testing
         #expect(usageError("--cpu-budget", "inf", "s") == "--cpu-budget needs \(seconds), not 'inf'")
         #expect(usageError("explore", "--time", "nan", "s") == "--time needs \(seconds), not 'nan'")
         #expect(
-            usageError("--shard", "1/1000000000", "s")
-                == "--shard needs at most 100000 shards (K/N with N <= 100000), not '1/1000000000'")
-        #expect(usageError("--shard", "1/100000", "s") == nil)
+            usageError("--shard", "1/2147483648", "s")
+                == "--shard needs at most 2147483647 shards (K/N with N <= 2147483647), not '1/2147483648'")
+        #expect(usageError("--shard", "1/1000000000", "s") == nil)
         #expect(
             usageError("--jobs", "9223372036854775808", "s")
                 == "--jobs needs a whole number from 1 to 1024, not '9223372036854775808'")

@@ -1,5 +1,6 @@
 import Bindings
 import Foundation
+import TestResults
 import Testing
 
 #if canImport(FoundationXML)

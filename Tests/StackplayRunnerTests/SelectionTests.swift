@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 import Testing
 
 @testable import StackplayRunner

@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 import Testing
 
 @testable import StackplayRunner
@@ -80,6 +81,79 @@ import Testing
             seen += shard.map(\.name)
         }
         #expect(seen.sorted() == tests.map(\.name).sorted())
+    }
+}
+
+/// The JUnit reader behind `--shard-timings`: a tokenizer, not a search for `<testcase`.
+@Suite struct JUnitTokenizerTests {
+    static func seconds(_ xml: String) throws(Options.UsageError) -> [ShardTimings.Key: Double] {
+        try ShardTimings.parse(junit: xml, path: "j.xml").seconds
+    }
+
+    @Test func `a testcase in a comment, CDATA, a processing instruction or the doctype is no test`() throws {
+        let xml = """
+            <?xml version="1.0"?>
+            <!DOCTYPE testsuites [ <!ENTITY e "<testcase name='d' time='50'/>"> ]>
+            <testsuites>
+              <!-- <testcase classname="a.lua" name="old" time="100"/> -->
+              <?render <testcase name="pi" time="70"/> ?>
+              <testcase classname="a.lua" name="real" time="2"><system-out><![CDATA[<testcase name="cdata" time="9"/>]]></system-out></testcase>
+              <testcases><testcase classname="a.lua" name="two" time="3"/></testcases>
+            </testsuites>
+            """
+        #expect(try Self.seconds(xml) == [.init(file: "a.lua", name: "real"): 2, .init(file: "a.lua", name: "two"): 3])
+    }
+
+    @Test func `an attribute value may hold '>', '/>' and the other quote`() throws {
+        let xml = #"<testcase classname="a.lua" name="a > b /> 'c'" time="1.5"/><testcase name='say "hi"' file="b.lua" time="2"/>"#
+        #expect(
+            try Self.seconds(xml) == [.init(file: "a.lua", name: "a > b /> 'c'"): 1.5, .init(file: "b.lua", name: "say \"hi\""): 2])
+    }
+
+    @Test(arguments: [
+        ("<testsuites><!-- open", "not well-formed XML at byte 12: a comment is not closed with '-->'"),
+        ("<testcase name=\"x time=\"1\"/>", "not well-formed XML at byte 24: attribute '1' of <testcase> has no '=value'"),
+        ("<testcase name=\"x\" time=\"1\"", "not well-formed XML at byte 0: <testcase is not closed with '>'"),
+        ("<testcase name>", "not well-formed XML at byte 10: attribute 'name' of <testcase> has no '=value'"),
+    ])
+    func `malformed XML is a usage error naming where`(xml: String, message: String) {
+        do {
+            _ = try Self.seconds(xml)
+            Issue.record("no error")
+        } catch {
+            #expect(error.message == "j.xml: " + message)
+        }
+    }
+
+    @Test func `a billion shards cost what as many shards as tests cost, and split the same way`() {
+        let tests = ShardTimingsTests.tests((1...9).map { "t\($0)" })
+        var seconds: [ShardTimings.Key: Double] = [:]
+        for (i, test) in tests.enumerated() { seconds[.init(file: test.file, name: test.name)] = Double(i % 3) }
+        let timings = ShardTimings(seconds: seconds)
+        let many = timings.assign(tests, count: 1_000_000_000)
+        #expect(many == timings.assign(tests, count: tests.count))
+        #expect(many.allSatisfy { $0 < tests.count })
+    }
+
+    @Test(arguments: [1, 2, 3, 7, 30, 200])
+    func `the heap splits as the plain scan for the lightest shard does`(count: Int) {
+        let tests = ShardTimingsTests.tests((1...60).map { "t\($0)" })
+        var seconds: [ShardTimings.Key: Double] = [:]
+        for (i, test) in tests.enumerated() where i % 5 != 0 {
+            seconds[.init(file: test.file, name: test.name)] = Double((i * 7919) % 13) / 4
+        }
+        let timings = ShardTimings(seconds: seconds)
+        // Longest first (ties in order), each to the least loaded shard (ties to the lowest).
+        let durations = tests.map(timings.duration(of:))
+        let order = tests.indices.sorted { durations[$0] > durations[$1] || (durations[$0] == durations[$1] && $0 < $1) }
+        var loads = [Double](repeating: 0, count: count)
+        var expected = [Int](repeating: 0, count: tests.count)
+        for index in order {
+            let lightest = loads.indices.min { loads[$0] < loads[$1] || (loads[$0] == loads[$1] && $0 < $1) }!
+            expected[index] = lightest
+            loads[lightest] += durations[index]
+        }
+        #expect(timings.assign(tests, count: count) == expected)
     }
 }
 

@@ -3,6 +3,7 @@ import StackModel
 import Traces
 import LuaRuntime
 import StackModel
+import TestResults
 import Traces
 
 /// `stackplay --mirror`: a mirrored test (`name [mirrored]`) passes only when every frame of every

@@ -2,6 +2,8 @@ import Bindings
 import StackModel
 import Traces
 import LuaRuntime
+import TestResults
+
 /// Finds and runs the tests of scripts: each test in a fresh Lua state, from a fresh start.
 ///
 /// The verdict is the runner's own: a test passed only when the prelude's runner table, which

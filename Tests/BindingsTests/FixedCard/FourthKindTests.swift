@@ -1,6 +1,7 @@
 import StackplayRunner
 import Foundation
 import StackModel
+import TestResults
 import Testing
 import Traces
 

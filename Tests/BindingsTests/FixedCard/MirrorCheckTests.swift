@@ -1,5 +1,6 @@
 import Foundation
 import StackModel
+import TestResults
 import Testing
 
 @testable import Bindings

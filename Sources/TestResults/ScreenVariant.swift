@@ -2,12 +2,12 @@ import StackModel
 
 /// One combination of screen settings a test runs under (`--matrix`): every `stackplay.screen {}`
 /// of the test takes these as defaults, and a screen's own explicit settings still win.
-public struct ScreenVariant: Sendable, Equatable, Hashable {
+public struct ScreenVariant: Sendable, Equatable, Hashable, Codable {
     /// `(key, value)` in the order the matrix named its keys: `layout_direction` (`ltr`, `rtl`),
     /// `reduce_motion` (`on`/`off`, `true`/`false`), `dynamic_type` (a size), `width`, `height`.
     public var settings: [Setting]
 
-    public struct Setting: Sendable, Equatable, Hashable {
+    public struct Setting: Sendable, Equatable, Hashable, Codable {
         public var key: String
         public var value: String
         public init(key: String, value: String) {
@@ -69,63 +69,11 @@ public struct ScreenVariant: Sendable, Equatable, Hashable {
         return parts.joined(separator: ", ")
     }
 
-    /// `defaults` with this variant's settings over them, or the first setting that makes no sense.
-    public func applied(to defaults: ScreenDefaults) -> Result<ScreenDefaults, VariantError> {
-        var result = defaults
-        for setting in settings {
-            if let problem = Self.problem(key: setting.key, value: setting.value) { return .failure(problem) }
-            switch setting.key {
-            case "layout_direction": result.layoutDirection = LayoutDirection(rawValue: setting.value)!
-            case "reduce_motion": result.reduceMotion = Self.flag(setting.value)!
-            case "dynamic_type": result.dynamicTypeSize = DynamicTypeSize(name: setting.value)!
-            case "width": result.width = Double(setting.value)!
-            case "height": result.height = Double(setting.value)!
-            case Self.mirrorKey: result.mirror = Self.flag(setting.value)!
-            default: break
-            }
-        }
-        return .success(result)
-    }
-
-    /// What is wrong with `key=value`, or nil when a variant may set it.
-    public static func problem(key: String, value: String) -> VariantError? {
-        switch key {
-        case "layout_direction":
-            return LayoutDirection(rawValue: value) == nil
-                ? VariantError("layout_direction: \(ScreenDefaults.unknownDirection(value))") : nil
-        case "reduce_motion":
-            return flag(value) == nil
-                ? VariantError("reduce_motion: 'on', 'off', 'true' or 'false' expected, got '\(value)'") : nil
-        case "dynamic_type":
-            return DynamicTypeSize(name: value) == nil
-                ? VariantError("dynamic_type: \(ScreenDefaults.unknownSize(value))") : nil
-        case mirrorKey:
-            return flag(value) == nil ? VariantError("mirror: 'on' or 'off' expected, got '\(value)'") : nil
-        case "width", "height":
-            guard let number = Double(value), number.isFinite, number >= 0, number <= 100_000 else {
-                return VariantError("\(key): a number of points from 0 to 100000 expected, got '\(value)'")
-            }
-            return nil
-        default:
-            let near = nearestName(to: key, in: keys + ["device"])
-            return VariantError(
-                "unknown matrix key '\(key)'" + (near.map { " (did you mean '\($0)'?)" } ?? "")
-                    + " (keys: \((keys + ["device"]).joined(separator: ", ")))")
-        }
-    }
-
-    static func flag(_ value: String) -> Bool? {
+    package static func flag(_ value: String) -> Bool? {
         switch value.lowercased() {
         case "on", "true", "yes", "1": true
         case "off", "false", "no", "0": false
         default: nil
         }
     }
-}
-
-/// A matrix key or value that makes no sense, in words.
-public struct VariantError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
 }

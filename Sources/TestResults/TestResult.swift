@@ -2,11 +2,11 @@ import StackModel
 
 /// How one test went.
 public struct TestResult: Error, Sendable, Equatable {
-    public enum Status: String, Sendable { case passed, failed, skipped }
+    public enum Status: String, Sendable, CaseIterable { case passed, failed, skipped }
     /// Why a test failed: an `expect(...)` that did not hold, or an error (a script that raised
     /// outside an expectation, did not load, hit a budget, crashed or timed out). JUnit files the
     /// first as `<failure>`, the second as `<error>`.
-    public enum FailureKind: String, Sendable { case failure, error }
+    public enum FailureKind: String, Sendable, CaseIterable { case failure, error }
 
     public var test: TestCase
     public var status: Status
