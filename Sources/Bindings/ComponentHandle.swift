@@ -36,11 +36,11 @@ final class ComponentHandle<C: Component> {
     var snapshot: ComponentSnapshot { component.snapshot(in: screen.settings) }
     var cards: [CardSnapshot] { component.cardSnapshots(in: screen.settings) }
 
-    /// The model's name for what a script calls `target`: a card id becomes `"card:<id>"`, a
-    /// control's title becomes its name (`"Show less"` → `"show_less"`).
-    func resolve(_ target: String) -> String {
-        if snapshot.card(target) != nil { return "card:\(target)" }
-        return target.lowercased().replacingSpaces()
+    /// What a script calls `target`, as the model names it: a card id is that card, a control's
+    /// title becomes its part's name (`"Show less"` → `"show_less"`).
+    func resolve(_ target: String) -> ComponentTarget {
+        if snapshot.card(target) != nil { return .card(target) }
+        return .part(target.lowercased().replacingSpaces())
     }
 }
 

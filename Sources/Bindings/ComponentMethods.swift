@@ -26,8 +26,8 @@ enum ComponentMethods {
             try a.object(at: 1, as: ComponentHandle<C>.self)
         }
         /// The point of `target` (argument 2; nil means the component's own tap target).
-        func point(_ a: LuaArguments, _ h: ComponentHandle<C>, defaultTarget: String?) throws -> Point {
-            let target: String
+        func point(_ a: LuaArguments, _ h: ComponentHandle<C>, defaultTarget: ComponentTarget?) throws -> Point {
+            let target: ComponentTarget
             if let given = try a.optionalString(at: 2) {
                 target = h.resolve(given)
             } else if let defaultTarget {
@@ -94,7 +94,7 @@ enum ComponentMethods {
             "part": { a in
                 let h = try handle(a)
                 let given = try a.string(at: 2)
-                let name = h.resolve(given)
+                let name = h.resolve(given).name
                 // A part this kind has can be absent (nil: the header of a closed stack); a name
                 // no part of this kind has is a typo.
                 guard C.partNames.contains(name) else {
@@ -176,7 +176,7 @@ enum ComponentMethods {
     static func unknownElement(_ given: String, of component: String, among elements: [AccessibilityElement])
         -> String
     {
-        let names = elements.map { $0.id.hasPrefix("card:") ? String($0.id.dropFirst(5)) : $0.id }
+        let names = elements.map { ComponentTarget($0.id).bareName }
         var detail = "\(component) has no accessibility element '\(given)'"
         if let near = nearestName(to: given, in: names) {
             detail += " (did you mean '\(near)'?)"
@@ -190,6 +190,6 @@ enum ComponentMethods {
     static func elementName<C>(_ a: LuaArguments, _ h: ComponentHandle<C>, at position: Int) throws -> String
     {
         guard let given = try a.optionalString(at: position) else { return "stack" }
-        return h.resolve(given)
+        return h.resolve(given).name
     }
 }

@@ -78,7 +78,7 @@ enum LuaSnapshot {
         var table: [String: LuaValue] = [
             "component": .string(hit.componentName), "target": .string(hit.target),
         ]
-        if hit.target.hasPrefix("card:") { table["card"] = .string(String(hit.target.dropFirst(5))) }
+        if let card = hit.part.cardID { table["card"] = .string(card) }
         return .table(table)
     }
 

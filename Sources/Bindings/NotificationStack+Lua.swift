@@ -17,7 +17,7 @@ extension NotificationStack: LuaComponent {
     /// The demo's card height: a 42-pt icon and 14 pt of padding above and below.
     static let demoCardHeight = 70.0
 
-    static let defaultTapTarget: String? = "stack"
+    static let defaultTapTarget: ComponentTarget? = .part("stack")
     static let partNames = ["header", "show_less"]
 
     static func make(_ o: LuaOptions, on screen: Screen) throws -> Self {

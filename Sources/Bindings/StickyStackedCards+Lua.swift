@@ -18,7 +18,7 @@ extension StickyStackedCards: LuaComponent {
     /// The demo's cards: 300 pt of content and 24 pt of padding above and below.
     static let demoCardHeight = 348.0
 
-    static let defaultTapTarget: String? = "scroll"
+    static let defaultTapTarget: ComponentTarget? = .part("scroll")
     static let partNames: [String] = []
 
     static func make(_ o: LuaOptions, on screen: Screen) throws -> Self {

@@ -13,7 +13,7 @@ extension WalletCardStack: LuaComponent {
     ]
 
     /// A bare `wallet:tap()` names no card: a wallet has nothing to tap as a whole.
-    static let defaultTapTarget: String? = nil
+    static let defaultTapTarget: ComponentTarget? = nil
     static let partNames = ["detail"]
 
     static func make(_ o: LuaOptions, on screen: Screen) throws -> Self {

@@ -58,9 +58,8 @@ public final class NotificationStack: Component {
 
     /// A finger that went down on the stack.
     struct RowGesture {
-        var card: String?
-        /// What the finger went down on: "card:<id>", "stack", "show_less" or "header".
-        var target: String
+        /// What the finger went down on: a card, "stack", "show_less" or "header".
+        var target: ComponentTarget
         var drag = DragRecognizer(minimumDistance: NotificationStack.swipeMinimumDistance)
         var isSwiping = false
     }
@@ -187,7 +186,7 @@ public final class NotificationStack: Component {
         }
         rows = kept
         let ids = Set(newCards.map(\.id))
-        gestures = gestures.filter { $0.value.card.map { ids.contains($0) } ?? true }
+        gestures = gestures.filter { $0.value.target.cardID.map { ids.contains($0) } ?? true }
         retarget(animation: animation, at: now)
     }
 
