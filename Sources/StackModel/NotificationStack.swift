@@ -87,10 +87,9 @@ public final class NotificationStack: Component {
     public static let clearAction = "Clear"
 
     public init(
-        name: String = "notifications", cards: [CardSpec], isExpanded: Bool = false,
-        title: String = "Notifications",
-        spacing: Double = 10, peek: Double = 10, isDismissible: Bool = false, origin: Point = .zero,
-        width: Double = 390
+        name: String = Defaults.name, cards: [CardSpec], isExpanded: Bool = Defaults.isExpanded,
+        title: String = Defaults.title, spacing: Double = Defaults.spacing, peek: Double = Defaults.peek,
+        isDismissible: Bool = Defaults.isDismissible, origin: Point = .zero, width: Double = 390
     ) throws {
         try CardSpec.validate(cards)
         try StackModelError.requireFinite(spacing, "spacing")
