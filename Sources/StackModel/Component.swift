@@ -14,6 +14,10 @@ public protocol Component: AnyObject {
     /// Only the cards of `snapshot(in:)`: what a script reads most often, without the state.
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot]
 
+    /// How many cards it holds now, without laying them out: what the runner's memory estimate
+    /// counts (a card's spec, its layout and its animated values).
+    var cardCount: Int { get }
+
     /// The part under `point` that takes touches, or nil when a touch there passes through (G4).
     func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget?
 

@@ -91,6 +91,8 @@ extension NotificationStack {
             ])
     }
 
+    public var cardCount: Int { cards.count }
+
     public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
         if showsHeader, headerFrame(in: settings).contains(point) {
             return showLessFrame(in: settings).contains(point) ? "show_less" : "header"

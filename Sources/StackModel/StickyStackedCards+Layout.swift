@@ -45,6 +45,8 @@ extension StickyStackedCards {
             ])
     }
 
+    public var cardCount: Int { cards.count }
+
     /// The front-most card under `point` (S5), else the scroll view itself. Nothing outside the
     /// scroll view's visible rectangle takes a touch: a `UIScrollView` tests its own bounds before
     /// its subviews, so the part of a card scrolled out of sight is not hittable.

@@ -76,6 +76,8 @@ extension WalletCardStack {
             ])
     }
 
+    public var cardCount: Int { cards.count }
+
     /// Cards first, top-most by z (later over earlier, W3), then the details under them. The rest
     /// of the stack's rectangle has no content shape, so touches there pass through.
     public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {

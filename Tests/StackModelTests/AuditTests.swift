@@ -18,6 +18,7 @@ private final class Knob: Component {
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
         [CardSnapshot(id: "k", frame: frame, scale: 1, opacity: 1, z: 1, isVisible: true, isHittable: true)]
     }
+    var cardCount: Int { 1 }
     func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
         frame.contains(point) ? .card("k") : nil
     }

@@ -32,6 +32,7 @@ final class FixedCard: Component {
     }
 
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] { [card] }
+    var cardCount: Int { 1 }
 
     func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
         frame.contains(point) ? .card(Self.cardID) : nil

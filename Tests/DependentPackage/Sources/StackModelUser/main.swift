@@ -15,6 +15,7 @@ final class Counter: Component {
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
         [CardSnapshot(id: "c", frame: frame, scale: 1, opacity: 1, z: 0, isVisible: true, isHittable: true)]
     }
+    var cardCount: Int { 1 }
     func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
         frame.contains(point) ? .card("c") : nil
     }
