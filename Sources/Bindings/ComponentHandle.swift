@@ -25,12 +25,16 @@ final class ComponentHandle<C: Component> {
     /// The integer a card id was given as, if it was.
     func integerID(_ id: String) -> Int? { integerIDs.contains(id) ? Int(id) : nil }
 
-    /// `component:card(id)`'s table (the frame mirrored for a mirrored screen), or nil when no
-    /// card has that id.
+    /// `component:card(id)`'s table (its frame in the script's world), or nil when no card has
+    /// that id.
     func luaCard(id: String) -> LuaValue? {
-        guard let card = cards.first(where: { $0.id == id }) else { return nil }
-        return LuaSnapshot.card(screen.mirror.card(card), integerID: integerID(card.id))
+        guard let card = view.card(id, of: component) else { return nil }
+        return LuaSnapshot.card(card, integerID: integerID(card.id))
     }
+
+    /// The screen as the script sees it: what every input and reading of the script's world
+    /// goes through (``ScriptView``).
+    var view: ScriptView { ScriptView(screen) }
 
     var settings: ScreenSettings { screen.settings }
     var snapshot: ComponentSnapshot { component.snapshot(in: screen.settings) }

@@ -52,18 +52,18 @@ enum ComponentMethods {
             "drag": { a in
                 let h = try handle(a)
                 let at = try point(a, h, defaultTarget: nil)
-                let translation = h.screen.mirror.translation(try a.translation(at: 3))
+                let translation = try a.translation(at: 3)
                 let (steps, duration) = try a.gestureOptions(at: 4)
                 return [
                     LuaSnapshot.hit(
                         try a.model {
-                            try h.screen.drag(from: at, by: translation, steps: steps, duration: duration)
+                            try h.view.drag(fromScreenPoint: at, by: translation, steps: steps, duration: duration)
                         })
                 ]
             },
             "point": { a in
                 let h = try handle(a)
-                let at = h.screen.mirror.point(try point(a, h, defaultTarget: C.defaultTapTarget))
+                let at = h.view.reading(try point(a, h, defaultTarget: C.defaultTapTarget))
                 return [.number(at.x), .number(at.y)]
             },
             "ids": { a in
@@ -82,14 +82,13 @@ enum ComponentMethods {
             },
             "cards": { a in
                 let h = try handle(a)
-                let mirror = h.screen.mirror
                 return [
-                    .array(h.cards.map { LuaSnapshot.card(mirror.card($0), integerID: h.integerID($0.id)) })
+                    .array(h.view.cards(of: h.component).map { LuaSnapshot.card($0, integerID: h.integerID($0.id)) })
                 ]
             },
             "frame": { a in
                 let h = try handle(a)
-                return [LuaSnapshot.rect(h.screen.mirror.rect(h.snapshot.frame))]
+                return [LuaSnapshot.rect(h.view.frame(of: h.component))]
             },
             "part": { a in
                 let h = try handle(a)
@@ -100,14 +99,13 @@ enum ComponentMethods {
                 guard C.partNames.contains(name) else {
                     throw a.error(at: 2, unknownPart(given, of: C.componentKind, parts: C.partNames))
                 }
-                return [h.snapshot.part(name).map { LuaSnapshot.part(h.screen.mirror.part($0)) } ?? .nil]
+                return [h.view.part(name, of: h.component).map(LuaSnapshot.part) ?? .nil]
             },
             "accessibility": { a in
                 let h = try handle(a)
-                let elements = h.component.accessibilityElements(in: h.settings).inVoiceOverOrder()
-                let mirror = h.screen.mirror
                 let name = h.component.name
-                return [.array(elements.map { LuaSnapshot.element(mirror.element($0), component: name) })]
+                let elements = h.view.accessibilityElements(of: h.component)
+                return [.array(elements.map { LuaSnapshot.element($0, component: name) })]
             },
             "action": { a in
                 let h = try handle(a)

@@ -117,7 +117,7 @@ enum LuaSnapshot {
                 + "\(s.layoutDirection.rawValue), reduce motion \(s.reduceMotion ? "on" : "off"), "
                 + "dynamic type \(s.dynamicTypeSize.shortName)"
                 + (screen.isMirrored
-                    ? ", mirrored (the script's world is \(screen.mirror.direction(s.layoutDirection).rawValue);"
+                    ? ", mirrored (the script's world is \(ScriptView(screen).settings.layoutDirection.rawValue);"
                         + " frames as the screen shows them)" : "")
         ]
         for component in frame.components {

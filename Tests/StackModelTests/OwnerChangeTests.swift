@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct OwnerChangeTests {
     @Test func aDeclaredChangeBuildsTheChangeTracesWrite() {
-        #expect(OwnerChange.setExpanded(true) == OwnerChange("set_expanded", [.init("expanded", .bool(true))]))
+        #expect(
+            OwnerChange.setExpanded(true) == OwnerChange("set_expanded", [.init("expanded", .bool(true))]))
         #expect(OwnerChange.select(nil) == OwnerChange("select", [.init("selection", .null)]))
         #expect(OwnerChange.select("c1") == OwnerChange("select", [.init("selection", .string("c1"))]))
         #expect(OwnerChange.setHeight(500) == OwnerChange("set_height", [.init("height", .number(500))]))
@@ -35,17 +36,21 @@ import Testing
             try OwnerChange.setExpanded.value(of: OwnerChange("set_expanded", []))
         }
         #expect(throws: StackModelError("set_expanded: field 'expanded' must be boolean")) {
-            try OwnerChange.setExpanded.value(of: OwnerChange("set_expanded", [.init("expanded", .number(1))]))
+            try OwnerChange.setExpanded.value(
+                of: OwnerChange("set_expanded", [.init("expanded", .number(1))]))
         }
     }
 
     @Test func aKindAppliesItsChangesAndRefusesTheOthers() throws {
         let screen = try Screen()
-        let stack = try NotificationStack(cards: [CardSpec(id: "a", height: 70), CardSpec(id: "b", height: 70)])
+        let stack = try NotificationStack(cards: [
+            CardSpec(id: "a", height: 70), CardSpec(id: "b", height: 70),
+        ])
         try screen.add(stack)
         try screen.change(.setExpanded(true), of: stack.name)
         #expect(stack.isExpanded)
-        #expect(throws: StackModelError("'notifications' is a notification_stack, which takes no scroll_to")) {
+        #expect(throws: StackModelError("'notifications' is a notification_stack, which takes no scroll_to"))
+        {
             try screen.change(.scrollTo(3), of: stack.name)
         }
     }
@@ -60,6 +65,7 @@ import Testing
         #expect((wallet.name, wallet.cardHeight, wallet.peek, wallet.pileHeight) == ("wallet", 200, 64, 76))
         let sticky = try StickyStackedCards(cards: [])
         #expect((sticky.name, sticky.spacing, sticky.top, sticky.peek) == ("sticky", 20, 12, 12))
-        #expect((sticky.maxPeeking, sticky.insetTop, sticky.insetBottom, sticky.scrollOffset) == (3, 12, 40, 0))
+        #expect(
+            (sticky.maxPeeking, sticky.insetTop, sticky.insetBottom, sticky.scrollOffset) == (3, 12, 40, 0))
     }
 }
