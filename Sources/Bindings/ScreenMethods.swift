@@ -62,7 +62,7 @@ enum ScreenMethods {
         else { return LuaStack.fallback }
         let s = Unmanaged<Screen>.fromOpaque(object!).takeUnretainedValue()
         // `touchMove` throws (an unknown finger) before it changes anything: the closure says why.
-        do { try ScriptView(s).touchMove(finger, to: Point(x: x, y: y)) } catch { return LuaStack.fallback }
+        do { try ScriptView.touchMove(finger, to: Point(x: x, y: y), on: s) } catch { return LuaStack.fallback }
         return 0
     }
 

@@ -75,6 +75,20 @@ import Testing
         #expect(otherStack.dismissed == ["b"])
     }
 
+    @Test func `the fast path's move is the view's move`() throws {
+        let (screen, _) = try Self.screen(mirrored: true)
+        var events: [InputEvent] = []
+        screen.onEvent = { events.append($0) }
+        let (finger, _) = try ScriptView(screen).touchDown(at: Point(x: 30, y: 150))
+        try ScriptView(screen).touchMove(finger, to: Point(x: 40, y: 151))
+        try ScriptView.touchMove(finger, to: Point(x: 40, y: 151), on: screen)
+        #expect(
+            events.dropFirst() == [
+                .touchMove(touch: finger, to: Point(x: 350, y: 151)),
+                .touchMove(touch: finger, to: Point(x: 350, y: 151)),
+            ])
+    }
+
     @Test func `the direction given is the world's`() throws {
         let (screen, _) = try Self.screen(mirrored: true)
         ScriptView(screen).setLayoutDirection(.rightToLeft)
