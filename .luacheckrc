@@ -11,3 +11,10 @@ std = "stackplay_sandbox"
 -- busted specs load stackplay as a library (`require "stackplay"`) in plain Lua 5.4.
 files["spec"] = { std = "lua54+busted" }
 files["lint"] = { std = "lua54" }
+-- stackplay's own Lua: the sandbox rebuilds the globals a script sees (pairs, print, load, os, the
+-- string and math functions it makes deterministic) and the prelude defines the runner's globals
+-- in the script's environment (_ENV), so those writes are the point; everything else is checked.
+files["Sources/Bindings/Lua"] = {
+  std = "lua54",
+  globals = { "_ENV", "_G", "string", "math", "os", "table", "stackplay" },
+}

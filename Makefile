@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/stackplay
 
 .PHONY: deps build release run test bench report format clean lua viewer lua-module install test-lua-module lua-tools \
-	dependent-package test-browser browser-tools
+	dependent-package test-browser browser-tools check lint-swift lint-lua drift asan
 
 # Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4.
 deps:
@@ -155,8 +155,35 @@ lua:
 viewer:
 	tools/embed-viewer
 
+# The Swift sources swift-format reads: every tracked one but the generated files (tools/embed-*).
+SWIFT_SOURCES = $(shell git ls-files '*.swift' | grep -v -e 'Sources/Bindings/EmbeddedLua.swift' -e 'Sources/Traces/EmbeddedViewer.swift')
+
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+	$(SWIFT) format --in-place --parallel $(SWIFT_SOURCES)
+
+# The code's own hygiene, as CI runs it (.ci/run): swift-format's lint with zero findings, luacheck
+# with zero warnings, the generated files current, and the Swift suite under AddressSanitizer.
+check: lint-swift lint-lua drift asan
+
+lint-swift:
+	$(SWIFT) format lint --strict --parallel $(SWIFT_SOURCES)
+
+# stackplay's own Lua (sandbox, prelude), the scenarios, the specs and the shipped standards.
+lint-lua: lua-tools
+	luacheck --no-color scripts spec lint Sources/Bindings/Lua
+
+# Generated files agree with their sources: the embedded Lua and viewer (tools/embed-* --check).
+# types/stackplay.lua is checked against the registries both ways by APISurfaceTests (swift test).
+drift:
+	tools/embed-lua --check
+	tools/embed-viewer --check
+
+# The whole Swift suite under AddressSanitizer, in its own scratch folder. The one suppression
+# (Tests/asan.supp) is a read past a buffer inside Foundation's Process, not stackplay's code.
+ASAN := --sanitize=address --scratch-path .build/asan
+asan: deps
+	$(SWIFT) build --build-tests $(ASAN)
+	ASAN_OPTIONS=detect_leaks=0:suppressions=$(CURDIR)/Tests/asan.supp $(SWIFT) test --skip-build $(ASAN)
 
 clean:
 	rm -rf .build

@@ -22,6 +22,8 @@ let package = Package(
         // The C side of the Lua boundary: trampolines, the counting allocator, the budget hook and
         // the message handler (runtime.c), declared in include/CLuaRuntime.h.
         .target(name: "CLuaRuntime", dependencies: ["CLua"]),
+        // The libc calls a signal can interrupt, behind one EINTR rule (Syscalls.swift).
+        .target(name: "SystemCalls"),
         // Pure Swift, the words every layer shares: did-you-mean suggestions, numbers as people
         // write them. StackModel re-exports it.
         .target(name: "Wording"),
@@ -31,19 +33,19 @@ let package = Package(
         .target(name: "StackModel", dependencies: ["Wording"]),
         // Pure Swift: traces of a screen's inputs and frames (JSON Lines), replay, SVG pictures.
         // Its viewer page (Viewer/*.css, *.js) is compiled in through EmbeddedViewer.swift (`make viewer`).
-        .target(name: "Traces", dependencies: ["StackModel"], exclude: ["Viewer"]),
+        .target(name: "Traces", dependencies: ["StackModel", "SystemCalls"], exclude: ["Viewer"]),
         // Pure Swift: `stackplay explore`'s engine: generated actions, invariants, shrinking, and
         // the shrunk run written out as a Lua scenario. No Lua here (Bindings runs the files).
         .target(name: "Exploration", dependencies: ["StackModel", "Traces"]),
         // The only Swift that touches a lua_State (over CLuaRuntime's C): states, the stack, values,
         // errors, budgets, compiled chunks. Knows nothing of the models.
-        .target(name: "LuaRuntime", dependencies: ["CLua", "CLuaRuntime", "Wording"]),
+        .target(name: "LuaRuntime", dependencies: ["CLua", "CLuaRuntime", "Wording", "SystemCalls"]),
         // The Lua API over StackModel, through LuaRuntime's typed helpers.
         // Its own Lua (Lua/*.lua) is compiled in through EmbeddedLua.swift, which `make lua` writes.
         .target(name: "Bindings", dependencies: ["LuaRuntime", "StackModel", "Traces", "Exploration"], exclude: ["Lua"]),
         // The runner: options and config, discovery, selection and shards, worker processes,
         // reporters, `check`, traces/golden/artifact outputs. Unit-tested in StackplayRunnerTests.
-        .target(name: "StackplayRunner", dependencies: ["Bindings", "LuaRuntime", "StackModel", "Traces", "Exploration"]),
+        .target(name: "StackplayRunner", dependencies: ["Bindings", "LuaRuntime", "SystemCalls", "StackModel", "Traces", "Exploration"]),
         // The thin executable: hands the arguments to StackplayRunner and exits with its code.
         .executableTarget(name: "stackplay", dependencies: ["StackplayRunner"]),
         // The Lua C module: luaopen_stackplay in C (it raises), the module itself in Swift.
@@ -51,14 +53,15 @@ let package = Package(
         .target(name: "StackplayLua", dependencies: ["Bindings"]),
         // `make bench`: events per second, release build.
         .executableTarget(
-            name: "stackplay-bench", dependencies: ["Bindings", "LuaRuntime", "StackModel", "CBenchBaseline", "Exploration"]),
+            name: "stackplay-bench", dependencies: ["StackplayRunner", "Bindings", "LuaRuntime", "StackModel", "CBenchBaseline", "Exploration"]),
         // The bench's floor: a fresh Lua state in plain C.
         .target(name: "CBenchBaseline", dependencies: ["CLua"]),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "StackModel", "Traces"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime"]),
-        .testTarget(name: "BindingsTests", dependencies: ["Bindings", "LuaRuntime", "StackModel", "CLuaRuntime"]),
+        .testTarget(name: "BindingsTests", dependencies: ["Bindings", "StackplayRunner", "LuaRuntime", "StackModel", "CLuaRuntime"]),
         .testTarget(name: "StackplayRunnerTests", dependencies: ["StackplayRunner", "Bindings", "Traces"]),
         // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).
         .testTarget(name: "StackplayTests", dependencies: ["stackplay"], exclude: ["Fixtures"]),

@@ -91,7 +91,7 @@ extension ScriptSession {
     /// The runner's side: a test that passed although a step's audit found issues (a `pcall`
     /// caught the error, or no bound method ran after the step) fails; a failed test carries the
     /// issues that failed it, for the reporters and the SVG frames.
-    func applyAudit(to result: inout TestResult) {
+    package func applyAudit(to result: inout TestResult) {
         if let failure = auditFailure {
             auditIssues = failure.issues
             if result.status == .passed {

@@ -1,6 +1,6 @@
 /// What a test printed (`print` in its sandbox): kept with its result, never written to the
 /// terminal while reports are written there. Bounded, so that a printing loop cannot fill memory.
-final class CapturedOutput {
+package final class CapturedOutput {
     /// The most a test keeps, in bytes; the rest is counted and noted.
     static let limit = 1 << 20
 
@@ -18,7 +18,7 @@ final class CapturedOutput {
     }
 
     /// The output, with a last line saying how much was left out.
-    var captured: String {
+    package var captured: String {
         dropped == 0 ? text : text + "... (\(dropped) more bytes of output not kept)\n"
     }
 }

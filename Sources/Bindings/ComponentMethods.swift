@@ -11,8 +11,8 @@ enum ComponentMethods {
     /// `component:card(id)` for an id given as a string that names a card; anything else falls
     /// back to the method's closure in ``common(_:)``, which words the error.
     private static let card: FastMethod = { state, object in
-        guard let L = state else { return LuaStack.fallback }
-        let stack = LuaStack(L)
+        guard let lua = state else { return LuaStack.fallback }
+        let stack = LuaStack(lua)
         guard stack.isString(2), let id = stack.string(2),
             let h = Unmanaged<AnyObject>.fromOpaque(object!).takeUnretainedValue() as? any CardReading,
             let card = h.luaCard(id: id)

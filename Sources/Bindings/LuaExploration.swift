@@ -47,7 +47,7 @@ public final class LuaExplorationFile {
             }
             return ExplorationInfo(
                 name: fields["name"]?.string ?? "?", position: fields["position"]?.string ?? file,
-                weights: weights, actions: actions, off: TestRunner.strings(fields["off"]))
+                weights: weights, actions: actions, off: fields["off"]?.strings ?? [])
         }
     }
 

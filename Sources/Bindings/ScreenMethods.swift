@@ -55,8 +55,8 @@ enum ScreenMethods {
 
     /// `screen:touch_move(finger, x, y)`.
     private static let touchMove: FastMethod = { state, object in
-        guard let L = state else { return LuaStack.fallback }
-        let stack = LuaStack(L)
+        guard let lua = state else { return LuaStack.fallback }
+        let stack = LuaStack(lua)
         guard let finger = stack.rawInteger(at: 2), let x = stack.rawNumber(at: 3),
             let y = stack.rawNumber(at: 4), x.isFinite, y.isFinite
         else { return LuaStack.fallback }
@@ -68,7 +68,7 @@ enum ScreenMethods {
 
     /// `screen:touch_up(finger)`.
     private static let touchUp: FastMethod = { state, object in
-        guard let L = state, let finger = LuaStack(L).rawInteger(at: 2) else { return LuaStack.fallback }
+        guard let lua = state, let finger = LuaStack(lua).rawInteger(at: 2) else { return LuaStack.fallback }
         let s = Unmanaged<Screen>.fromOpaque(object!).takeUnretainedValue()
         // `touchUp` throws (a finger that is not down) before it changes anything.
         do { try s.touchUp(finger) } catch { return LuaStack.fallback }

@@ -10,7 +10,7 @@ import Traces
 /// counts the others), so a test that makes screens in a loop does not hold them all; and it
 /// estimates the memory its screens and recorders hold, which the Lua state charges to the
 /// test's memory budget (``footprint()``).
-final class ScriptSession {
+package final class ScriptSession {
     /// The `--matrix` settings this state's screens take as defaults.
     var variant = ScreenVariant()
     /// How many screens a failure report shows; the others are counted ("... and 3 more screens").
@@ -21,7 +21,7 @@ final class ScriptSession {
     /// How many screens were made since the state started, including those not kept.
     private(set) var screenCount = 0
     /// One recorder a recorded screen, in the order the screens were made; empty when traces are off.
-    private(set) var recorders: [TraceRecorder] = []
+    package private(set) var recorders: [TraceRecorder] = []
     /// The recorder of each recorded screen, by the screen's identity.
     private var recorderOf: [ObjectIdentifier: TraceRecorder] = [:]
     /// Every screen still alive (held weakly) with its recorder, for ``footprint()``.
@@ -34,14 +34,14 @@ final class ScriptSession {
     var updatesGolden: Bool
     /// Whether the script asked `screen:mirrored()`: a test that knows its world may act on it,
     /// so `--mirror` does not compare its frames with its twin's (``MirrorCheck``).
-    var asksMirror = false
+    package var asksMirror = false
     /// The screen an exploration's setup made last (`stackplay explore`).
     var explored: Screen?
     /// Whether the screens made now are mirrored whatever the script says (`stackplay explore`'s
     /// `mirror` invariant runs the setup once more, as `--mirror` would).
     var mirrorsScreens = false
     /// What the script printed, for the reporters.
-    let output = CapturedOutput()
+    package let output = CapturedOutput()
     /// Whether screens are kept for the failure report. The Lua module (``LuaLibrary``) has no
     /// report and lives as long as its host, so it keeps none: a screen goes with its last reference.
     var keepsScreens = true
@@ -93,7 +93,7 @@ final class ScriptSession {
     /// What is still moving on the screens, for a failed expectation: "still animating:
     /// notification_stack 'notifications' (0.35 s left at t = 0.1 s); ..."; nil when everything
     /// rests. A check made before `screen:settle()` reads values in mid-flight.
-    func stillAnimating() -> String? {
+    package func stillAnimating() -> String? {
         var moving: [String] = []
         for screen in screens {
             let now = screen.now
@@ -110,7 +110,7 @@ final class ScriptSession {
     }
 
     /// The first ``dumpedScreens`` screens as text, then how many more there were.
-    func dump() -> String {
+    package func dump() -> String {
         var text = screens.map(LuaSnapshot.dump).joined(separator: "\n")
         if screenCount > screens.count {
             let more = screenCount - screens.count
@@ -161,5 +161,5 @@ enum MemoryEstimate {
 extension LuaState {
     /// What the script made beyond Lua: screens, traces, printed output. The runner reads it
     /// from Swift, so nothing the script does in Lua can change what it reports.
-    var session: ScriptSession { attachment { ScriptSession() } }
+    package var session: ScriptSession { attachment { ScriptSession() } }
 }

@@ -11,6 +11,8 @@ import CLuaRuntime
 /// metamethods run) and `m` calls made while the guard is exempt (they cannot fail), so nothing
 /// here can `longjmp` through Swift.
 package struct LuaStack {
+    /// The state, named `L` as every line of Lua's C API and manual names it.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     package let L: OpaquePointer
 
     package init(_ state: OpaquePointer) { L = state }

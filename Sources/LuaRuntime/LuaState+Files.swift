@@ -1,3 +1,4 @@
+import SystemCalls
 import CLua
 import CLuaRuntime
 
@@ -24,14 +25,7 @@ extension LuaState {
             defer { close(descriptor) }
             var info = stat()
             guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-            var text: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { return count == 0 ? text : nil }
-                text.append(contentsOf: buffer[0..<count])
-            }
+            return try? Syscall.readAll(descriptor, limit: Int.max).get()
         }()
         guard var source else { return stackplay_loadfile(stack.L, path) }
         // A `#` first line is skipped, as luaL_loadfilex does.

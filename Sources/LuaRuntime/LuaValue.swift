@@ -110,3 +110,11 @@ public struct LuaFieldWriter {
         stack.pushStringField(key, value)
     }
 }
+
+extension LuaValue {
+    /// The strings of an array (`{ "rtl", "smoke" }`), skipping other values; empty for a non-array.
+    package var strings: [String] {
+        guard case .array(let list) = self else { return [] }
+        return list.compactMap(\.string)
+    }
+}

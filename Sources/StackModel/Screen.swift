@@ -43,7 +43,13 @@ public final class Screen {
             throw StackModelError("a component called '\(component.name)' is already on the screen")
         }
         components.append(component)
-        onEvent?(.add(component: component.name))
+        report(.add(component: component.name))
+    }
+
+    /// Checks the invariants (debug builds), then tells `onEvent` of an input that took effect.
+    private func report(_ event: InputEvent) {
+        checkInvariants(after: event)
+        onEvent?(event)
     }
 
     public func component(named name: String) -> (any Component)? {
@@ -59,7 +65,7 @@ public final class Screen {
             throw StackModelError("no component called '\(name)' is on the screen")
         }
         try component.apply(change, in: settings)
-        onEvent?(.change(component: name, change: change))
+        report(.change(component: name, change: change))
     }
 
     // MARK: Time
@@ -68,7 +74,7 @@ public final class Screen {
     public func advance(by seconds: Double) throws {
         try StackModelError.requireNonNegative(seconds, "seconds")
         settings.now += seconds
-        onEvent?(.advance(seconds: seconds))
+        report(.advance(seconds: seconds))
     }
 
     /// The latest time at which a running animation finishes, if any is still running.
@@ -102,7 +108,7 @@ public final class Screen {
         let old = settings
         update(&settings)
         for component in components { component.settingsChanged(from: old, to: settings) }
-        onEvent?(event)
+        report(event)
     }
 
     public func setReduceMotion(_ on: Bool) {
@@ -165,7 +171,7 @@ public final class Screen {
             touchOwners[id] = hit.componentIndex
             components[hit.componentIndex].touchBegan(touch, on: hit.part, in: settings)
         }
-        onEvent?(.touchDown(touch: id, at: point))
+        report(.touchDown(touch: id, at: point))
         return (id, hit)
     }
 
@@ -177,7 +183,7 @@ public final class Screen {
         touch.move(to: point, at: settings.now)
         touches[id] = touch
         if let owner = touchOwners[id] { components[owner].touchMoved(touch, in: settings) }
-        onEvent?(.touchMove(touch: id, to: point))
+        report(.touchMove(touch: id, to: point))
     }
 
     /// The finger `touch` comes up where it is.
@@ -189,7 +195,7 @@ public final class Screen {
         if let owner = touchOwners.removeValue(forKey: id) {
             components[owner].touchEnded(touch, in: settings)
         }
-        onEvent?(.touchUp(touch: id))
+        report(.touchUp(touch: id))
     }
 
     /// A tap at `point`: down, then up `duration` seconds later without moving. The same touch
@@ -246,7 +252,7 @@ public final class Screen {
             return try tap(at: target.activationPoint) != nil
         }
         let result = try component.performAccessibilityAction(action, on: element, in: settings)
-        onEvent?(.action(component: name, element: element, name: action))
+        report(.action(component: name, element: element, name: action))
         return result
     }
 
@@ -264,7 +270,7 @@ public final class Screen {
             targets = components.reversed()
         }
         for component in targets where component.escape(in: settings) {
-            onEvent?(.escape(component: component.name))
+            report(.escape(component: component.name))
             return true
         }
         return false

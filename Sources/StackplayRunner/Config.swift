@@ -2,27 +2,28 @@ import LuaRuntime
 import Bindings
 import StackModel
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The project's `.stackplay.lua`: a Lua file that returns a table of defaults, read in the same
 /// sandbox as scripts. Flags on the command line win over it.
 struct Config {
     static let fileName = ".stackplay.lua"
-    static let keys = [
-        "paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit", "seed", "matrix", "audit",
-    ]
+    /// The keys no option has: `paths` (the arguments), `screen` (every screen's defaults) and
+    /// `reporter` (which `--tap` and `--json` both set).
+    static let ownKeys = ["paths", "screen", "reporter"]
+    /// Every key the config reads: its own, then the options' (``Options/table``).
+    static let keys = ownKeys + Options.table.compactMap(\.config?.name)
 
     var paths: [String] = []
     /// `screen = { width =, height =, layout_direction =, reduce_motion =, dynamic_type = }`:
     /// what every `stackplay.screen {}` gets for the settings it does not give.
     var screen = ScreenDefaults()
-    var cpuBudget: Double?
-    var memoryMiB: Double?
     var reporter: Options.Format?
-    var jobs: Int?
-    var junit: String?
-    var seed: Int?
-    var matrix = Matrix()
-    /// `audit = { types =, allow = }`: what `--audit` checks and the known issues it allows.
-    var audit: AuditOptions?
+    /// The options' keys the file gives, read, in key order: each with what it does to the
+    /// options.
+    var settings: [(key: ConfigKey, apply: ConfigKey.Apply)] = []
 
     struct Invalid: Error, CustomStringConvertible {
         let message: String
@@ -34,9 +35,30 @@ struct Config {
     static func load(in folder: String = ".") throws(Invalid) -> Config {
         let path = folder == "." ? fileName : folder + "/" + fileName
         guard Discovery.kind(of: path) == .file else { return Config() }
+        return try read(path, root: folder, named: fileName)
+    }
+
+    /// Reads the config `options` name (`--config FILE`), else `.stackplay.lua` here.
+    static func load(for options: Options) throws(Invalid) -> Config {
+        guard let path = options.configFile else { return try load() }
+        // Refused before it is opened: a FIFO there would block the run.
+        guard access(path, R_OK) == 0 else {
+            throw Invalid(message: "--config: cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        switch Discovery.kind(of: path) {
+        case .file: return try read(path, root: Discovery.folder(of: path), named: path)
+        case .folder: throw Invalid(message: "--config: cannot read \(path): it is a folder, not a file")
+        case .missing, .other:
+            throw Invalid(message: "--config: cannot read \(path): it is not a regular file")
+        }
+    }
+
+    /// Runs the config file at `path` (its `require` rooted at `root`) and reads the table it
+    /// returns; messages name the file as `file`.
+    private static func read(_ path: String, root: String, named file: String) throws(Invalid) -> Config {
         let values: [LuaValue]
         do {
-            let lua = try ScriptRunner(modules: []).makeState(root: folder)
+            let lua = try ScriptRunner(modules: []).makeState(root: root)
             values = try lua.evaluate(file: path)
         } catch {
             throw Invalid(message: "\(error)")
@@ -47,64 +69,39 @@ struct Config {
         case .array(let list)? where list.isEmpty: table = [:]
         default:
             throw Invalid(
-                message: "\(fileName): must return a table, got \(values.first.map(describe) ?? "nothing")")
+                message: "\(file): must return a table, got \(values.first.map(describe) ?? "nothing")")
         }
+        let optionKeys = Dictionary(
+            Options.table.compactMap(\.config).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var config = Config()
         for (key, value) in table.sorted(by: { $0.key < $1.key }) {
-            func bad(_ expected: String) -> Invalid {
-                Invalid(message: "\(fileName): '\(key)' must be \(expected), got \(describe(value))")
-            }
+            let entry = ConfigEntry(file: file, key: key, value: value)
             switch key {
             case "paths":
                 switch value {
                 case .string(let path): config.paths = [path]
                 case .array(let list):
                     config.paths = try list.map { item throws(Invalid) in
-                        guard let path = item.string else { throw bad("a list of paths") }
+                        guard let path = item.string else { throw entry.bad("a list of paths") }
                         return path
                     }
-                default: throw bad("a path or a list of paths")
+                default: throw entry.bad("a path or a list of paths")
                 }
             case "screen":
-                config.screen = try screenDefaults(value)
-            case "cpu_budget":
-                guard let number = value.number, number > 0, number.isFinite else {
-                    throw bad("a positive number of seconds")
-                }
-                config.cpuBudget = number
-            case "memory_budget":
-                guard let number = value.number, LuaBudget.isValid(memoryMiB: number) else {
-                    throw bad(LuaBudget.memoryMiBExpectation)
-                }
-                config.memoryMiB = number
+                config.screen = try screenDefaults(entry)
             case "reporter":
                 guard let name = value.string, let format = Options.Format(rawValue: name) else {
-                    throw bad("'human', 'tap' or 'json'")
+                    throw entry.bad("'human', 'tap' or 'json'")
                 }
                 config.reporter = format
-            case "jobs":
-                let range = Options.jobRange
-                guard let number = value.number, number == number.rounded(),
-                    Double(range.lowerBound)...Double(range.upperBound) ~= number
-                else { throw bad("a whole number from \(range.lowerBound) to \(range.upperBound)") }
-                config.jobs = Int(number)
-            case "seed":
-                guard case .integer(let number) = value, number >= 0 else {
-                    throw bad("a whole number >= 0")
-                }
-                config.seed = number
-            case "matrix":
-                config.matrix = try matrix(value)
-            case "audit":
-                config.audit = try audit(value)
-            case "junit":
-                guard let path = value.string else { throw bad("a path") }
-                config.junit = path
             default:
-                let near = nearestName(to: key, in: keys)
-                throw Invalid(
-                    message: "\(fileName): unknown key '\(key)'"
-                        + (near.map { " (did you mean '\($0)'?)" } ?? ""))
+                guard let option = optionKeys[key] else {
+                    let near = nearestName(to: key, in: keys)
+                    throw Invalid(
+                        message: "\(file): unknown key '\(key)'"
+                            + (near.map { " (did you mean '\($0)'?)" } ?? ""))
+                }
+                config.settings.append((option, try option.read(entry)))
             }
         }
         return config
@@ -112,14 +109,16 @@ struct Config {
 
     /// `matrix = { "layout_direction=ltr,rtl", "dynamic_type=all" }` (axes in this order), or
     /// `matrix = { layout_direction = { "ltr", "rtl" }, dynamic_type = "all" }` (axes by key name).
-    private static func matrix(_ value: LuaValue) throws(Invalid) -> Matrix {
+    static func matrix(_ entry: ConfigEntry) throws(Invalid) -> Matrix {
+        let fileName = entry.file
         var matrix = Matrix()
         do {
-            switch value {
+            switch entry.value {
             case .array(let axes):
                 for axis in axes {
                     guard let text = axis.string else {
-                        throw Invalid(message: "\(fileName): 'matrix' must list axes as \"KEY=V1,V2\" strings")
+                        throw Invalid(
+                            message: "\(fileName): 'matrix' must list axes as \"KEY=V1,V2\" strings")
                     }
                     try matrix.add(text)
                 }
@@ -139,7 +138,8 @@ struct Config {
                         }
                         try matrix.add(key: key, values: texts)
                     default:
-                        throw Invalid(message: "\(fileName): 'matrix.\(key)' must be a value or a list of values")
+                        throw Invalid(
+                            message: "\(fileName): 'matrix.\(key)' must be a value or a list of values")
                     }
                 }
             default:
@@ -155,30 +155,20 @@ struct Config {
         return matrix
     }
 
-    /// The fields of a table key (`{}` reads as an empty list in Lua, and counts); anything else is
-    /// `expectation`, then what it got.
-    private static func table(_ value: LuaValue, _ expectation: String) throws(Invalid) -> [String: LuaValue] {
-        switch value {
-        case .table(let table): return table
-        case .array(let list) where list.isEmpty: return [:]
-        default: throw Invalid(message: "\(fileName): \(expectation), got \(describe(value))")
-        }
-    }
-
     /// The `audit` table, read as `screen:audit(options)` reads its options.
-    private static func audit(_ value: LuaValue) throws(Invalid) -> AuditOptions {
-        let fields = try table(value, "'audit' must be a table { types =, allow = }")
-        switch AuditMethods.options(fields) {
+    static func audit(_ entry: ConfigEntry) throws(Invalid) -> AuditOptions {
+        switch AuditMethods.options(try entry.fields("a table { types =, allow = }")) {
         case .success(let options): return options
-        case .failure(let error): throw Invalid(message: "\(fileName): 'audit': \(error.message)")
+        case .failure(let error): throw entry.problem(error.message)
         }
     }
 
     /// The `screen` table: each setting checked as `stackplay.screen {}` checks it; an unknown
     /// key is named with the nearest known one.
-    private static func screenDefaults(_ value: LuaValue) throws(Invalid) -> ScreenDefaults {
-        let fields = try table(
-            value, "'screen' must be a table of screen settings (\(ScreenDefaults.keys.joined(separator: ", ")))")
+    private static func screenDefaults(_ entry: ConfigEntry) throws(Invalid) -> ScreenDefaults {
+        let fileName = entry.file
+        let fields = try entry.fields(
+            "a table of screen settings (\(ScreenDefaults.keys.joined(separator: ", ")))")
         var defaults = ScreenDefaults()
         for (name, item) in fields.sorted(by: { $0.key < $1.key }) {
             func bad(_ expected: String) -> Invalid {
@@ -223,23 +213,13 @@ struct Config {
     /// Fills what the command line did not give.
     func apply(to options: inout Options) {
         if options.paths.isEmpty { options.paths = paths }
-        if !options.given.contains("cpu_budget"), let cpuBudget { options.budget.cpuSeconds = cpuBudget }
-        if !options.given.contains("memory_budget"), let memoryMiB {
-            options.budget.setMemory(mib: memoryMiB)
-        }
         if options.format == nil { options.format = reporter }
-        if options.jobs == nil { options.jobs = jobs }
-        if options.junit == nil { options.junit = junit }
-        if !options.given.contains("seed"), let seed { options.seed = seed }
-        if !options.given.contains("matrix") { options.matrix = matrix }
-        if var audit = options.audit, let configured = self.audit {
-            if !options.auditTypesGiven { audit.types = configured.types }
-            audit.allow = configured.allow
-            options.audit = audit
+        for (key, apply) in settings where !(key.flagWins && options.given.contains(key.name)) {
+            apply(&options)
         }
     }
 
-    private static func describe(_ value: LuaValue) -> String {
+    static func describe(_ value: LuaValue) -> String {
         switch value {
         case .nil: "nil"
         case .boolean(let flag): String(flag)

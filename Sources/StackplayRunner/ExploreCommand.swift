@@ -25,7 +25,7 @@ enum ExploreCommand {
 
     static func run(_ options: inout Options) -> Int32 {
         let config: Config
-        do { config = try Config.load() } catch {
+        do { config = try Config.load(for: options) } catch {
             Output.usageError(error.message)
             return ExitCode.usage
         }

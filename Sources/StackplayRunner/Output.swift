@@ -1,3 +1,4 @@
+import SystemCalls
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -9,15 +10,9 @@ enum Output {
 
     static func write(_ descriptor: Int32, _ text: String) {
         fflush(nil)  // a script's own print() output first
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        // A terminal or pipe that refuses the bytes (closed, full disk) loses this line only; the
+        // exit code says whether a report the run had to write was written.
+        _ = Syscall.writeAll(descriptor, text)
     }
 
     static func usageError(_ message: String) {

@@ -65,7 +65,7 @@ public enum StackplayCommand {
         }
         let config: Config
         do {
-            config = try Config.load()
+            config = try Config.load(for: options)
         } catch {
             Output.usageError(error.message)
             return ExitCode.usage

@@ -1,3 +1,4 @@
+import SystemCalls
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -25,12 +26,7 @@ final class WorkerPool {
     /// Catches SIGINT and SIGTERM (the run reports what finished and exits 130/143) and ignores
     /// SIGPIPE (a dead worker's pipe must not kill the parent).
     static func installSignalHandlers() {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { signal in WorkerPool.interruption = signal }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0  // no SA_RESTART: poll() returns at once with EINTR
-        sigaction(SIGINT, &action, nil)
-        sigaction(SIGTERM, &action, nil)
+        Syscall.installSignalHandler([SIGINT, SIGTERM]) { signal in WorkerPool.interruption = signal }
         signal(SIGPIPE, SIG_IGN)
         // a parent may have started us with them blocked (spawned processes inherit the mask)
         var signals = sigset_t()
@@ -197,7 +193,7 @@ final class WorkerPool {
     /// Reads what is there; the whole answer once it has all arrived, else nil.
     private func receive(_ slot: Int) -> [UInt8]? {
         let fd = workers[slot].answers
-        let got = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        let got = chunk.withUnsafeMutableBytes { Syscall.read(fd, into: $0) }
         if got > 0 { workers[slot].buffer.append(contentsOf: chunk[0..<got]) }
         if got <= 0 { workers[slot].closed = true }
         let buffer = workers[slot].buffer
@@ -241,8 +237,7 @@ final class WorkerPool {
 
     /// Waits for `pid` and says how it ended: the signal that killed it, or its exit status.
     private func reap(_ pid: pid_t) -> (Int32?, Int32) {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = Syscall.wait(for: pid) ?? 0
         let signal = status & 0x7f
         if signal != 0 { return (signal, 0) }
         return (nil, (status >> 8) & 0xff)
@@ -264,23 +259,9 @@ final class WorkerPool {
 }
 
 private func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Bool {
-    var offset = 0
-    while offset < buffer.count {
-        let got = read(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if got < 0 && errno == EINTR { continue }
-        if got <= 0 { return false }
-        offset += got
-    }
-    return true
+    Syscall.readFully(fd, buffer)
 }
 
 private func writeFully(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
-    var offset = 0
-    while offset < buffer.count {
-        let put = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if put < 0 && errno == EINTR { continue }
-        if put <= 0 { return false }
-        offset += put
-    }
-    return true
+    Syscall.writeAll(fd, buffer) == nil
 }

@@ -1,3 +1,4 @@
+import SystemCalls
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -38,20 +39,12 @@ public enum TraceFile {
         guard Int(info.st_size) <= limit else {
             throw Failure(message: "cannot read \(path): it is larger than \(limit >> 20) MiB")
         }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
-            // The file grew while it was read.
-            if bytes.count > limit {
-                throw Failure(message: "cannot read \(path): it is larger than \(limit >> 20) MiB")
-            }
+        var bytes: [UInt8]
+        switch Syscall.readAll(descriptor, limit: limit) {
+        case .success(let read): bytes = read
+        // The file grew while it was read.
+        case .failure(Errno(EFBIG)): throw Failure(message: "cannot read \(path): it is larger than \(limit >> 20) MiB")
+        case .failure(let error): throw Failure(message: "cannot read \(path): \(error)")
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         return String(decoding: bytes, as: UTF8.self)
@@ -123,20 +116,9 @@ public enum TraceFile {
     private static func writeAll(_ text: String, to descriptor: Int32, path: String, sync: Bool)
         throws(Failure)
     {
-        var text = text
-        let written: Int32 = text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { return count == 0 ? ENOSPC : errno }
-                offset += count
-            }
-            return 0
-        }
-        if written != 0 {
+        if let error = Syscall.writeAll(descriptor, text) {
             close(descriptor)
-            throw Failure(message: "cannot write \(path): \(String(cString: strerror(written)))")
+            throw Failure(message: "cannot write \(path): \(error)")
         }
         if sync && fsync(descriptor) != 0 && errno != EINVAL && errno != EROFS {
             let problem = failure(path)

@@ -1,4 +1,5 @@
 // `make bench`'s table: issue 12's targets, each measured as a ratio within this one run.
+import StackplayRunner
 import LuaRuntime
 import Bindings
 import StackModel

@@ -1,6 +1,7 @@
 // `make bench`: how many touch-move events per second the models take, release build.
 // Each event moves a finger that is swiping a card of a 4-card open NotificationStack, then
 // reads the whole frame snapshot (every card's geometry), as a scenario or a trace does.
+import StackplayRunner
 import LuaRuntime
 import Bindings
 import Exploration

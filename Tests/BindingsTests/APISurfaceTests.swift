@@ -115,6 +115,27 @@ extension BindingsTests {
             }
         }
 
+        /// The other way round: every function the definitions declare exists, so the file cannot
+        /// keep a method that was renamed or removed.
+        @Test func typesFileDeclaresOnlyWhatExists() throws {
+            let text = try String(
+                contentsOf: packageRoot.appendingPathComponent("types/stackplay.lua"), encoding: .utf8)
+            let api = StackModelModule.apiNames
+            let globals: Set = ["test", "skip", "only", "before_each", "after_each", "expect", "explore"]
+            var declared = 0
+            for match in text.matches(of: /(?m)^function ([a-z_]+)(?:[:.]([a-z_]+))?\(/) {
+                declared += 1
+                let owner = String(match.output.1)
+                guard let member = match.output.2.map(String.init) else {
+                    #expect(globals.contains(owner), "types/stackplay.lua declares a global \(owner) that does not exist")
+                    continue
+                }
+                let exists = owner == "stackplay" ? api.fields.contains(member) : api.methods.contains(member)
+                #expect(exists, "types/stackplay.lua declares \(owner):\(member), which does not exist")
+            }
+            #expect(declared > 50)
+        }
+
         /// Every registered kind is in the definitions as it declares itself: its options class, its
         /// factory on a screen, its class with every method of its own, and its name in the unions
         /// of kinds; the methods every kind has are documented on the shared class.

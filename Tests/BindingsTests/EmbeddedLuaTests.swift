@@ -1,3 +1,4 @@
+@testable import StackplayRunner
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import StackplayRunner
 import LuaRuntime
 import Foundation
 import Testing

@@ -54,6 +54,11 @@ import Testing
         ("return { seed = -1 }", "'seed' must be a whole number >= 0"),
         ("return { screen = { layout_directon = 'rtl' } }", "unknown key 'screen.layout_directon'"),
         ("return 3", "must return a table"),
+        ("return { cpu_budget = 1e308 }", "'cpu_budget' must be a positive number of seconds up to 1000000, got 1e+308"),
+        ("return { cpu_budget = 0/0 }", "'cpu_budget' must be a positive number of seconds up to 1000000, got nan"),
+        ("return { seed = 2^63 }", "'seed' must be a whole number >= 0, got 9.223372036854776e+18"),
+        ("return { seed = 0.5 }", "'seed' must be a whole number >= 0, got 0.5"),
+        ("return { jobs = math.mininteger }", "'jobs' must be a whole number from 1 to 1024, got -9223372036854775808"),
     ])
     func `bad configs name the key`(text: String, message: String) throws {
         guard case .failure(let error) = try load(text) else {
@@ -61,5 +66,21 @@ import Testing
             return
         }
         #expect(error.message.contains(message), "\(error.message)")
+    }
+
+    @Test func `every key the config knows is read, none is unknown`() throws {
+        for key in Config.keys {
+            guard case .failure(let error) = try load("return { \(key) = print }") else {
+                Issue.record("a function is accepted as '\(key)'")
+                continue
+            }
+            #expect(error.message.hasPrefix(".stackplay.lua: '\(key)'"), "\(error.message)")
+        }
+    }
+
+    @Test func `a whole-number config key takes a float with an integer value`() throws {
+        var options = try Options.parse([])
+        try load("return { jobs = 2.0, seed = 7.0 }").get().apply(to: &options)
+        #expect(options.jobs == 2 && options.seed == 7)
     }
 }

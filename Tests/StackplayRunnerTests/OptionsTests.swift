@@ -81,4 +81,30 @@ import Testing
         #expect(usageError("--tapp", "s") == "unknown option '--tapp' (did you mean '--tap'?)")
         #expect(usageError("--timeout") == "--timeout needs a value")
     }
+
+    @Test func `out-of-range numbers name the flag and the range`() {
+        let seconds = "a positive number of seconds up to 1000000"
+        #expect(usageError("--timeout", "1e308", "s") == "--timeout needs \(seconds), not '1e308'")
+        #expect(usageError("--timeout", "0", "s") == "--timeout needs \(seconds), not '0'")
+        #expect(usageError("--cpu-budget", "inf", "s") == "--cpu-budget needs \(seconds), not 'inf'")
+        #expect(usageError("explore", "--time", "nan", "s") == "--time needs \(seconds), not 'nan'")
+        #expect(
+            usageError("--shard", "1/1000000000", "s")
+                == "--shard needs at most 100000 shards (K/N with N <= 100000), not '1/1000000000'")
+        #expect(usageError("--shard", "1/100000", "s") == nil)
+        #expect(
+            usageError("--jobs", "9223372036854775808", "s")
+                == "--jobs needs a whole number from 1 to 1024, not '9223372036854775808'")
+        #expect(usageError("--repeat", "-1", "s") == "--repeat needs a whole number from 1 to 1000000, not '-1'")
+        #expect(usageError("--seed", "1e3", "s") == "--seed needs a whole number >= 0 or 'random', not '1e3'")
+        #expect(usageError("--seed", "9223372036854775807", "s") == nil)
+        #expect(usageError("render", "--at", "-1", "t") == "--at needs an event index >= 0, not '-1'")
+        #expect(
+            usageError("explore", "--runs", "2^63", "s")
+                == "--runs needs a whole number from 1 to 100000000, not '2^63'")
+        #expect(usageError("--tolerance", "nan", "s") == "--tolerance needs a number >= 0, not 'nan'")
+        #expect(usageError("--list=3", "s") == "--list takes no value, not '3'")
+        #expect(
+            usageError("--exclude-tgas", "a", "s") == "unknown option '--exclude-tgas' (did you mean '--exclude-tag'?)")
+    }
 }

@@ -38,7 +38,8 @@ import Testing
             #expect(list.status == 0)
             seen += listed(list)
             let run = try stackplay(arguments: [suite], environment: environment)
-            #expect(run.status == (index == 1 ? 1 : 0), "\(run.stderr)")  // the failure is in the second shard
+            // The failure is in the second shard.
+            #expect(run.status == (index == 1 ? 1 : 0), "\(run.stderr)")
             let fm = FileManager.default
             #expect(fm.fileExists(atPath: dir.appendingPathComponent("status").path))
             #expect(!fm.fileExists(atPath: dir.appendingPathComponent("premature").path))

@@ -156,7 +156,7 @@ private let hostileConfigValues = [
 
 @Test("The config loader takes any hostile value and exits cleanly")
 func configLoaderNeverCrashes() throws {
-    let keys = ["paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit"]
+    let keys = ["paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit", "seed", "matrix", "audit"]
     var configs = hostileConfigValues.flatMap { value in keys.map { "return { \($0) = \(value) }" } }
     configs += hostileConfigValues.map { "return { screen = { width = \($0) } }" }
     configs += hostileConfigValues.map { "return \($0)" }
@@ -171,27 +171,87 @@ func configLoaderNeverCrashes() throws {
     }
 }
 
-@Test("The command line takes any hostile value and exits cleanly")
+/// Every option `stackplay --help` shows, by the section it is under (`OPTIONS:`,
+/// `RENDER OPTIONS:`): its spellings and whether it takes a value (`--jobs N`) or only an inline
+/// one (`--audit[=TYPES]`).
+private func optionsInHelp() throws -> [(section: String, spelling: String, takesValue: Bool)] {
+    let help = try stackplay("--help")
+    var section = ""
+    var options: [(String, String, Bool)] = []
+    for line in help.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasSuffix("OPTIONS:") {
+            section = String(line)
+        } else if line.isEmpty {
+            section = ""
+        } else if !section.isEmpty, line.hasPrefix("  -") {
+            let label = line.dropFirst(2).split(separator: "  ").first ?? ""
+            let words = label.split(separator: " ")
+            let takesValue = words.last.map { !$0.hasPrefix("-") } ?? false
+            for word in label.split(whereSeparator: { " ,[".contains($0) }) where word.hasPrefix("-") {
+                options.append((section, String(word), takesValue))
+            }
+        }
+    }
+    return options
+}
+
+@Test("The command line takes any hostile value for every flag --help shows and exits cleanly")
 func commandLineNeverCrashes() throws {
     let values = [
-        "nan", "inf", "-inf", "-0", "1e300", "-1e300", "9223372036854775808", "-9223372036854775809",
-        "0.0000001", "0x10", "", "a\u{0}b", "\u{FFFD}", String(repeating: "9", count: 10000), "1/0", "0/0",
-        "2/1",
+        "nan", "inf", "-inf", "-0", "-1", "1e300", "1e308", "-1e308", "9223372036854775807", "9223372036854775808",
+        "-9223372036854775809", "18446744073709551616", "2^63", "0.0000001", "1e-320", "0x10", "", "a\u{0}b",
+        "\u{FFFD}", String(repeating: "9", count: 10000), "1/0", "0/0", "2/1", "1/1000000000",
+        "9223372036854775807/9223372036854775807", "width=1e308", "height=-1",
     ]
-    let flags = [
-        "--cpu-budget", "--memory-budget", "--jobs", "--shard", "--filter", "--root", "--tolerance", "--at",
-    ]
-    let folder = try temporaryFolder(["x.lua": "test('t', function() end)\n"])
+    let folder = try temporaryFolder([
+        "x.lua": """
+            test('t', function()
+              local screen = stackplay.screen {}
+              screen:notification_stack { items = { 'a', 'b' } }
+              screen:tap(100, 100)
+            end)
+
+            """,
+        "e.lua": """
+            explore("e", {
+              setup = function()
+                local screen = stackplay.screen {}
+                screen:notification_stack { items = { "a", "b" } }
+                return screen
+              end,
+              invariants = { ["true"] = function() return true end },
+            })
+
+            """,
+    ])
     defer { try? FileManager.default.removeItem(at: folder) }
-    for flag in flags {
-        for value in values {
-            var arguments = [flag, value, "x.lua"]
-            if flag == "--tolerance" { arguments = ["replay", flag, value, "t.jsonl"] }
-            if flag == "--at" { arguments = ["render", "t.jsonl", flag, value] }
+    let recorded = try stackplay(arguments: ["--trace", "traces", "x.lua"], in: folder)
+    #expect(recorded.status == 0, "\(recorded.stderr)")
+    let trace = try #require(
+        FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("traces").path).first)
+    let options = try optionsInHelp()
+    #expect(options.count >= 38, "\(options.map(\.spelling))")
+    var runs = 0
+    for option in options {
+        let given = option.takesValue ? values.map { [option.spelling, $0] } : values.prefix(4).map { [option.spelling + "=" + $0] } + [[option.spelling]]
+        for flag in given {
+            let arguments: [String] =
+                switch option.section {
+                case "RENDER OPTIONS:": ["render", "traces/\(trace)"] + flag
+                // Short and bounded, whatever the flag under test asks for.
+                case "EXPLORE OPTIONS:": ["explore", "e.lua", "--runs", "1", "--steps", "2", "--time", "5"] + flag
+                default: flag + ["x.lua"]
+                }
             let run = try stackplay(arguments: arguments, in: folder)
+            runs += 1
             #expect(exitedCleanly(run), "\(arguments): status \(run.status), \(run.stderr.prefix(300))")
         }
     }
+    for value in values {
+        let run = try stackplay(arguments: ["replay", "--tolerance", value, "traces/\(trace)"], in: folder)
+        #expect(exitedCleanly(run), "replay --tolerance \(value): status \(run.status), \(run.stderr.prefix(300))")
+    }
+    #expect(runs > 600)
 }
 
 // MARK: Budgets that count everything

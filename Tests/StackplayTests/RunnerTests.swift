@@ -59,7 +59,7 @@ import Testing
 @Test(arguments: [
     (["--frobnicate", "x.lua"], "stackplay: unknown option '--frobnicate'"),
     (["\(fixtures)/missing.lua"], "stackplay: no such file or folder: \(fixtures)/missing.lua"),
-    (["--cpu-budget", "soon", "x.lua"], "stackplay: --cpu-budget needs a positive number, not 'soon'"),
+    (["--cpu-budget", "soon", "x.lua"], "stackplay: --cpu-budget needs a positive number of seconds up to 1000000, not 'soon'"),
     (["--memory-budget"], "stackplay: --memory-budget needs a value"),
     ([], "stackplay: no scripts given"),
 ])

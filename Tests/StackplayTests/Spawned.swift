@@ -125,3 +125,31 @@ func readDescriptor(_ fd: Int32) -> Data {
         }
     }
 }
+
+/// A `stackplay` started in the package root without waiting for it (`finish()` reads it to its end).
+func startStackplay(_ arguments: [String]) throws -> Spawned {
+    try Spawned.start(
+        stackplayBinary().path, arguments, in: packageRoot.path,
+        environment: ProcessInfo.processInfo.environment.filter { $0.key != "CI" })
+}
+
+/// A child process of `parent` that has used at least 0.3 s of CPU time (a worker spinning in a
+/// hanging test), read from /proc, waiting up to 60 s for one.
+func waitForBusyChild(of parent: Int32) -> Int32? {
+    let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+    for _ in 0..<1200 {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // after "pid (comm)": state ppid ... utime is the 12th field after the name
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, Int32(fields[1]) == parent, let utime = Double(fields[11]) else { continue }
+            if utime / ticks >= 0.3 { return pid }
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+    return nil
+}

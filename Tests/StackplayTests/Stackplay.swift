@@ -87,3 +87,14 @@ struct FixtureError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
 }
+
+/// Runs `script` (the text of `x.lua`) in a fresh folder with `arguments` before the file name;
+/// `files` are added beside it.
+func runScript(
+    _ script: String, _ arguments: [String] = [], files: [String: String] = [:],
+    environment: [String: String] = [:]
+) throws -> Run {
+    let folder = try temporaryFolder(files.merging(["x.lua": script]) { $1 })
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try stackplay(arguments: arguments + ["x.lua"], in: folder, environment: environment)
+}

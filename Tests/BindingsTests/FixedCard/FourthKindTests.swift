@@ -1,3 +1,4 @@
+import StackplayRunner
 import Foundation
 import StackModel
 import Testing

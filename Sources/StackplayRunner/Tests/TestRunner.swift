@@ -1,3 +1,6 @@
+import Bindings
+import StackModel
+import Traces
 import LuaRuntime
 /// Finds and runs the tests of scripts: each test in a fresh Lua state, from a fresh start.
 ///
@@ -19,8 +22,7 @@ public struct TestRunner: Sendable {
     /// Compiles stackplay's own Lua (the sandbox and the prelude) now, once: worker processes
     /// forked after this inherit the bytecode instead of each parsing it again.
     public func prepare() {
-        _ = EmbeddedChunk.sandbox.bytecode
-        _ = EmbeddedChunk.prelude.bytecode
+        scripts.prepare()
     }
 
     /// The tests of `file`, or a failed result when the file does not load or run.
@@ -219,8 +221,5 @@ public struct TestRunner: Sendable {
 
 extension TestRunner {
     /// The strings of a Lua list (a test's tags); an empty table reads as `.table([:])`.
-    static func strings(_ value: LuaValue?) -> [String] {
-        guard case .array(let list)? = value else { return [] }
-        return list.compactMap(\.string)
-    }
+    static func strings(_ value: LuaValue?) -> [String] { value?.strings ?? [] }
 }

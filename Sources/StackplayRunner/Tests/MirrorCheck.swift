@@ -1,3 +1,6 @@
+import Bindings
+import StackModel
+import Traces
 import LuaRuntime
 import StackModel
 import Traces

@@ -1,0 +1,293 @@
+import Bindings
+import StackModel
+
+extension Options {
+    /// Every option, each declared once, in the order `--help` lists them (see ``OptionSpec``).
+    /// Adding a flag is one entry here plus the field it writes and the code that uses it.
+    static let table: [OptionSpec] = [
+        OptionSpec(
+            "--filter", value: "PATTERN", commands: [.run],
+            help: """
+                run only tests whose 'file: name' contains PATTERN; given
+                more than once, tests that match any of them
+                """
+        ) { options, flag in options.filters.append(flag.text) },
+        OptionSpec(
+            "--tag", "--tags", value: "TAG[,TAG]", commands: [.run],
+            help: """
+                run only tests tagged with any of these
+                (test(name, { tags = { "rtl" } }, fn)); repeatable
+                """
+        ) { options, flag throws(UsageError) in options.tags += try tagList(flag) },
+        OptionSpec(
+            "--exclude-tag", "--exclude-tags", value: "TAG[,TAG]", commands: [.run],
+            help: """
+                do not run tests tagged with any of these; repeatable; wins
+                over --tag
+                """
+        ) { options, flag throws(UsageError) in options.excludedTags += try tagList(flag) },
+        OptionSpec(
+            "--list", commands: [.run], help: "list the tests that would run, and exit"
+        ) { options, _ in options.list = true },
+        OptionSpec(
+            "--jobs", value: "N", commands: [.run, .explore], config: "jobs",
+            help: """
+                run N tests at once, each in its own Lua state
+                (default: the number of cores)
+                """,
+            number: .whole(jobRange)
+        ) { options, jobs in options.jobs = jobs },
+        OptionSpec(
+            "--shard", value: "K/N", commands: [.run],
+            help: """
+                run the K-th of N deterministic shards (1 <= K <= N), so that N
+                CI machines together run every test exactly once
+                """
+        ) { options, flag throws(UsageError) in options.shard = try shard(flag) },
+        OptionSpec(
+            "--shard-timings", value: "FILE", commands: [.run],
+            help: """
+                balance the shards by the test durations in FILE, a previous
+                run's JUnit report (tests it lacks count as its median)
+                """
+        ) { options, flag in options.shardTimings = flag.text },
+        OptionSpec(
+            "--tap", commands: [.run], help: "report as TAP version 13 on stdout"
+        ) { options, _ in options.format = .tap },
+        OptionSpec(
+            "--json", commands: [.run, .merge], help: "report as JSON on stdout"
+        ) { options, _ in options.format = .json },
+        OptionSpec(
+            "--junit", value: "FILE", commands: [.run, .merge],
+            config: ConfigKey("junit") { entry throws(Config.Invalid) in
+                let path = try entry.string("a path")
+                // Bazel's XML_OUTPUT_FILE, applied before the config, wins over it too.
+                return { $0.junit = $0.junit ?? path }
+            },
+            help: "also write a JUnit XML report to FILE"
+        ) { options, flag in options.junit = flag.text },
+        OptionSpec(
+            "--trace", value: "DIR", commands: [.run],
+            help: "write each test's trace (JSON Lines, docs/traces.md) to DIR"
+        ) { options, flag in options.traceDirectory = flag.text },
+        OptionSpec(
+            "--golden", value: "DIR", commands: [.run],
+            help: """
+                compare each test's trace with the one in DIR; a missing one is
+                recorded; with --update, all are recorded again
+                """
+        ) { options, flag in options.goldenDirectory = flag.text },
+        OptionSpec(
+            "--update", commands: [.run],
+            help: """
+                record golden traces again: those of --golden, and those
+                that scripts compare with to_match_trace
+                """
+        ) { options, _ in options.update = true },
+        OptionSpec(
+            "--tolerance", value: "X", commands: [.run, .replay],
+            help: """
+                golden traces (--golden, to_match_trace) and replay accept
+                numbers within X (default: exact for golden traces, 1e-9 for
+                replay)
+                """,
+            number: .tolerance
+        ) { options, tolerance in options.tolerance = tolerance },
+        OptionSpec(
+            "--artifacts", value: "DIR", commands: [.run, .merge, .explore],
+            help: """
+                write an SVG of each failed test's last frame and report.html,
+                the trace viewer of the run (one self-contained page), to DIR
+                """
+        ) { options, flag in options.artifactsDirectory = flag.text },
+        OptionSpec(
+            "--cpu-budget", value: "SECONDS", commands: [.run], config: "cpu_budget",
+            help: "CPU time each test may use (default: 10)", number: .seconds
+        ) { options, seconds in options.budget.cpuSeconds = seconds },
+        OptionSpec(
+            "--memory-budget", value: "MIB", commands: [.run, .explore], config: "memory_budget",
+            help: "memory each test may use, in MiB (default: 256)", number: .memoryMiB
+        ) { options, mib in options.budget.setMemory(mib: mib) },
+        OptionSpec(
+            "--root", value: "DIR", commands: [.run, .check, .explore],
+            help: """
+                where require() looks for modules of scripts given as files
+                (default: the script's folder; for a folder argument, that folder)
+                """
+        ) { options, flag in options.root = flag.text },
+        OptionSpec(
+            "--config", value: "FILE", commands: [.run, .check, .explore],
+            help: """
+                read the defaults from FILE instead of ./.stackplay.lua (below);
+                a missing or unreadable FILE is a usage error
+                """
+        ) { options, flag in options.configFile = flag.text },
+        OptionSpec(
+            "--seed", value: "N|random", commands: [.run, .explore],
+            config: ConfigKey("seed") { entry throws(Config.Invalid) in
+                let seed = try entry.number(seedRule)
+                return { $0.seed = seed }
+            },
+            help: """
+                the run's seed for math.random (default: 0); each test gets its
+                own seed from it and its name; 'random' picks one and prints it
+                """
+        ) { options, flag throws(UsageError) in
+            if flag.text == "random" {
+                options.randomSeed = true
+            } else {
+                guard let seed = seedRule.fromText(flag.text) else {
+                    throw flag.needs("a whole number >= 0 or 'random'")
+                }
+                options.seed = seed
+            }
+        },
+        OptionSpec(
+            "--repeat", value: "N", commands: [.run],
+            help: """
+                run every test N times, each from a fresh start, and fail a test
+                whose outcome, output or trace differs between runs
+                """,
+            number: .whole(1...1_000_000)
+        ) { options, count in options.repeats = count },
+        OptionSpec(
+            "--forbid-only", commands: [.run], help: "fail the run when a test is left as only(...)"
+        ) { options, _ in options.forbidOnly = true },
+        OptionSpec(
+            "--matrix", value: "KEY=V1,V2", commands: [.run],
+            config: ConfigKey("matrix") { entry throws(Config.Invalid) in
+                let matrix = try Config.matrix(entry)
+                return { $0.matrix = matrix }
+            },
+            help: """
+                run every test under every combination of screen defaults
+                (repeatable): layout_direction=ltr,rtl, reduce_motion=on,off,
+                dynamic_type=all|large,AX5,..., width=N,..., height=N,...,
+                device=iphone-se,iphone-15,iphone-15-pro-max,ipad; a screen's own
+                settings win; reports name the variant: 'name [rtl, AX5]'
+                """
+        ) { options, flag throws(UsageError) in
+            do throws(VariantError) { try options.matrix.add(flag.text) } catch {
+                throw UsageError(message: "--matrix \(error.message)")
+            }
+        },
+        OptionSpec(
+            "--mirror", commands: [.run],
+            help: """
+                run every test a second time in a mirrored world: the other
+                layout direction, every x the script gives or reads mirrored
+                across the screen's centre line ('name [mirrored]'); it fails
+                where a frame is not the mirror image of the unmirrored run's
+                """
+        ) { options, _ in options.mirror = true },
+        OptionSpec(
+            "--ci", commands: [.run],
+            help: """
+                as in CI (also when the CI variable is set and not empty):
+                a missing golden trace fails instead of being recorded, and
+                only(...) fails the run
+                """
+        ) { options, _ in options.ci = true },
+        OptionSpec(
+            "--audit", inlineValue: "TYPES", commands: [.run],
+            // The config's types apply when the flag names none; its allow list always does.
+            config: ConfigKey("audit", flagWins: false) { entry throws(Config.Invalid) in
+                let configured = try Config.audit(entry)
+                return { options in
+                    guard var audit = options.audit else { return }
+                    if !options.auditTypesGiven { audit.types = configured.types }
+                    audit.allow = configured.allow
+                    options.audit = audit
+                }
+            },
+            help: """
+                audit every screen's accessibility after each gesture, settle
+                and setting change, and fail a test at the first step with an
+                issue; TYPES: hit_region, element_detection,
+                sufficient_description, dynamic_type, trait, action (default:
+                all; contrast and text_clipped are not applicable headlessly)
+                """
+        ) { options, flag throws(UsageError) in
+            options.audit = AuditOptions()
+            guard let text = flag.value else { return }
+            let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            switch AuditMethods.types(names) {
+            case .success(let types) where !types.isEmpty:
+                options.audit?.types = types
+                options.auditTypesGiven = true
+            case .success: throw UsageError(message: "--audit= needs audit types, such as hit_region,trait")
+            case .failure(let error): throw UsageError(message: "--audit: \(error.message)")
+            }
+        },
+        OptionSpec(
+            "--timeout", value: "SECONDS", commands: [.run],
+            help: """
+                wall time one test may take before it is stopped and reported
+                as timed out (default: 120); a test that crashes is reported as
+                crashed and the run goes on
+                """,
+            number: .seconds
+        ) { options, seconds in options.timeout = seconds },
+        OptionSpec("--version", commands: nil, help: "print the version and exit") { options, _ in
+            options.action = .version
+        },
+        OptionSpec("-h", "--help", commands: nil, help: "print this help and exit") { options, _ in
+            options.action = .help
+        },
+        OptionSpec(
+            "--at", value: "EVENT", commands: [.render],
+            help: "the event after which to draw the frame (default: the last)",
+            number: .whole(0...Int.max, "an event index >= 0")
+        ) { options, index in options.at = index },
+        OptionSpec(
+            "-o", "--output", value: "FILE", commands: [.render, .view],
+            help: "render and view: write to FILE (default: stdout)"
+        ) { options, flag in options.outputFile = flag.text },
+        OptionSpec(
+            "--runs", value: "N", commands: [.explore], help: "runs of each exploration (default: 100)",
+            number: exploreCount
+        ) { options, count in options.exploreRuns = count },
+        OptionSpec(
+            "--steps", value: "N", commands: [.explore], help: "steps of each run (default: 100)",
+            number: exploreCount
+        ) { options, count in options.exploreSteps = count },
+        OptionSpec(
+            "--time", value: "SECONDS", commands: [.explore],
+            help: "wall time each exploration may take (default: no limit)", number: .seconds
+        ) { options, seconds in options.exploreSeconds = seconds },
+        OptionSpec(
+            "--out", value: "DIR", commands: [.explore],
+            help: "where a failure's reproducer and trace go (default: explore-out)"
+        ) { options, flag in options.exploreOut = flag.text },
+    ]
+
+    /// `--seed N`, `seed = N`.
+    static let seedRule = NumberRule<Int>.whole(0...Int.max, "a whole number >= 0")
+
+    /// `explore --runs N --steps N`.
+    static let exploreCount = NumberRule<Int>.whole(1...100_000_000)
+
+    /// `rtl,smoke` → `["rtl", "smoke"]`; an empty name is a usage error.
+    private static func tagList(_ flag: Flag) throws(UsageError) -> [String] {
+        let tags = flag.text.split(separator: ",", omittingEmptySubsequences: false).map {
+            String($0.trimmingPrefix(" ").reversed().drop { $0 == " " }.reversed())
+        }
+        guard !tags.contains(where: \.isEmpty) else { throw flag.needs("tag names separated by commas") }
+        return tags
+    }
+
+    /// The most shards `--shard K/N` may name: balancing by `--shard-timings` keeps a load per
+    /// shard, so a billion shards would be an 8 GB allocation.
+    static let maximumShards = 100_000
+
+    private static func shard(_ flag: Flag) throws(UsageError) -> (Int, Int) {
+        let parts = flag.text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
+            throw flag.needs("K/N with 1 <= K <= N")
+        }
+        guard n <= maximumShards else {
+            throw flag.needs("at most \(maximumShards) shards (K/N with N <= \(maximumShards))")
+        }
+        return (k, n)
+    }
+}
