@@ -25,22 +25,26 @@ final class ComponentHandle<C: Component> {
     /// The integer a card id was given as, if it was.
     func integerID(_ id: String) -> Int? { integerIDs.contains(id) ? Int(id) : nil }
 
-    /// `component:card(id)`'s table (the frame mirrored for a mirrored screen), or nil when no
-    /// card has that id.
+    /// `component:card(id)`'s table (its frame in the script's world), or nil when no card has
+    /// that id.
     func luaCard(id: String) -> LuaValue? {
-        guard let card = cards.first(where: { $0.id == id }) else { return nil }
-        return LuaSnapshot.card(screen.mirror.card(card), integerID: integerID(card.id))
+        guard let card = view.card(id, of: component) else { return nil }
+        return LuaSnapshot.card(card, integerID: integerID(card.id))
     }
+
+    /// The screen as the script sees it: what every input and reading of the script's world
+    /// goes through (``ScriptView``).
+    var view: ScriptView { ScriptView(screen) }
 
     var settings: ScreenSettings { screen.settings }
     var snapshot: ComponentSnapshot { component.snapshot(in: screen.settings) }
     var cards: [CardSnapshot] { component.cardSnapshots(in: screen.settings) }
 
-    /// The model's name for what a script calls `target`: a card id becomes `"card:<id>"`, a
-    /// control's title becomes its name (`"Show less"` → `"show_less"`).
-    func resolve(_ target: String) -> String {
-        if snapshot.card(target) != nil { return "card:\(target)" }
-        return target.lowercased().replacingSpaces()
+    /// What a script calls `target`, as the model names it: a card id is that card, a control's
+    /// title becomes its part's name (`"Show less"` → `"show_less"`).
+    func resolve(_ target: String) -> ComponentTarget {
+        if snapshot.card(target) != nil { return .card(target) }
+        return .part(target.lowercased().replacingSpaces())
     }
 }
 

@@ -26,8 +26,8 @@ enum ComponentMethods {
             try a.object(at: 1, as: ComponentHandle<C>.self)
         }
         /// The point of `target` (argument 2; nil means the component's own tap target).
-        func point(_ a: LuaArguments, _ h: ComponentHandle<C>, defaultTarget: String?) throws -> Point {
-            let target: String
+        func point(_ a: LuaArguments, _ h: ComponentHandle<C>, defaultTarget: ComponentTarget?) throws -> Point {
+            let target: ComponentTarget
             if let given = try a.optionalString(at: 2) {
                 target = h.resolve(given)
             } else if let defaultTarget {
@@ -52,18 +52,18 @@ enum ComponentMethods {
             "drag": { a in
                 let h = try handle(a)
                 let at = try point(a, h, defaultTarget: nil)
-                let translation = h.screen.mirror.translation(try a.translation(at: 3))
+                let translation = try a.translation(at: 3)
                 let (steps, duration) = try a.gestureOptions(at: 4)
                 return [
                     LuaSnapshot.hit(
                         try a.model {
-                            try h.screen.drag(from: at, by: translation, steps: steps, duration: duration)
+                            try h.view.drag(fromScreenPoint: at, by: translation, steps: steps, duration: duration)
                         })
                 ]
             },
             "point": { a in
                 let h = try handle(a)
-                let at = h.screen.mirror.point(try point(a, h, defaultTarget: C.defaultTapTarget))
+                let at = h.view.reading(try point(a, h, defaultTarget: C.defaultTapTarget))
                 return [.number(at.x), .number(at.y)]
             },
             "ids": { a in
@@ -82,32 +82,30 @@ enum ComponentMethods {
             },
             "cards": { a in
                 let h = try handle(a)
-                let mirror = h.screen.mirror
                 return [
-                    .array(h.cards.map { LuaSnapshot.card(mirror.card($0), integerID: h.integerID($0.id)) })
+                    .array(h.view.cards(of: h.component).map { LuaSnapshot.card($0, integerID: h.integerID($0.id)) })
                 ]
             },
             "frame": { a in
                 let h = try handle(a)
-                return [LuaSnapshot.rect(h.screen.mirror.rect(h.snapshot.frame))]
+                return [LuaSnapshot.rect(h.view.frame(of: h.component))]
             },
             "part": { a in
                 let h = try handle(a)
                 let given = try a.string(at: 2)
-                let name = h.resolve(given)
+                let name = h.resolve(given).name
                 // A part this kind has can be absent (nil: the header of a closed stack); a name
                 // no part of this kind has is a typo.
                 guard C.partNames.contains(name) else {
                     throw a.error(at: 2, unknownPart(given, of: C.componentKind, parts: C.partNames))
                 }
-                return [h.snapshot.part(name).map { LuaSnapshot.part(h.screen.mirror.part($0)) } ?? .nil]
+                return [h.view.part(name, of: h.component).map(LuaSnapshot.part) ?? .nil]
             },
             "accessibility": { a in
                 let h = try handle(a)
-                let elements = h.component.accessibilityElements(in: h.settings).inVoiceOverOrder()
-                let mirror = h.screen.mirror
                 let name = h.component.name
-                return [.array(elements.map { LuaSnapshot.element(mirror.element($0), component: name) })]
+                let elements = h.view.accessibilityElements(of: h.component)
+                return [.array(elements.map { LuaSnapshot.element($0, component: name) })]
             },
             "action": { a in
                 let h = try handle(a)
@@ -176,7 +174,7 @@ enum ComponentMethods {
     static func unknownElement(_ given: String, of component: String, among elements: [AccessibilityElement])
         -> String
     {
-        let names = elements.map { $0.id.hasPrefix("card:") ? String($0.id.dropFirst(5)) : $0.id }
+        let names = elements.map { ComponentTarget($0.id).bareName }
         var detail = "\(component) has no accessibility element '\(given)'"
         if let near = nearestName(to: given, in: names) {
             detail += " (did you mean '\(near)'?)"
@@ -190,6 +188,6 @@ enum ComponentMethods {
     static func elementName<C>(_ a: LuaArguments, _ h: ComponentHandle<C>, at position: Int) throws -> String
     {
         guard let given = try a.optionalString(at: position) else { return "stack" }
-        return h.resolve(given)
+        return h.resolve(given).name
     }
 }

@@ -16,7 +16,7 @@ protocol LuaComponent: TraceableComponent {
     /// The methods only this kind has (`stack:expanded()`); each also has `ComponentMethods.common`.
     static func kindMethods() -> [String: LuaFunction]
     /// What `c:tap()` with no target touches; nil when a target must be given.
-    static var defaultTapTarget: String? { get }
+    static var defaultTapTarget: ComponentTarget? { get }
     /// The parts `c:part(name)` can show, by the model's names (`"show_less"`).
     static var partNames: [String] { get }
     /// The class and its own methods as `types/stackplay.lua` holds them (a test keeps the two

@@ -3,8 +3,9 @@ import StackModel
 import Traces
 
 /// The component kinds scripts can make: the screen's factories, the classes of their handles,
-/// the names `stackplay check` knows, and (through `traces`) what replays build. `standard` has
-/// the three seeds; `adding(_:)` puts one more kind into all of these at once.
+/// the names `stackplay check` knows, and (through `traces`) what replays build. `standard` is
+/// `Traces.ComponentKinds.standard`, the one list of the seeds; `adding(_:)` puts one more kind
+/// into all of these at once.
 public struct LuaComponentKinds: Sendable {
     private(set) var types: [any LuaComponent.Type]
     /// Each kind's methods boxed once (``MethodTable``), in the order of `types`.
@@ -16,10 +17,10 @@ public struct LuaComponentKinds: Sendable {
         for type in types { register(type) }
     }
 
-    /// The three seeds.
-    public static let standard = LuaComponentKinds([
-        NotificationStack.self, WalletCardStack.self, StickyStackedCards.self,
-    ])
+    /// The seeds, in the order of ``ComponentKinds/standard``. Every seed is a ``LuaComponent``
+    /// (`typesFileHasEveryRegisteredKind` checks that none is left out).
+    public static let standard = LuaComponentKinds(
+        ComponentKinds.standard.types.compactMap { $0 as? any LuaComponent.Type })
 
     /// Adds `type`, or replaces the kind of the same name.
     mutating func register(_ type: any LuaComponent.Type) {

@@ -78,7 +78,7 @@ enum LuaSnapshot {
         var table: [String: LuaValue] = [
             "component": .string(hit.componentName), "target": .string(hit.target),
         ]
-        if hit.target.hasPrefix("card:") { table["card"] = .string(String(hit.target.dropFirst(5))) }
+        if let card = hit.part.cardID { table["card"] = .string(card) }
         return .table(table)
     }
 
@@ -117,7 +117,7 @@ enum LuaSnapshot {
                 + "\(s.layoutDirection.rawValue), reduce motion \(s.reduceMotion ? "on" : "off"), "
                 + "dynamic type \(s.dynamicTypeSize.shortName)"
                 + (screen.isMirrored
-                    ? ", mirrored (the script's world is \(screen.mirror.direction(s.layoutDirection).rawValue);"
+                    ? ", mirrored (the script's world is \(ScriptView(screen).settings.layoutDirection.rawValue);"
                         + " frames as the screen shows them)" : "")
         ]
         for component in frame.components {

@@ -4,20 +4,19 @@ import StackModel
 /// Lua: `screen:notification_stack { ... }` and the methods only a notification stack has.
 extension NotificationStack: LuaComponent {
     typealias Handle = ComponentHandle<NotificationStack>
+    private typealias D = Defaults
 
     static let luaOptions: [LuaComponentOption] = [
-        .items, .init("expanded", "boolean", "default false"),
-        .init("title", "string", "default \"Notifications\""),
-        .init("spacing", "number", "default 10"), .init("peek", "number", "default 10"),
-        .init("dismissible", "boolean", "cards can be swiped away (default false)"), .cardHeight, .x, .y,
-        .width,
-        .name,
+        .items, .init("expanded", "boolean", default: D.isExpanded), .init("title", "string", default: D.title),
+        .init("spacing", "number", default: D.spacing), .init("peek", "number", default: D.peek),
+        .init("dismissible", "boolean", "cards can be swiped away", default: D.isDismissible), .cardHeight, .x,
+        .y, .width, .name,
     ]
 
     /// The demo's card height: a 42-pt icon and 14 pt of padding above and below.
     static let demoCardHeight = 70.0
 
-    static let defaultTapTarget: String? = "stack"
+    static let defaultTapTarget: ComponentTarget? = .part("stack")
     static let partNames = ["header", "show_less"]
 
     static func make(_ o: LuaOptions, on screen: Screen) throws -> Self {
@@ -25,11 +24,11 @@ extension NotificationStack: LuaComponent {
         let cards = try readCards(
             o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
         return try Self(
-            name: try o.string("name", default: "notifications"), cards: cards,
-            isExpanded: try o.boolean("expanded", default: false),
-            title: try o.string("title", default: "Notifications"),
-            spacing: try o.number("spacing", default: 10), peek: try o.number("peek", default: 10),
-            isDismissible: try o.boolean("dismissible", default: false),
+            name: try o.string("name", default: D.name), cards: cards,
+            isExpanded: try o.boolean("expanded", default: D.isExpanded),
+            title: try o.string("title", default: D.title),
+            spacing: try o.number("spacing", default: D.spacing), peek: try o.number("peek", default: D.peek),
+            isDismissible: try o.boolean("dismissible", default: D.isDismissible),
             origin: Point(x: x, y: try o.number("y", default: 0)),
             width: try o.number(
                 "width", default: max(screen.settings.size.width - 2 * x, 0), allowNegative: false))

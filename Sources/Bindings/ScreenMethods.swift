@@ -14,7 +14,7 @@ enum ScreenMethods {
     {
         let options = try LuaOptions(arguments, at: 1, known: screenOptions)
         let mirrored = try options.boolean("mirror", default: defaults.mirror) || session.mirrorsScreens
-        var settings = ScreenSettings(
+        let settings = ScreenSettings(
             size: Size(
                 width: try options.number("width", default: defaults.width, allowNegative: false),
                 height: try options.number("height", default: defaults.height, allowNegative: false)),
@@ -23,9 +23,7 @@ enum ScreenMethods {
             reduceMotion: try options.boolean("reduce_motion", default: defaults.reduceMotion),
             dynamicTypeSize: try dynamicType(options, default: defaults.dynamicTypeSize))
         // The script gives its own world's direction; a mirrored screen runs the other one.
-        if mirrored { settings = Mirror(width: settings.size.width).settings(settings) }
-        let screen = try arguments.model { try Screen(settings: settings) }
-        screen.isMirrored = mirrored
+        let screen = try arguments.model { try Screen(world: settings, mirrored: mirrored) }
         session.track(screen, record: try options.boolean("record", default: false))
         return [.object(screen)]
     }
@@ -44,6 +42,12 @@ enum ScreenMethods {
         try arguments.object(at: 1, as: Screen.self)
     }
 
+    /// The screen as the script sees it (``ScriptView``): every method that takes or gives an x
+    /// or a direction goes through it.
+    static func view(_ arguments: LuaArguments) throws -> ScriptView {
+        ScriptView(try screen(arguments))
+    }
+
     /// The hot methods' fast paths (``FastMethod``), which the screen's class uses unless `--audit`
     /// wraps its methods. Each takes only the common shape of its arguments (an integer finger, two
     /// finite numbers) and otherwise falls back to its closure in ``methods(session:defaults:kinds:)``.
@@ -58,7 +62,7 @@ enum ScreenMethods {
         else { return LuaStack.fallback }
         let s = Unmanaged<Screen>.fromOpaque(object!).takeUnretainedValue()
         // `touchMove` throws (an unknown finger) before it changes anything: the closure says why.
-        do { try s.touchMove(finger, to: s.mirror.point(Point(x: x, y: y))) } catch { return LuaStack.fallback }
+        do { try ScriptView.touchMove(finger, to: Point(x: x, y: y), on: s) } catch { return LuaStack.fallback }
         return 0
     }
 
@@ -103,8 +107,7 @@ enum ScreenMethods {
                 guard let direction = directions.first(where: { $0.0 == name })?.1 else {
                     throw a.error(at: 2, ScreenDefaults.unknownDirection(name))
                 }
-                let s = try screen(a)
-                s.setLayoutDirection(s.mirror.direction(direction))
+                try view(a).setLayoutDirection(direction)
                 return []
             },
             "set_dynamic_type": { a in
@@ -125,10 +128,7 @@ enum ScreenMethods {
                 try a.model { try s.setSize(size) }
                 return []
             },
-            "settings": { a in
-                let s = try screen(a)
-                return [LuaSnapshot.settings(s.mirror.settings(s.settings))]
-            },
+            "settings": { a in [LuaSnapshot.settings(try view(a).settings)] },
             "mirrored": { a in
                 session.asksMirror = true
                 return [.boolean(try screen(a).isMirrored)]
@@ -137,21 +137,20 @@ enum ScreenMethods {
             "tap": { a in
                 let (point, next) = try a.point(at: 2)
                 let duration = try a.tapDuration(at: next)
-                let s = try screen(a)
-                let at = s.mirror.point(point)
-                return [LuaSnapshot.hit(try a.model { try s.tap(at: at, duration: duration) })]
+                let v = try view(a)
+                return [LuaSnapshot.hit(try a.model { try v.tap(at: point, duration: duration) })]
             },
             "touch_down": { a in
                 let (point, _) = try a.point(at: 2)
-                let s = try screen(a)
-                let (touch, hit) = try a.model { try s.touchDown(at: s.mirror.point(point)) }
+                let v = try view(a)
+                let (touch, hit) = try a.model { try v.touchDown(at: point) }
                 return [.integer(touch), LuaSnapshot.hit(hit)]
             },
             "touch_move": { a in
                 let touch = try a.integer(at: 2)
                 let (point, _) = try a.point(at: 3)
-                let s = try screen(a)
-                try a.model(argument: 2) { try s.touchMove(touch, to: s.mirror.point(point)) }
+                let v = try view(a)
+                try a.model(argument: 2) { try v.touchMove(touch, to: point) }
                 return []
             },
             "touch_up": { a in
@@ -163,38 +162,29 @@ enum ScreenMethods {
                 let (start, next) = try a.point(at: 2)
                 let translation = try a.translation(at: next)
                 let (steps, duration) = try a.gestureOptions(at: next + 1)
-                let s = try screen(a)
-                let mirror = s.mirror
+                let v = try view(a)
                 return [
                     LuaSnapshot.hit(
-                        try a.model {
-                            try s.drag(
-                                from: mirror.point(start), by: mirror.translation(translation), steps: steps,
-                                duration: duration)
-                        })
+                        try a.model { try v.drag(from: start, by: translation, steps: steps, duration: duration) })
                 ]
             },
             "hit_test": { a in
                 let (point, _) = try a.point(at: 2)
-                let s = try screen(a)
-                return [LuaSnapshot.hit(s.hitTest(s.mirror.point(point)))]
+                return [LuaSnapshot.hit(try view(a).hitTest(point))]
             },
             // VoiceOver (G6)
             "escape": { a in [.boolean(try a.model { try screen(a).escape() })] },
             "accessibility": { a in
-                let s = try screen(a)
-                let mirror = s.mirror
                 return [
                     .array(
-                        s.accessibilityElements().map {
-                            LuaSnapshot.element(mirror.element($0.element), component: $0.component)
+                        try view(a).accessibilityElements().map {
+                            LuaSnapshot.element($0.element, component: $0.component)
                         })
                 ]
             },
             // Observations
             "snapshot": { a in
-                let s = try screen(a)
-                let frame = s.mirror.frame(s.snapshot())
+                let frame = try view(a).snapshot()
                 return [
                     .table([
                         "time": .number(frame.time), "settings": LuaSnapshot.settings(frame.settings),

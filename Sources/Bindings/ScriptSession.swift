@@ -131,7 +131,7 @@ package final class ScriptSession {
                 total += tracked.recorderBytes
                 return true
             }
-            let cards = screen.components.reduce(0) { $0 + MemoryEstimate.cardCount(of: $1) }
+            let cards = screen.components.reduce(0) { $0 + $1.cardCount }
             tracked.bytesPerEvent = MemoryEstimate.eventBytes + cards * MemoryEstimate.recordedCardBytes
             total +=
                 MemoryEstimate.screenBytes + screen.components.count * MemoryEstimate.componentBytes
@@ -157,15 +157,6 @@ enum MemoryEstimate {
     /// One card in a recorded frame (a JSON object of about 150 characters).
     static let recordedCardBytes = 192
 
-    /// The number of cards a component holds.
-    static func cardCount(of component: any Component) -> Int {
-        switch component {
-        case let stack as NotificationStack: stack.cards.count
-        case let wallet as WalletCardStack: wallet.cards.count
-        case let sticky as StickyStackedCards: sticky.cards.count
-        default: 0
-        }
-    }
 }
 
 extension LuaState {

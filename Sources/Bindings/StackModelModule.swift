@@ -153,14 +153,8 @@ public struct ScreenDefaults: Sendable, Equatable {
     public static let keys = ["width", "height", "layout_direction", "reduce_motion", "dynamic_type"]
 
     /// `"unknown size 'AX9' (did you mean 'AX5'?)"`, or the list of sizes when none is near.
-    public static func unknownSize(_ name: String) -> String {
-        let names = DynamicTypeSize.allCases.map(\.shortName)
-        if let near = nearestName(to: name, in: names) {
-            return "unknown size '\(name)' (did you mean '\(near)'?)"
-        }
-        return "unknown size '\(name)' (sizes: \(names.joined(separator: ", ")))"
-    }
+    public static func unknownSize(_ name: String) -> String { DynamicTypeSize.unknownName(name) }
 
     /// `"'ltr' or 'rtl' expected, got 'rlt'"`.
-    public static func unknownDirection(_ name: String) -> String { "'ltr' or 'rtl' expected, got '\(name)'" }
+    public static func unknownDirection(_ name: String) -> String { LayoutDirection.unknownName(name) }
 }

@@ -4,21 +4,21 @@ import StackModel
 /// Lua: `screen:sticky_stacked_cards { ... }` and the methods only the sticky cards have.
 extension StickyStackedCards: LuaComponent {
     typealias Handle = ComponentHandle<StickyStackedCards>
+    private typealias D = Defaults
 
     static let luaOptions: [LuaComponentOption] = [
-        .items, .init("spacing", "number", "default 20"), .init("top", "number", "default 12"),
-        .init("peek", "number", "default 12"), .init("max_peeking", "integer", "default 3"), .cardHeight, .x,
-        .y,
-        .width, .init("height", "number", "the scroll view's visible height in pt, >= 0"),
-        .init("inset_top", "number", ">= 0 (default 12)"),
-        .init("inset_bottom", "number", ">= 0 (default 40)"),
-        .init("scroll_offset", "number", "default 0"), .name,
+        .items, .init("spacing", "number", default: D.spacing), .init("top", "number", default: D.top),
+        .init("peek", "number", default: D.peek), .init("max_peeking", "integer", default: D.maxPeeking),
+        .cardHeight, .x, .y, .width, .init("height", "number", "the scroll view's visible height in pt, >= 0"),
+        .init("inset_top", "number", ">= 0", default: D.insetTop),
+        .init("inset_bottom", "number", ">= 0", default: D.insetBottom),
+        .init("scroll_offset", "number", default: D.scrollOffset), .name,
     ]
 
     /// The demo's cards: 300 pt of content and 24 pt of padding above and below.
     static let demoCardHeight = 348.0
 
-    static let defaultTapTarget: String? = "scroll"
+    static let defaultTapTarget: ComponentTarget? = .part("scroll")
     static let partNames: [String] = []
 
     static func make(_ o: LuaOptions, on screen: Screen) throws -> Self {
@@ -27,17 +27,17 @@ extension StickyStackedCards: LuaComponent {
         let cards = try readCards(
             o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
         return try Self(
-            name: try o.string("name", default: "sticky"), cards: cards,
-            spacing: try o.number("spacing", default: 20),
-            top: try o.number("top", default: 12), peek: try o.number("peek", default: 12),
-            maxPeeking: try o.integer("max_peeking", default: 3), origin: Point(x: x, y: y),
+            name: try o.string("name", default: D.name), cards: cards,
+            spacing: try o.number("spacing", default: D.spacing),
+            top: try o.number("top", default: D.top), peek: try o.number("peek", default: D.peek),
+            maxPeeking: try o.integer("max_peeking", default: D.maxPeeking), origin: Point(x: x, y: y),
             width: try o.number(
                 "width", default: max(screen.settings.size.width - x, 0), allowNegative: false),
             viewportHeight: try o.number(
                 "height", default: max(screen.settings.size.height - y, 0), allowNegative: false),
-            insetTop: try o.number("inset_top", default: 12, allowNegative: false),
-            insetBottom: try o.number("inset_bottom", default: 40, allowNegative: false),
-            scrollOffset: try o.number("scroll_offset", default: 0))
+            insetTop: try o.number("inset_top", default: D.insetTop, allowNegative: false),
+            insetBottom: try o.number("inset_bottom", default: D.insetBottom, allowNegative: false),
+            scrollOffset: try o.number("scroll_offset", default: D.scrollOffset))
     }
 
     static func kindMethods() -> [String: LuaFunction] {

@@ -4,28 +4,28 @@ import StackModel
 /// Lua: `screen:wallet_card_stack { ... }` and the methods only a wallet has.
 extension WalletCardStack: LuaComponent {
     typealias Handle = ComponentHandle<WalletCardStack>
+    private typealias D = Defaults
 
     static let luaOptions: [LuaComponentOption] = [
         .items, .init("selection", "string", "the selected card's id; an id of no card counts as none (W11)"),
-        .cardHeight, .init("peek", "number", "default 64"), .init("pile_height", "number", "default 76"), .x,
-        .y,
-        .width, .init("height", "number", "the stack's height in pt, >= 0"), .name,
+        .cardHeight, .init("peek", "number", default: D.peek), .init("pile_height", "number", default: D.pileHeight),
+        .x, .y, .width, .init("height", "number", "the stack's height in pt, >= 0"), .name,
     ]
 
     /// A bare `wallet:tap()` names no card: a wallet has nothing to tap as a whole.
-    static let defaultTapTarget: String? = nil
+    static let defaultTapTarget: ComponentTarget? = nil
     static let partNames = ["detail"]
 
     static func make(_ o: LuaOptions, on screen: Screen) throws -> Self {
         let x = try o.number("x", default: 20)
         let y = try o.number("y", default: 0)
-        let cardHeight = try o.number("card_height", default: 200, allowNegative: false)
+        let cardHeight = try o.number("card_height", default: D.cardHeight, allowNegative: false)
         let cards = try readCards(o, defaultHeight: cardHeight)
         return try Self(
-            name: try o.string("name", default: "wallet"), cards: cards,
+            name: try o.string("name", default: D.name), cards: cards,
             selection: try o.optionalString("selection"),
-            cardHeight: cardHeight, peek: try o.number("peek", default: 64),
-            pileHeight: try o.number("pile_height", default: 76), origin: Point(x: x, y: y),
+            cardHeight: cardHeight, peek: try o.number("peek", default: D.peek),
+            pileHeight: try o.number("pile_height", default: D.pileHeight), origin: Point(x: x, y: y),
             width: try o.number(
                 "width", default: max(screen.settings.size.width - 2 * x, 0), allowNegative: false),
             height: try o.number(

@@ -100,7 +100,7 @@ extension ExploreAction {
     /// An element as `c:action` and `c:activate` take it: a card by its id (`"card:Design"` is
     /// `"Design"`: they read other names in lower case), else the element's own id.
     private func luaElement(_ element: String) -> String {
-        element.hasPrefix("card:") ? String(element.dropFirst(5)) : element
+        ComponentTarget(element).bareName
     }
 
     private func luaValue(_ value: OwnerChange.Value) -> String {

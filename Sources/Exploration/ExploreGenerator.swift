@@ -127,7 +127,7 @@ public struct ExploreGenerator: Sendable {
             let choice = random.number(0...1)
             if choice < 0.6, !snapshot.cards.isEmpty {
                 let card = random.pick(snapshot.cards)
-                if let point = try? component.point(of: "card:\(card.id)", in: settings) { return point }
+                if let point = try? component.point(of: .card(card.id), in: settings) { return point }
                 return card.frame.center
             }
             if choice < 0.8, !snapshot.parts.isEmpty { return random.pick(snapshot.parts).frame.center }

@@ -97,7 +97,7 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
             {
                 let elements = component.accessibilityElements(in: settings)
                 for card in snapshot.cards where card.isVisible {
-                    let id = "card:\(card.id)"
+                    let id = ComponentTarget.card(card.id).name
                     // Its own element, or a labelled group over it (the closed pile is one
                     // element, "stack", that reads the top card and the count). An element of its
                     // own hidden on purpose (`.accessibilityHidden`: the wallet's pile while a
@@ -105,7 +105,7 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
                     let named = elements.contains { element in
                         !element.label.isEmpty
                             && (element.id == id
-                                || (!element.isHidden && !element.id.hasPrefix("card:")
+                                || (!element.isHidden && ComponentTarget(element.id).cardID == nil
                                     && overlaps(element.frame, card.frame)))
                     }
                     guard named else {

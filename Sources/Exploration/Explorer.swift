@@ -208,7 +208,7 @@ public final class Explorer {
         }
         func perform(_ action: ExploreAction) -> Bool {
             do {
-                let hit = try apply(action, on: screen, fingers: &fingers)
+                let hit = try apply(action, on: ScriptView(unmirrored: screen), fingers: &fingers)
                 guard let hit else { return true }  // refused: not a step
                 return stepDone(action, hit.hit)
             } catch let failure as ExploreFailure {
@@ -277,6 +277,9 @@ public final class Explorer {
             return ExploreFailure(invariant: "mirror", message: "the mirrored setup raised: \(error)")
         }
         let recorder = TraceRecorder(screen: screen, stackplay: "explore")
+        // The steps' points and translations mirrored (a nudge to the left) and their layout
+        // directions turned around, across the width of the screen at each step.
+        let mirroredView = ScriptView(screen, nudge: Self.mirrorNudge)
         var fingers = ExploreGenerator.Fingers()
         // The events recorded once each step is done: which step an event belongs to.
         var ends: [Int] = []
@@ -292,7 +295,7 @@ public final class Explorer {
                 compared = recorder.eventCount
                 break
             }
-            do { _ = try apply(Self.mirrored(action, screen.mirror), on: screen, fingers: &fingers) } catch {
+            do { _ = try apply(action, on: mirroredView, fingers: &fingers) } catch {
                 return ExploreFailure(
                     invariant: "mirror",
                     message:
@@ -352,24 +355,6 @@ public final class Explorer {
     /// the other side of the card's mirrored edge. A tenth of the tolerance keeps it on the same side.
     static let mirrorNudge = mirrorTolerance / 10
 
-    /// `action` as a mirrored screen takes it: points (``mirrorNudge`` to the left) and
-    /// translations mirrored (across the width of the screen then), a layout direction turned
-    /// around; the rest unchanged.
-    static func mirrored(_ action: ExploreAction, _ mirror: Mirror) -> ExploreAction {
-        func point(_ point: Point) -> Point {
-            mirror.isOn ? Point(x: mirror.x(point.x) - mirrorNudge, y: point.y) : point
-        }
-        return switch action {
-        case .tap(let p, let duration): .tap(point(p), duration: duration)
-        case .drag(let start, let by, let steps, let duration):
-            .drag(point(start), by: mirror.translation(by), steps: steps, duration: duration)
-        case .touchDown(let finger, let p): .touchDown(finger: finger, point(p))
-        case .touchMove(let finger, let p): .touchMove(finger: finger, point(p))
-        case .setLayoutDirection(let direction): .setLayoutDirection(mirror.direction(direction))
-        default: action
-        }
-    }
-
     /// Runs `actions` again through the Lua API (as the written scenario does) and compares the
     /// last frame with the Swift run's.
     func luaAPIDifference(_ actions: [ExploreAction], expected: FrameSnapshot) -> ExploreFailure? {
@@ -388,21 +373,22 @@ public final class Explorer {
     /// A step that took effect: what the touch landed on (nil inside when nothing), or nil when
     /// the screen refused the step (a finger that is not down, a change it does not take).
     /// Throws an `ExploreFailure` for a settle that does not end or a custom action that raised.
-    func apply(_ action: ExploreAction, on screen: Screen, fingers: inout ExploreGenerator.Fingers) throws
+    func apply(_ action: ExploreAction, on view: ScriptView, fingers: inout ExploreGenerator.Fingers) throws
         -> (hit: Hit?, Void)?
     {
+        let screen = view.screen
         switch action {
-        case .tap(let point, let duration): return (try screen.tap(at: point, duration: duration), ())
+        case .tap(let point, let duration): return (try view.tap(at: point, duration: duration), ())
         case .drag(let start, let by, let steps, let duration):
-            return (try screen.drag(from: start, by: by, steps: steps, duration: duration), ())
+            return (try view.drag(from: start, by: by, steps: steps, duration: duration), ())
         case .touchDown(let finger, let point):
             guard fingers.down[finger] == nil else { return nil }
-            let (id, hit) = try screen.touchDown(at: point)
+            let (id, hit) = try view.touchDown(at: point)
             fingers.down[finger] = (id, point)
             return (hit, ())
         case .touchMove(let finger, let point):
             guard let down = fingers.down[finger] else { return nil }
-            try screen.touchMove(down.id, to: point)
+            try view.touchMove(down.id, to: point)
             fingers.down[finger] = (down.id, point)
             return (nil, ())
         case .touchUp(let finger):
@@ -424,7 +410,7 @@ public final class Explorer {
         case .activate(let component, let element):
             return (try screen.performAction("activate", on: element, of: component) ? nil : nil, ())
         case .setReduceMotion(let on): screen.setReduceMotion(on)
-        case .setLayoutDirection(let direction): screen.setLayoutDirection(direction)
+        case .setLayoutDirection(let direction): view.setLayoutDirection(direction)
         case .setDynamicType(let size): screen.setDynamicTypeSize(size)
         case .setSize(let size): try screen.setSize(size)
         case .change(let component, let change): try screen.change(change, of: component)

@@ -1,8 +1,53 @@
-/// Helpers that every component shares for naming its cards as touch and accessibility targets.
+/// What a touch lands on, a finger is aimed at, or an accessibility element is, inside one
+/// component: one of its cards, or one of its parts (`"stack"`, `"show_less"`, `"header"`,
+/// `"detail"`, `"scroll"`, `"title"`).
+///
+/// Scripts, traces, reports and element ids know it as text: `"card:<id>"` for a card, the part's
+/// own name for a part. `init(_:)` and `name` are the one place that text is read and written.
+public enum ComponentTarget: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The card with this id.
+    case card(String)
+    /// A part that is not a card, by its name (`"show_less"`).
+    case part(String)
 
-/// The card id in a target: `"card:<id>"` or a bare `"<id>"`.
-func cardID(from target: String) -> String {
-    target.hasPrefix("card:") ? String(target.dropFirst(5)) : target
+    /// What the text form of a card starts with.
+    public static let cardPrefix = "card:"
+
+    /// `"card:<id>"` is a card; any other text names a part.
+    public init(_ text: String) {
+        if text.hasPrefix(Self.cardPrefix) {
+            self = .card(String(text.dropFirst(Self.cardPrefix.count)))
+        } else {
+            self = .part(text)
+        }
+    }
+
+    public init(stringLiteral text: String) { self.init(text) }
+
+    /// The text form: `"card:calendar"`, `"show_less"`.
+    public var name: String {
+        switch self {
+        case .card(let id): Self.cardPrefix + id
+        case .part(let name): name
+        }
+    }
+
+    public var description: String { name }
+
+    /// The card's id, or nil for a part.
+    public var cardID: String? {
+        if case .card(let id) = self { return id }
+        return nil
+    }
+
+    /// The name without the card prefix: a card's id, a part's name. Where a component takes a
+    /// card by its bare id (`point(of: "calendar")`), a name that is none of its parts is this.
+    public var bareName: String {
+        switch self {
+        case .card(let id): id
+        case .part(let name): name
+        }
+    }
 }
 
 /// The error for a card id that a component does not hold, listing the ones it does.

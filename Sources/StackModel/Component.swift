@@ -14,15 +14,19 @@ public protocol Component: AnyObject {
     /// Only the cards of `snapshot(in:)`: what a script reads most often, without the state.
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot]
 
-    /// The part under `point` that takes touches, or nil when a touch there passes through (G4).
-    func hitTest(_ point: Point, in settings: ScreenSettings) -> String?
+    /// How many cards it holds now, without laying them out: what the runner's memory estimate
+    /// counts (a card's spec, its layout and its animated values).
+    var cardCount: Int { get }
 
-    /// Where a finger should go down to touch `target` (a card id, `"card:<id>"`, or a part such
-    /// as `"stack"`): the centre of the part of it that shows.
-    func point(of target: String, in settings: ScreenSettings) throws -> Point
+    /// The part under `point` that takes touches, or nil when a touch there passes through (G4).
+    func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget?
+
+    /// Where a finger should go down to touch `target` (a card, a part such as `"stack"`, or a
+    /// card by its bare id): the centre of the part of it that shows.
+    func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point
 
     /// A finger went down on `target` (as `hitTest` named it).
-    func touchBegan(_ touch: Touch, on target: String, in settings: ScreenSettings)
+    func touchBegan(_ touch: Touch, on target: ComponentTarget, in settings: ScreenSettings)
     /// A finger that went down on this component moved.
     func touchMoved(_ touch: Touch, in settings: ScreenSettings)
     /// A finger that went down on this component came up at `touch.location`.
@@ -75,6 +79,10 @@ public struct TouchTarget: Hashable, Sendable {
     public init(_ element: String, _ gesture: Gesture = .tap) {
         self.element = element
         self.gesture = gesture
+    }
+
+    public init(_ target: ComponentTarget, _ gesture: Gesture = .tap) {
+        self.init(target.name, gesture)
     }
 }
 

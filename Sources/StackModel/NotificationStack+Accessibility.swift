@@ -33,7 +33,7 @@ extension NotificationStack {
             // Closed, the first card is folded into the stack's element and the others are hidden.
             elements.append(
                 AccessibilityElement(
-                    id: "card:\(card.id)", label: card.label, isHidden: !isOpen,
+                    id: ComponentTarget.card(card.id).name, label: card.label, isHidden: !isOpen,
                     actions: [Self.clearAction], frame: snapshot.frame))
         }
         return elements
@@ -42,7 +42,7 @@ extension NotificationStack {
     public func performAccessibilityAction(_ action: String, on element: String, in settings: ScreenSettings)
         throws -> Bool
     {
-        let id = cardID(from: element)
+        let id = ComponentTarget(element).bareName
         guard cards.contains(where: { $0.id == id }) else {
             if element == "stack" || element == "show_less" || element == "title" {
                 throw StackModelError("'\(element)' has no action '\(action)' (it has: activate)")
@@ -68,7 +68,7 @@ extension NotificationStack {
         var targets: [TouchTarget] = []
         if showsHeader { targets.append(TouchTarget("show_less")) }
         if !isOpen { targets.append(TouchTarget("stack")) }
-        if isSwipeable { targets += cards.map { TouchTarget("card:\($0.id)", .drag) } }
+        if isSwipeable { targets += cards.map { TouchTarget(.card($0.id), .drag) } }
         return targets
     }
 
@@ -77,7 +77,7 @@ extension NotificationStack {
     public func wouldChange(performing action: String, on element: String, in settings: ScreenSettings)
         -> Bool?
     {
-        guard action == Self.clearAction, element.hasPrefix("card:") else { return nil }
+        guard action == Self.clearAction, ComponentTarget(element).cardID != nil else { return nil }
         return isSwipeable
     }
 }

@@ -1,15 +1,12 @@
 /// Touches on a `NotificationStack`: the swipe on each card (N9 to N13), the tap that opens the
 /// pile (N6) and the "Show less" button (N8).
 extension NotificationStack {
-    public func touchBegan(_ touch: Touch, on target: String, in settings: ScreenSettings) {
-        switch target {
-        case "show_less", "header", "stack": gestures[touch.id] = RowGesture(card: nil, target: target)
-        default: gestures[touch.id] = RowGesture(card: String(target.dropFirst(5)), target: target)
-        }
+    public func touchBegan(_ touch: Touch, on target: ComponentTarget, in settings: ScreenSettings) {
+        gestures[touch.id] = RowGesture(target: target)
     }
 
     public func touchMoved(_ touch: Touch, in settings: ScreenSettings) {
-        guard var gesture = gestures[touch.id], let id = gesture.card else { return }
+        guard var gesture = gestures[touch.id], let id = gesture.target.cardID else { return }
         // `.gesture(swipe, isEnabled: isSwipeable)`: a disabled swipe does not see the touch.
         guard isSwipeable else {
             gesture.isSwiping = false
@@ -27,7 +24,7 @@ extension NotificationStack {
 
     public func touchEnded(_ touch: Touch, in settings: ScreenSettings) {
         guard let gesture = gestures.removeValue(forKey: touch.id) else { return }
-        if let id = gesture.card, gesture.isSwiping, let row = row(id) {
+        if let id = gesture.target.cardID, gesture.isSwiping, let row = row(id) {
             // N13: strictly past the threshold leaves; anything else springs back.
             if row.offset.target < -Self.swipeThreshold {
                 dismiss(id, in: settings)

@@ -4,27 +4,35 @@ extension ComponentKind {
     public static let notificationStack = ComponentKind("notification_stack")
 }
 
-extension OwnerChange {
-    /// The owner set a notification stack's `isExpanded` binding (N7).
-    public static func setExpanded(_ expanded: Bool) -> OwnerChange {
-        OwnerChange("set_expanded", [Field("expanded", .bool(expanded))])
+extension NotificationStack {
+    /// What a notification stack is given when its owner says nothing (the seed's defaults): the
+    /// model's initializer, the Lua factory and its definitions read them here.
+    public enum Defaults {
+        public static let name = "notifications"
+        public static let isExpanded = false
+        public static let title = "Notifications"
+        public static let spacing = 10.0
+        public static let peek = 10.0
+        public static let isDismissible = false
     }
 }
 
-extension OwnerChange.Schema {
-    public static let setExpanded = OwnerChange.Schema("set_expanded", [.init("expanded", .bool)])
+extension OwnerChange {
+    /// The owner set a notification stack's `isExpanded` binding (N7).
+    public static let setExpanded = OwnerChangeType<Bool>("set_expanded", field: "expanded")
 }
 
 extension NotificationStack {
-    /// The owner's changes a notification stack takes.
-    public static let ownerChanges: [OwnerChange.Schema] = [.setExpanded, .setItems]
+    /// The owner's changes a notification stack takes, and what each does.
+    public static let ownerChangeHandlers: [OwnerChangeHandler<NotificationStack>] = [
+        .init(OwnerChange.setExpanded) { stack, expanded, settings in stack.setExpanded(expanded, in: settings) },
+        .init(OwnerChange.setItems) { stack, cards, settings in try stack.setCards(cards, in: settings) },
+    ]
+
+    public static let ownerChanges = ownerChangeHandlers.map(\.schema)
 
     public func apply(_ change: OwnerChange, in settings: ScreenSettings) throws {
-        switch change.name {
-        case "set_expanded": setExpanded(try change.bool("expanded"), in: settings)
-        case "set_items": try setCards(try change.cards("items"), in: settings)
-        default: throw unsupported(change)
-        }
+        try OwnerChangeHandler.apply(change, to: self, by: Self.ownerChangeHandlers, in: settings)
     }
 }
 

@@ -91,18 +91,20 @@ extension NotificationStack {
             ])
     }
 
-    public func hitTest(_ point: Point, in settings: ScreenSettings) -> String? {
+    public var cardCount: Int { cards.count }
+
+    public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
         if showsHeader, headerFrame(in: settings).contains(point) {
             return showLessFrame(in: settings).contains(point) ? "show_less" : "header"
         }
         // The first card is on top (N5): z falls with the index.
         if isOpen, let card = topmostCard(at: point, among: cardSnapshots(in: settings)) {
-            return "card:\(card.id)"
+            return .card(card.id)
         }
         return layoutFrame(in: settings).contains(point) ? "stack" : nil
     }
 
-    public func point(of target: String, in settings: ScreenSettings) throws -> Point {
+    public func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point {
         switch target {
         case "stack": return layoutFrame(in: settings).center
         case "show_less":
@@ -116,7 +118,7 @@ extension NotificationStack {
             }
             return headerFrame(in: settings).center
         default:
-            let id = cardID(from: target)
+            let id = target.bareName
             guard cards.contains(where: { $0.id == id }) else { throw unknownCard(id) }
             return visibleCenter(of: id, among: cardSnapshots(in: settings))
         }

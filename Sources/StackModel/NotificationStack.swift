@@ -58,9 +58,8 @@ public final class NotificationStack: Component {
 
     /// A finger that went down on the stack.
     struct RowGesture {
-        var card: String?
-        /// What the finger went down on: "card:<id>", "stack", "show_less" or "header".
-        var target: String
+        /// What the finger went down on: a card, "stack", "show_less" or "header".
+        var target: ComponentTarget
         var drag = DragRecognizer(minimumDistance: NotificationStack.swipeMinimumDistance)
         var isSwiping = false
     }
@@ -88,10 +87,9 @@ public final class NotificationStack: Component {
     public static let clearAction = "Clear"
 
     public init(
-        name: String = "notifications", cards: [CardSpec], isExpanded: Bool = false,
-        title: String = "Notifications",
-        spacing: Double = 10, peek: Double = 10, isDismissible: Bool = false, origin: Point = .zero,
-        width: Double = 390
+        name: String = Defaults.name, cards: [CardSpec], isExpanded: Bool = Defaults.isExpanded,
+        title: String = Defaults.title, spacing: Double = Defaults.spacing, peek: Double = Defaults.peek,
+        isDismissible: Bool = Defaults.isDismissible, origin: Point = .zero, width: Double = 390
     ) throws {
         try CardSpec.validate(cards)
         try StackModelError.requireFinite(spacing, "spacing")
@@ -187,7 +185,7 @@ public final class NotificationStack: Component {
         }
         rows = kept
         let ids = Set(newCards.map(\.id))
-        gestures = gestures.filter { $0.value.card.map { ids.contains($0) } ?? true }
+        gestures = gestures.filter { $0.value.target.cardID.map { ids.contains($0) } ?? true }
         retarget(animation: animation, at: now)
     }
 

@@ -106,15 +106,96 @@ public struct OwnerChange: Hashable, Sendable {
     }
 }
 
-extension OwnerChange {
-    /// The owner replaced a component's cards (N14, W3): a notification stack's and a wallet's.
-    public static func setItems(_ cards: [CardSpec]) -> OwnerChange {
-        OwnerChange("set_items", [Field("items", .cards(cards))])
+/// A change of one value, declared once where its component is: the name and field a trace gives
+/// it, the field's type, and how the Swift value goes in and comes out. The change itself
+/// (`OwnerChange.setExpanded(true)`), its ``OwnerChange/Schema`` (what traces and the explorer
+/// read) and the kind's `apply` (through ``OwnerChangeHandler``) all come from it.
+public struct OwnerChangeType<Payload: OwnerChangePayload>: Sendable {
+    public let schema: OwnerChange.Schema
+
+    /// `OwnerChangeType<Bool>("set_expanded", field: "expanded")`.
+    public init(_ name: String, field: String, type: OwnerChange.FieldType = Payload.fieldType) {
+        schema = OwnerChange.Schema(name, [OwnerChange.FieldSpec(field, type)])
+    }
+
+    public var name: String { schema.name }
+    var field: String { schema.fields[0].name }
+
+    /// The change that sets this value.
+    public func callAsFunction(_ value: Payload) -> OwnerChange {
+        OwnerChange(name, [OwnerChange.Field(field, value.ownerChangeValue)])
+    }
+
+    /// The value `change` carries when it is this change, else nil; throws when its field is
+    /// missing or of another type.
+    public func value(of change: OwnerChange) throws -> Payload? {
+        guard change.name == name else { return nil }
+        return try Payload(from: change, field)
     }
 }
 
-extension OwnerChange.Schema {
-    public static let setItems = OwnerChange.Schema("set_items", [.init("items", .cards)])
+/// A Swift value a one-field owner change carries, and the field type a trace reads it by.
+public protocol OwnerChangePayload: Sendable {
+    static var fieldType: OwnerChange.FieldType { get }
+    var ownerChangeValue: OwnerChange.Value { get }
+    /// The value of `change`'s field `key`.
+    init(from change: OwnerChange, _ key: String) throws
+}
+
+extension Bool: OwnerChangePayload {
+    public static var fieldType: OwnerChange.FieldType { .bool }
+    public var ownerChangeValue: OwnerChange.Value { .bool(self) }
+    public init(from change: OwnerChange, _ key: String) throws { self = try change.bool(key) }
+}
+
+extension Double: OwnerChangePayload {
+    public static var fieldType: OwnerChange.FieldType { .number }
+    public var ownerChangeValue: OwnerChange.Value { .number(self) }
+    public init(from change: OwnerChange, _ key: String) throws { self = try change.number(key) }
+}
+
+extension Optional: OwnerChangePayload where Wrapped == String {
+    public static var fieldType: OwnerChange.FieldType { .optionalString }
+    public var ownerChangeValue: OwnerChange.Value { map { .string($0) } ?? .null }
+    public init(from change: OwnerChange, _ key: String) throws { self = try change.optionalString(key) }
+}
+
+extension Array: OwnerChangePayload where Element == CardSpec {
+    public static var fieldType: OwnerChange.FieldType { .cards }
+    public var ownerChangeValue: OwnerChange.Value { .cards(self) }
+    public init(from change: OwnerChange, _ key: String) throws { self = try change.cards(key) }
+}
+
+/// What a kind does with one of the changes it takes: its kind's list of these is the one place
+/// that says which changes it takes (`ownerChanges`) and how it applies them (`apply`).
+public struct OwnerChangeHandler<C: Component>: Sendable {
+    public let schema: OwnerChange.Schema
+    private let body: @Sendable (C, OwnerChange, ScreenSettings) throws -> Bool
+
+    public init<P>(_ type: OwnerChangeType<P>, _ apply: @escaping @Sendable (C, P, ScreenSettings) throws -> Void) {
+        schema = type.schema
+        body = { component, change, settings in
+            guard let value = try type.value(of: change) else { return false }
+            try apply(component, value, settings)
+            return true
+        }
+    }
+
+    /// Applies `change` to `component` through the first of `handlers` that takes it; throws the
+    /// kind's ``Component/unsupported(_:)`` error when none does.
+    public static func apply(
+        _ change: OwnerChange, to component: C, by handlers: [Self], in settings: ScreenSettings
+    ) throws {
+        for handler in handlers where handler.schema.name == change.name {
+            if try handler.body(component, change, settings) { return }
+        }
+        throw component.unsupported(change)
+    }
+}
+
+extension OwnerChange {
+    /// The owner replaced a component's cards (N14, W3): a notification stack's and a wallet's.
+    public static let setItems = OwnerChangeType<[CardSpec]>("set_items", field: "items")
 }
 
 extension Screen {

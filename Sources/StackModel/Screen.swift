@@ -141,7 +141,7 @@ public final class Screen {
         for index in components.indices.reversed() {
             let component = components[index]
             if let target = component.hitTest(point, in: settings) {
-                return Hit(componentIndex: index, componentName: component.name, target: target)
+                return Hit(componentIndex: index, componentName: component.name, part: target)
             }
         }
         return nil
@@ -169,7 +169,7 @@ public final class Screen {
         let hit = hitTest(point)
         if let hit {
             touchOwners[id] = hit.componentIndex
-            components[hit.componentIndex].touchBegan(touch, on: hit.target, in: settings)
+            components[hit.componentIndex].touchBegan(touch, on: hit.part, in: settings)
         }
         report(.touchDown(touch: id, at: point))
         return (id, hit)

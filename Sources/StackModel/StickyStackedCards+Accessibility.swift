@@ -3,7 +3,7 @@
 extension StickyStackedCards {
     public func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {
         zip(cards, cardSnapshots(in: settings)).map { card, snapshot in
-            AccessibilityElement(id: "card:\(card.id)", label: card.label, frame: snapshot.frame)
+            AccessibilityElement(id: ComponentTarget.card(card.id).name, label: card.label, frame: snapshot.frame)
         }
     }
 
@@ -11,7 +11,7 @@ extension StickyStackedCards {
     public func performAccessibilityAction(_ action: String, on element: String, in settings: ScreenSettings)
         throws -> Bool
     {
-        let id = cardID(from: element)
+        let id = ComponentTarget(element).bareName
         guard cards.contains(where: { $0.id == id }) else {
             throw unknownCardError(id, in: name, cards: cards)
         }

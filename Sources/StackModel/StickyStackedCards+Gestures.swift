@@ -2,7 +2,7 @@
 /// their own, so a finger on a card pans the scroll view too.
 extension StickyStackedCards {
     /// A finger went down on a card or the scroll view: it may become the pan, unless one runs.
-    public func touchBegan(_ touch: Touch, on target: String, in settings: ScreenSettings) {
+    public func touchBegan(_ touch: Touch, on target: ComponentTarget, in settings: ScreenSettings) {
         guard pan == nil else { return }
         pan = Pan(touch: touch.id, startOffset: scrollOffset)
     }

@@ -4,26 +4,36 @@ extension ComponentKind {
     public static let stickyStackedCards = ComponentKind("sticky_stacked_cards")
 }
 
-extension OwnerChange {
-    /// The program scrolled a sticky stack's scroll view to `offset`, clamped (S6).
-    public static func scrollTo(_ offset: Double) -> OwnerChange {
-        OwnerChange("scroll_to", [Field("offset", .number(offset))])
+extension StickyStackedCards {
+    /// What the sticky cards are given when their owner says nothing (the seed's defaults): the
+    /// model's initializer, the Lua factory and its definitions read them here.
+    public enum Defaults {
+        public static let name = "sticky"
+        public static let spacing = 20.0
+        public static let top = 12.0
+        public static let peek = 12.0
+        public static let maxPeeking = 3
+        public static let insetTop = 12.0
+        public static let insetBottom = 40.0
+        public static let scrollOffset = 0.0
     }
 }
 
-extension OwnerChange.Schema {
-    public static let scrollTo = OwnerChange.Schema("scroll_to", [.init("offset", .number)])
+extension OwnerChange {
+    /// The program scrolled a sticky stack's scroll view to `offset`, clamped (S6).
+    public static let scrollTo = OwnerChangeType<Double>("scroll_to", field: "offset")
 }
 
 extension StickyStackedCards {
-    /// The owner's changes the sticky cards take.
-    public static let ownerChanges: [OwnerChange.Schema] = [.scrollTo]
+    /// The owner's changes the sticky cards take, and what each does.
+    public static let ownerChangeHandlers: [OwnerChangeHandler<StickyStackedCards>] = [
+        .init(OwnerChange.scrollTo) { sticky, offset, _ in try sticky.scroll(to: offset) }
+    ]
+
+    public static let ownerChanges = ownerChangeHandlers.map(\.schema)
 
     public func apply(_ change: OwnerChange, in settings: ScreenSettings) throws {
-        switch change.name {
-        case "scroll_to": try scroll(to: try change.number("offset"))
-        default: throw unsupported(change)
-        }
+        try OwnerChangeHandler.apply(change, to: self, by: Self.ownerChangeHandlers, in: settings)
     }
 }
 

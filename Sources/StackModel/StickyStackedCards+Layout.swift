@@ -45,18 +45,20 @@ extension StickyStackedCards {
             ])
     }
 
+    public var cardCount: Int { cards.count }
+
     /// The front-most card under `point` (S5), else the scroll view itself. Nothing outside the
     /// scroll view's visible rectangle takes a touch: a `UIScrollView` tests its own bounds before
     /// its subviews, so the part of a card scrolled out of sight is not hittable.
-    public func hitTest(_ point: Point, in settings: ScreenSettings) -> String? {
+    public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
         guard viewportFrame(in: settings).contains(point) else { return nil }
-        if let card = topmostCard(at: point, among: cardSnapshots(in: settings)) { return "card:\(card.id)" }
+        if let card = topmostCard(at: point, among: cardSnapshots(in: settings)) { return .card(card.id) }
         return "scroll"
     }
 
-    public func point(of target: String, in settings: ScreenSettings) throws -> Point {
+    public func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point {
         if target == "scroll" { return viewportFrame(in: settings).center }
-        let id = cardID(from: target)
+        let id = target.bareName
         guard cards.contains(where: { $0.id == id }) else {
             throw unknownCardError(id, in: name, cards: cards)
         }

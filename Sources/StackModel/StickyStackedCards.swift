@@ -48,9 +48,11 @@ public final class StickyStackedCards: Component {
     public static let panMinimumDistance = 10.0
 
     public init(
-        name: String = "sticky", cards: [CardSpec], spacing: Double = 20, top: Double = 12, peek: Double = 12,
-        maxPeeking: Int = 3, origin: Point = .zero, width: Double = 390, viewportHeight: Double = 844,
-        insetTop: Double = 12, insetBottom: Double = 40, scrollOffset: Double = 0
+        name: String = Defaults.name, cards: [CardSpec], spacing: Double = Defaults.spacing,
+        top: Double = Defaults.top, peek: Double = Defaults.peek, maxPeeking: Int = Defaults.maxPeeking,
+        origin: Point = .zero, width: Double = 390, viewportHeight: Double = 844,
+        insetTop: Double = Defaults.insetTop, insetBottom: Double = Defaults.insetBottom,
+        scrollOffset: Double = Defaults.scrollOffset
     ) throws {
         try CardSpec.validate(cards)
         try StackModelError.requireFinite(spacing, "spacing")

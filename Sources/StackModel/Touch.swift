@@ -60,11 +60,14 @@ public struct DragRecognizer: Hashable, Sendable {
 }
 
 /// What a touch landed on: the component (its index on the screen and its name) and the part of
-/// it (`"card:calendar"`, `"show_less"`, `"stack"`).
+/// it (a card, `"show_less"`, `"stack"`).
 public struct Hit: Hashable, Sendable, CustomStringConvertible {
     public let componentIndex: Int
     public let componentName: String
-    public let target: String
+    public let part: ComponentTarget
+
+    /// The part as text: `"card:calendar"`, `"show_less"`.
+    public var target: String { part.name }
 
     public var description: String { "\(componentName) \(target)" }
 }

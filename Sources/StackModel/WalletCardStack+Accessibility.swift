@@ -16,7 +16,7 @@ extension WalletCardStack {
             let unitY = cardHeight > 0 ? shown / cardHeight / 2 : 0.5
             let frame = snapshot.frame
             return AccessibilityElement(
-                id: "card:\(card.id)", label: card.label,
+                id: ComponentTarget.card(card.id).name, label: card.label,
                 hint: isSelected ? Self.selectedHint : Self.stackedHint,
                 traits: isSelected ? [.button, .selected] : [.button],
                 isHidden: selected != nil && !isSelected, actions: [Self.escapeAction], frame: frame,
@@ -31,7 +31,7 @@ extension WalletCardStack {
         throws -> Bool
     {
         if element != "stack" {
-            let id = cardID(from: element)
+            let id = ComponentTarget(element).bareName
             guard cards.contains(where: { $0.id == id }) else {
                 throw unknownCardError(id, in: name, cards: cards)
             }
@@ -48,6 +48,6 @@ extension WalletCardStack {
 extension WalletCardStack {
     /// Every card is a `Button` (W4), in the stack and in the pile alike.
     public func touchTargets(in settings: ScreenSettings) -> [TouchTarget] {
-        cards.map { TouchTarget("card:\($0.id)") }
+        cards.map { TouchTarget(.card($0.id)) }
     }
 }

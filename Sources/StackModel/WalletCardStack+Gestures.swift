@@ -2,9 +2,8 @@
 extension WalletCardStack {
     /// A finger went down on a card: the press style scales it to 0.98 with ease-out 0.15 s (W7).
     /// The press style's animation does not look at Reduce Motion, so it runs either way.
-    public func touchBegan(_ touch: Touch, on target: String, in settings: ScreenSettings) {
-        guard target.hasPrefix("card:") else { return }
-        let id = cardID(from: target)
+    public func touchBegan(_ touch: Touch, on target: ComponentTarget, in settings: ScreenSettings) {
+        guard let id = target.cardID else { return }
         presses[touch.id] = id
         updatePress(of: id, at: settings.now)
     }

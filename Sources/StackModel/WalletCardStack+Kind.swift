@@ -5,34 +5,37 @@ extension ComponentKind {
     public static let walletCardStack = ComponentKind("wallet_card_stack")
 }
 
-extension OwnerChange {
-    /// The owner set a wallet's `selection` binding; nil clears it (W6, W11).
-    public static func select(_ selection: String?) -> OwnerChange {
-        OwnerChange("select", [Field("selection", selection.map { .string($0) } ?? .null)])
-    }
-
-    /// The owner gave a wallet a new height (W1).
-    public static func setHeight(_ height: Double) -> OwnerChange {
-        OwnerChange("set_height", [Field("height", .number(height))])
+extension WalletCardStack {
+    /// What a wallet is given when its owner says nothing (the seed's defaults): the model's
+    /// initializer, the Lua factory and its definitions read them here.
+    public enum Defaults {
+        public static let name = "wallet"
+        public static let cardHeight = 200.0
+        public static let peek = 64.0
+        public static let pileHeight = 76.0
     }
 }
 
-extension OwnerChange.Schema {
-    public static let select = OwnerChange.Schema("select", [.init("selection", .optionalString)])
-    public static let setHeight = OwnerChange.Schema("set_height", [.init("height", .nonNegative)])
+extension OwnerChange {
+    /// The owner set a wallet's `selection` binding; nil clears it (W6, W11).
+    public static let select = OwnerChangeType<String?>("select", field: "selection")
+
+    /// The owner gave a wallet a new height (W1).
+    public static let setHeight = OwnerChangeType<Double>("set_height", field: "height", type: .nonNegative)
 }
 
 extension WalletCardStack {
-    /// The owner's changes a wallet takes.
-    public static let ownerChanges: [OwnerChange.Schema] = [.setItems, .select, .setHeight]
+    /// The owner's changes a wallet takes, and what each does.
+    public static let ownerChangeHandlers: [OwnerChangeHandler<WalletCardStack>] = [
+        .init(OwnerChange.setItems) { wallet, cards, _ in try wallet.setCards(cards) },
+        .init(OwnerChange.select) { wallet, selection, settings in wallet.setSelection(selection, in: settings) },
+        .init(OwnerChange.setHeight) { wallet, height, _ in try wallet.setHeight(height) },
+    ]
+
+    public static let ownerChanges = ownerChangeHandlers.map(\.schema)
 
     public func apply(_ change: OwnerChange, in settings: ScreenSettings) throws {
-        switch change.name {
-        case "set_items": try setCards(try change.cards("items"))
-        case "select": setSelection(try change.optionalString("selection"), in: settings)
-        case "set_height": try setHeight(try change.number("height"))
-        default: throw unsupported(change)
-        }
+        try OwnerChangeHandler.apply(change, to: self, by: Self.ownerChangeHandlers, in: settings)
     }
 }
 

@@ -76,24 +76,26 @@ extension WalletCardStack {
             ])
     }
 
+    public var cardCount: Int { cards.count }
+
     /// Cards first, top-most by z (later over earlier, W3), then the details under them. The rest
     /// of the stack's rectangle has no content shape, so touches there pass through.
-    public func hitTest(_ point: Point, in settings: ScreenSettings) -> String? {
-        if let card = topmostCard(at: point, among: cardSnapshots(in: settings)) { return "card:\(card.id)" }
+    public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
+        if let card = topmostCard(at: point, among: cardSnapshots(in: settings)) { return .card(card.id) }
         if let detail = detailSnapshot(in: settings), detail.isHittable, detail.frame.contains(point) {
             return "detail"
         }
         return nil
     }
 
-    public func point(of target: String, in settings: ScreenSettings) throws -> Point {
+    public func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point {
         if target == "detail" {
             guard let detail = detailSnapshot(in: settings), detail.isHittable else {
                 throw StackModelError("\(name) shows details only while a card is open")
             }
             return detail.frame.center
         }
-        let id = cardID(from: target)
+        let id = target.bareName
         guard cards.contains(where: { $0.id == id }) else {
             throw unknownCardError(id, in: name, cards: cards)
         }

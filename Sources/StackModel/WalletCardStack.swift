@@ -62,9 +62,9 @@ public final class WalletCardStack: Component {
     ///   - selection: the id of the open card, or nil (W11: an unknown id counts as none).
     ///   - height: the height the stack is given (W1), as `onGeometryChange` reads it.
     public init(
-        name: String = "wallet", cards: [CardSpec], selection: String? = nil, cardHeight: Double = 200,
-        peek: Double = 64, pileHeight: Double = 76, origin: Point = .zero, width: Double = 350,
-        height: Double = 600
+        name: String = Defaults.name, cards: [CardSpec], selection: String? = nil,
+        cardHeight: Double = Defaults.cardHeight, peek: Double = Defaults.peek,
+        pileHeight: Double = Defaults.pileHeight, origin: Point = .zero, width: Double = 350, height: Double = 600
     ) throws {
         try CardSpec.validate(cards)
         try StackModelError.requireNonNegative(cardHeight, "cardHeight")

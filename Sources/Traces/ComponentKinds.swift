@@ -1,8 +1,9 @@
 import StackModel
 
 /// The component kinds a trace can hold: what builds a header's components, reads owner changes,
-/// and names the kinds in messages. `standard` has the three seeds; a kind from another module is
-/// one `adding(_:)` away (`Bindings.LuaComponentKinds` keeps its own list in step).
+/// and names the kinds in messages. `standard` has the three seeds, the one list of them
+/// (`Bindings.LuaComponentKinds.standard` reads it); a kind from another module is one
+/// `adding(_:)` away.
 public struct ComponentKinds: Sendable {
     /// In registration order: messages list the kinds in it.
     public private(set) var types: [any TraceableComponent.Type]

@@ -53,12 +53,9 @@ public final class TraceReplayer {
         throws(TraceError)
     {
         self.trace = trace
-        let isMirrored = trace.isMirrored || mirrored
-        let mirror = isMirrored ? Mirror(width: trace.settings.size.width) : .none
-        do { screen = try Screen(settings: mirror.settings(trace.settings)) } catch {
+        do { screen = try Screen(world: trace.settings, mirrored: trace.isMirrored || mirrored) } catch {
             throw TraceError(file: trace.file, line: 1, field: "screen", message: "\(error)")
         }
-        screen.isMirrored = isMirrored
         prepare(screen)
         for (index, spec) in trace.components.enumerated() {
             let fields = try TraceFields(spec, file: trace.file, line: 1, path: "components[\(index)].")

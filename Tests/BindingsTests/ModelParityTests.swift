@@ -112,7 +112,7 @@ extension BindingsTests {
         @Test(arguments: ["visa", "amex", "debit"])
         func walletSelectThroughLuaAndSwift(id: String) throws {
             let (screen, wallet) = try swiftWallet()
-            try screen.tap(at: wallet.point(of: "card:\(id)", in: screen.settings))
+            try screen.tap(at: wallet.point(of: .card(id), in: screen.settings))
             try screen.advance(by: 0.2)
             let tapped = try luaState(Self.wallet + "\nwallet:tap(\"\(id)\"); screen:advance(0.2)")
             #expect(tapped == swiftState(screen))

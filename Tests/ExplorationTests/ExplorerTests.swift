@@ -154,29 +154,53 @@ final class AsymmetricHost: ExploreHost {
 }
 
 @Suite struct MirrorInvariantTests {
+    /// The inputs `action` makes on `view`'s screen when the explorer applies it.
+    static func events(_ action: ExploreAction, on view: ScriptView, fingers: inout ExploreGenerator.Fingers)
+        throws -> [InputEvent]
+    {
+        var events: [InputEvent] = []
+        view.screen.onEvent = { events.append($0) }
+        defer { view.screen.onEvent = nil }
+        let explorer = Explorer(name: "mirror", host: StackHost(), builtins: [.mirror])
+        _ = try explorer.apply(action, on: view, fingers: &fingers)
+        return events
+    }
+
     @Test("a mirrored step mirrors its points, translations and direction, and nothing else")
-    func mirroredSteps() {
-        let mirror = Mirror(width: 390)
+    func mirroredSteps() throws {
         let nudge = Explorer.mirrorNudge
         #expect(nudge > 0 && nudge < Explorer.mirrorTolerance)
+        let screen = try Screen(world: ScreenSettings(size: Size(width: 390, height: 844)), mirrored: true)
+        // The explorer's mirrored run applies its steps through this view (`mirrorDifference`).
+        let view = ScriptView(screen, nudge: nudge)
+        var fingers = ExploreGenerator.Fingers()
         #expect(
-            Explorer.mirrored(.tap(Point(x: 20, y: 5), duration: 0.2), mirror)
-                == .tap(Point(x: 370 - nudge, y: 5), duration: 0.2))
+            try Self.events(.tap(Point(x: 20, y: 5), duration: 0.2), on: view, fingers: &fingers) == [
+                .touchDown(touch: 1, at: Point(x: 370 - nudge, y: 5)), .advance(seconds: 0.2), .touchUp(touch: 1),
+            ])
+        let drag = try Self.events(
+            .drag(Point(x: 100, y: 5), by: Point(x: -110, y: 3), steps: 4, duration: 0), on: view,
+            fingers: &fingers)
+        #expect(drag.first == .touchDown(touch: 2, at: Point(x: 290 - nudge, y: 5)))
+        #expect(drag.dropLast().last == .touchMove(touch: 2, to: Point(x: 290 - nudge + 110, y: 8)))
+        _ = try Self.events(.touchDown(finger: 2, Point(x: 1, y: 1)), on: view, fingers: &fingers)
         #expect(
-            Explorer.mirrored(
-                .drag(Point(x: 100, y: 5), by: Point(x: -110, y: 3), steps: 4, duration: 0), mirror)
-                == .drag(Point(x: 290 - nudge, y: 5), by: Point(x: 110, y: 3), steps: 4, duration: 0))
-        #expect(
-            Explorer.mirrored(.touchMove(finger: 2, Point(x: 0, y: 1)), mirror)
-                == .touchMove(finger: 2, Point(x: 390 - nudge, y: 1)))
+            try Self.events(.touchMove(finger: 2, Point(x: 0, y: 1)), on: view, fingers: &fingers) == [
+                .touchMove(touch: 3, to: Point(x: 390 - nudge, y: 1))
+            ])
         // A touch on a card's left edge (in it) lands just inside its mirrored right edge (also in it).
         #expect(390 - 16 - nudge < 374)
         #expect(
-            Explorer.mirrored(.setLayoutDirection(.leftToRight), mirror) == .setLayoutDirection(.rightToLeft))
-        #expect(Explorer.mirrored(.advance(0.25), mirror) == .advance(0.25))
+            try Self.events(.setLayoutDirection(.leftToRight), on: view, fingers: &fingers) == [
+                .setLayoutDirection(.rightToLeft)
+            ])
+        #expect(try Self.events(.advance(0.25), on: view, fingers: &fingers) == [.advance(seconds: 0.25)])
+        // The explorer's own run aims at what it sees: nothing is turned around, mirrored or not.
+        let direct = ScriptView(unmirrored: screen)
         #expect(
-            Explorer.mirrored(.tap(Point(x: 20, y: 5), duration: 0), .none)
-                == .tap(Point(x: 20, y: 5), duration: 0))
+            try Self.events(.tap(Point(x: 20, y: 5), duration: 0), on: direct, fingers: &fingers) == [
+                .touchDown(touch: 4, at: Point(x: 20, y: 5)), .touchUp(touch: 4),
+            ])
     }
 
     @Test("a notification stack is its own mirror image on every step of every sampled run")

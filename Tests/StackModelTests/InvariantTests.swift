@@ -19,9 +19,10 @@ private final class Scripted: Component {
             state: progress.map { [("progress", .number($0))] } ?? [])
     }
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] { cards }
-    func hitTest(_ point: Point, in settings: ScreenSettings) -> String? { nil }
-    func point(of target: String, in settings: ScreenSettings) throws -> Point { .zero }
-    func touchBegan(_ touch: Touch, on target: String, in settings: ScreenSettings) {}
+    var cardCount: Int { cards.count }
+    func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? { nil }
+    func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point { .zero }
+    func touchBegan(_ touch: Touch, on target: ComponentTarget, in settings: ScreenSettings) {}
     func touchMoved(_ touch: Touch, in settings: ScreenSettings) {}
     func touchEnded(_ touch: Touch, in settings: ScreenSettings) {}
     func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] { [] }

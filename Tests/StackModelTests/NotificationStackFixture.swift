@@ -32,7 +32,7 @@ struct NotificationFixture {
 
     /// Drags the card `id` by `dx` from the centre of the part of it that shows.
     func swipe(_ id: String, by dx: Double, steps: Int = 10) throws {
-        let start = try stack.point(of: id, in: screen.settings)
+        let start = try stack.point(of: .card(id), in: screen.settings)
         try screen.drag(from: start, by: Point(x: dx, y: 0), steps: steps)
     }
 }

@@ -15,9 +15,10 @@ private final class Pendulum: Component {
             state: [("value", .number(value.value(at: settings.now)))])
     }
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] { [] }
-    func hitTest(_ point: Point, in settings: ScreenSettings) -> String? { nil }
-    func point(of target: String, in settings: ScreenSettings) throws -> Point { .zero }
-    func touchBegan(_ touch: Touch, on target: String, in settings: ScreenSettings) {}
+    var cardCount: Int { 0 }
+    func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? { nil }
+    func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point { .zero }
+    func touchBegan(_ touch: Touch, on target: ComponentTarget, in settings: ScreenSettings) {}
     func touchMoved(_ touch: Touch, in settings: ScreenSettings) {}
     func touchEnded(_ touch: Touch, in settings: ScreenSettings) {}
     func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] { [] }

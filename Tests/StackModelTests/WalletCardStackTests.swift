@@ -23,7 +23,7 @@ private func tops(_ screen: Screen) -> [Double] {
 }
 
 private func tapCard(_ id: String, _ screen: Screen, _ wallet: WalletCardStack) throws {
-    let hit = try screen.tap(at: wallet.point(of: "card:\(id)", in: screen.settings))
+    let hit = try screen.tap(at: wallet.point(of: .card(id), in: screen.settings))
     #expect(hit?.target == "card:\(id)")
 }
 

@@ -12,7 +12,7 @@ extension FixedCard: LuaComponent {
         .init("height", "number", "default 100"),
         .name,
     ]
-    static let defaultTapTarget: String? = "card:\(cardID)"
+    static let defaultTapTarget: ComponentTarget? = .card(cardID)
     static let partNames: [String] = []
 
     static func make(_ o: LuaOptions, on screen: Screen) throws -> Self {

@@ -32,17 +32,18 @@ final class FixedCard: Component {
     }
 
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] { [card] }
+    var cardCount: Int { 1 }
 
-    func hitTest(_ point: Point, in settings: ScreenSettings) -> String? {
-        frame.contains(point) ? "card:\(Self.cardID)" : nil
+    func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
+        frame.contains(point) ? .card(Self.cardID) : nil
     }
 
-    func point(of target: String, in settings: ScreenSettings) throws -> Point {
-        guard target == "card:\(Self.cardID)" else { throw StackModelError("no card '\(target)'") }
+    func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point {
+        guard target == .card(Self.cardID) else { throw StackModelError("no card '\(target)'") }
         return frame.center
     }
 
-    func touchBegan(_ touch: Touch, on target: String, in settings: ScreenSettings) {}
+    func touchBegan(_ touch: Touch, on target: ComponentTarget, in settings: ScreenSettings) {}
     func touchMoved(_ touch: Touch, in settings: ScreenSettings) {}
     func touchEnded(_ touch: Touch, in settings: ScreenSettings) {
         if frame.contains(touch.location) { taps += 1 }

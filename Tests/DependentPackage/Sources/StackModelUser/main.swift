@@ -15,11 +15,12 @@ final class Counter: Component {
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
         [CardSnapshot(id: "c", frame: frame, scale: 1, opacity: 1, z: 0, isVisible: true, isHittable: true)]
     }
-    func hitTest(_ point: Point, in settings: ScreenSettings) -> String? {
-        frame.contains(point) ? "card:c" : nil
+    var cardCount: Int { 1 }
+    func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
+        frame.contains(point) ? .card("c") : nil
     }
-    func point(of target: String, in settings: ScreenSettings) throws -> Point { frame.center }
-    func touchBegan(_ touch: Touch, on target: String, in settings: ScreenSettings) {}
+    func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point { frame.center }
+    func touchBegan(_ touch: Touch, on target: ComponentTarget, in settings: ScreenSettings) {}
     func touchMoved(_ touch: Touch, in settings: ScreenSettings) {}
     func touchEnded(_ touch: Touch, in settings: ScreenSettings) { taps += 1 }
     func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] { [] }
