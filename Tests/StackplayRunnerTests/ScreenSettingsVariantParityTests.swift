@@ -1,3 +1,4 @@
+import TestResults
 import Bindings
 import StackModel
 import Testing
