@@ -21,10 +21,10 @@ print("sum", sum, u.a, u.b, u.c, u.d)
 local weak = setmetatable({}, { __mode = "k" })
 for i = 1, 50 do weak[{}] = i end
 for _ in pairs(weak) do break end
-local _ = next(weak)
+local empty = next(weak) == nil
 collectgarbage()
 collectgarbage()
-print("weak entries left", next(weak) == nil)
+print("weak entries left", next(weak) == nil, empty)
 
 -- each key once, values right
 local count, total = 0, 0
