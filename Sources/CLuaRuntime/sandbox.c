@@ -217,6 +217,65 @@ static int sb_compare_entries(const void *x, const void *y) {
     return sb_compare((const sb_key *)x, (const sb_key *)y);
 }
 
+/// LSD radix sort of `e[0..n)` by `a ^ flip` (byte by byte, skipping bytes all keys share),
+/// using `tmp` (n entries); stable, so equal keys keep their order.
+static void sb_radix(sb_key *e, sb_key *tmp, size_t n, uint64_t flip) {
+    static const int bytes = 8;
+    size_t counts[8][256];
+    memset(counts, 0, sizeof counts);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t a = e[i].a ^ flip;
+        for (int b = 0; b < bytes; b++) counts[b][(a >> (8 * b)) & 0xff]++;
+    }
+    sb_key *from = e, *to = tmp;
+    for (int b = 0; b < bytes; b++) {
+        uint64_t first = ((from[0].a ^ flip) >> (8 * b)) & 0xff;
+        if (counts[b][first] == n) continue; // every key has this byte
+        size_t place[256], sum = 0;
+        for (int v = 0; v < 256; v++) {
+            place[v] = sum;
+            sum += counts[b][v];
+        }
+        for (size_t i = 0; i < n; i++) to[place[((from[i].a ^ flip) >> (8 * b)) & 0xff]++] = from[i];
+        sb_key *swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != e) memcpy(e, from, n * sizeof(sb_key));
+}
+
+/// Sorts `e[0..n)` into the documented order (sb_compare), using `tmp` (n entries): grouped by
+/// rank, then integers, strings (by their first 8 bytes) and objects (by number) by radix sort,
+/// strings that share their first 8 bytes, floats and booleans by qsort.
+static void sb_sort_entries(sb_key *e, sb_key *tmp, size_t n) {
+    size_t start[6] = {0};
+    for (size_t i = 0; i < n; i++) start[e[i].rank + 1]++;
+    for (int r = 1; r <= 5; r++) start[r] += start[r - 1];
+    size_t place[5];
+    memcpy(place, start, sizeof place);
+    for (size_t i = 0; i < n; i++) tmp[place[e[i].rank]++] = e[i];
+    memcpy(e, tmp, n * sizeof(sb_key));
+    for (int rank = 1; rank <= 4; rank++) {
+        sb_key *part = e + start[rank];
+        size_t m = start[rank + 1] - start[rank];
+        if (m < 2) continue;
+        int floats = 0;
+        for (size_t i = 0; rank == 1 && i < m && !floats; i++) floats = part[i].isfloat;
+        if (rank == 3 || floats || m < 64) {
+            qsort(part, m, sizeof(sb_key), sb_compare_entries);
+            continue;
+        }
+        sb_radix(part, tmp, m, rank == 1 ? 0x8000000000000000ull : 0);
+        if (rank != 2) continue;
+        for (size_t i = 0; i < m;) {
+            size_t j = i + 1;
+            while (j < m && part[j].a == part[i].a) j++;
+            if (j - i > 1) qsort(part + i, j - i, sizeof(sb_key), sb_compare_entries);
+            i = j;
+        }
+    }
+}
+
 /// splitmix64's finalizer: a bijection of 64-bit words.
 static uint64_t sb_mix(uint64_t x) {
     x ^= x >> 30;
@@ -229,6 +288,8 @@ static uint64_t sb_mix(uint64_t x) {
 
 /// The fingerprint term of the key at `idx`: its identity, mixed.
 static uint64_t sb_fingerprint(lua_State *L, int idx) {
+    const void *object = lua_topointer(L, idx);
+    if (object) return sb_mix((uint64_t)(uintptr_t)object);
     switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
         if (lua_isinteger(L, idx)) return sb_mix((uint64_t)lua_tointeger(L, idx) ^ 0x1111111111111111ull);
@@ -238,8 +299,7 @@ static uint64_t sb_fingerprint(lua_State *L, int idx) {
             memcpy(&bits, &f, sizeof bits);
             return sb_mix(bits ^ 0x2222222222222222ull);
         }
-    case LUA_TBOOLEAN: return sb_mix((uint64_t)lua_toboolean(L, idx) ^ 0x3333333333333333ull);
-    default: return sb_mix((uint64_t)(uintptr_t)lua_topointer(L, idx));
+    default: return sb_mix((uint64_t)lua_toboolean(L, idx) ^ 0x3333333333333333ull);
     }
 }
 
@@ -247,6 +307,7 @@ typedef struct sb_cache {
     lua_Integer n;      // keys in the array (some may have left the table since)
     uint64_t print;     // the fingerprint of the keys when sorted
     lua_Integer hint;   // the place of the key `next` returned last; 0: none
+    const void *hint_key; // that key's object (lua_topointer), NULL for numbers and booleans
 } sb_cache;
 
 /// Counts the keys of the table at `t` and sums their fingerprints.
@@ -264,29 +325,35 @@ static lua_Integer sb_scan(lua_State *L, int t, uint64_t *print) {
 }
 
 /// Sorts the keys of the table at 1 into a new cache, stored in `caches`; pushes the cache and
-/// its key array.
+/// its key array. One raw traversal collects the keys (counting them and summing their
+/// fingerprints); the sort then reads them from the array.
 static sb_cache *sb_build(lua_State *L) {
-    uint64_t print;
-    lua_Integer n = sb_scan(L, 1, &print);
-    if ((size_t)n > ((size_t)-1) / sizeof(sb_key) || n >= (lua_Integer)UINT_MAX) luaL_error(L, "table too big to traverse");
     sb_cache *c = (sb_cache *)lua_newuserdatauv(L, sizeof *c, 1);
-    c->n = n;
-    c->print = print;
-    c->hint = 0;
-    lua_createtable(L, (int)(n < INT_MAX ? n : INT_MAX), 0);
+    lua_newtable(L);
     int keys = lua_gettop(L);
-    sb_key *entries = (sb_key *)lua_newuserdatauv(L, (size_t)n * sizeof(sb_key) + 1, 0);
-    lua_Integer i = 0;
+    lua_Integer n = 0;
+    uint64_t print = 0;
     lua_pushnil(L);
     while (lua_next(L, 1)) {
         lua_pop(L, 1);
-        i++;
+        print += sb_fingerprint(L, -1);
         lua_pushvalue(L, -1);
-        lua_rawseti(L, keys, i);
-        sb_key_of(L, -1, &entries[i - 1]);
-        entries[i - 1].slot = (unsigned int)i;
+        lua_rawseti(L, keys, ++n);
     }
-    qsort(entries, (size_t)n, sizeof(sb_key), sb_compare_entries);
+    if ((size_t)n > ((size_t)-1) / sizeof(sb_key) || n >= (lua_Integer)UINT_MAX) luaL_error(L, "table too big to traverse");
+    c->n = n;
+    c->print = print;
+    c->hint = 0;
+    c->hint_key = NULL;
+    if ((size_t)n > ((size_t)-1) / (2 * sizeof(sb_key))) luaL_error(L, "table too big to traverse");
+    sb_key *entries = (sb_key *)lua_newuserdatauv(L, 2 * (size_t)n * sizeof(sb_key) + 1, 0);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, keys, i);
+        sb_key_of(L, -1, &entries[i - 1]); // a string's bytes stay referenced by `keys`
+        entries[i - 1].slot = (unsigned int)i;
+        lua_pop(L, 1);
+    }
+    sb_sort_entries(entries, entries + n, (size_t)n);
     // Put the array in sorted order: place i takes the key at entries[i - 1].slot, cycle by cycle.
     for (lua_Integer start = 1; start <= n; start++) {
         if (entries[start - 1].slot == 0 || entries[start - 1].slot == (unsigned int)start) continue;
@@ -355,11 +422,13 @@ static int sb_next_after(lua_State *L, sb_cache *c, int keys, lua_Integer place)
         lua_pushvalue(L, -1);
         if (lua_rawget(L, 1) != LUA_TNIL) {
             c->hint = j;
+            c->hint_key = lua_topointer(L, -2);
             return 2;
         }
         lua_pop(L, 2);
     }
     c->hint = 0;
+    c->hint_key = NULL;
     lua_pushnil(L);
     return 1;
 }
@@ -389,7 +458,9 @@ static int sb_next(lua_State *L) {
     sb_cache *c = sb_cached(L);
     if (!c) c = sb_build(L);
     int keys = lua_gettop(L);
-    if (c->hint >= 1 && c->hint <= c->n) {
+    if (c->hint_key != NULL) {
+        if (lua_topointer(L, 2) == c->hint_key) return sb_next_after(L, c, keys, c->hint);
+    } else if (c->hint >= 1 && c->hint <= c->n) {
         lua_rawgeti(L, keys, c->hint);
         int same = lua_rawequal(L, -1, 2);
         lua_pop(L, 1);

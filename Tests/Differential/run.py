@@ -25,7 +25,7 @@ def allowed_differences():
             if not line.strip() or line.startswith("#"):
                 continue
             fields = line.split("\t")
-            if len(fields) not in (2, 4) or fields[1] not in ("removed", "order", "clock", "address", "binary"):
+            if len(fields) not in (2, 4) or fields[1] not in ("removed", "order", "clock", "binary"):
                 sys.exit(f"allowed.txt:{number}: want CASE<tab>KIND[<tab>STOCK-REGEX<tab>STACKPLAY-TEXT]")
             case, kind = fields[0], fields[1]
             rule = (kind, re.compile(fields[2]), fields[3]) if len(fields) == 4 else (kind, None, None)
