@@ -304,10 +304,12 @@ static uint64_t sb_fingerprint(lua_State *L, int idx) {
 }
 
 typedef struct sb_cache {
+    const void *table;  // the table's object (lua_topointer), for the last-used check
     lua_Integer n;      // keys in the array (some may have left the table since)
     uint64_t print;     // the fingerprint of the keys when sorted
     lua_Integer hint;   // the place of the key `next` returned last; 0: none
     const void *hint_key; // that key's object (lua_topointer), NULL for numbers and booleans
+    unsigned int order[]; // order[i - 1]: the place in the key array of the i-th key in order
 } sb_cache;
 
 /// Counts the keys of the table at `t` and sums their fingerprints.
@@ -325,82 +327,95 @@ static lua_Integer sb_scan(lua_State *L, int t, uint64_t *print) {
 }
 
 /// Sorts the keys of the table at 1 into a new cache, stored in `caches`; pushes the cache and
-/// its key array. One raw traversal collects the keys (counting them and summing their
-/// fingerprints); the sort then reads them from the array.
+/// its key array. One raw traversal collects the keys into the array (in Lua's order), counts them,
+/// sums their fingerprints and describes them for the sort; the cache keeps the sorted order as
+/// places in that array.
 static sb_cache *sb_build(lua_State *L) {
-    sb_cache *c = (sb_cache *)lua_newuserdatauv(L, sizeof *c, 1);
     lua_newtable(L);
     int keys = lua_gettop(L);
-    lua_Integer n = 0;
+    size_t capacity = 64;
+    sb_key *entries = (sb_key *)lua_newuserdatauv(L, 2 * capacity * sizeof(sb_key), 0);
+    int buffer = lua_gettop(L);
+    size_t n = 0;
     uint64_t print = 0;
     lua_pushnil(L);
     while (lua_next(L, 1)) {
         lua_pop(L, 1);
         print += sb_fingerprint(L, -1);
+        if (n == capacity) {
+            if (capacity > ((size_t)-1) / (4 * sizeof(sb_key)) || capacity >= UINT_MAX / 2)
+                luaL_error(L, "table too big to traverse");
+            sb_key *grown = (sb_key *)lua_newuserdatauv(L, 4 * capacity * sizeof(sb_key), 0);
+            memcpy(grown, entries, n * sizeof(sb_key));
+            lua_replace(L, buffer);
+            entries = grown;
+            capacity *= 2;
+        }
         lua_pushvalue(L, -1);
-        lua_rawseti(L, keys, ++n);
+        lua_rawseti(L, keys, (lua_Integer)(n + 1));
+        sb_key_of(L, -1, &entries[n]); // a string's bytes stay referenced by `keys`
+        entries[n].slot = (unsigned int)(n + 1);
+        n++;
     }
-    if ((size_t)n > ((size_t)-1) / sizeof(sb_key) || n >= (lua_Integer)UINT_MAX) luaL_error(L, "table too big to traverse");
-    c->n = n;
+    sb_sort_entries(entries, entries + capacity, n);
+    sb_cache *c = (sb_cache *)lua_newuserdatauv(L, sizeof(sb_cache) + n * sizeof(unsigned int), 1);
+    c->table = lua_topointer(L, 1);
+    c->n = (lua_Integer)n;
     c->print = print;
     c->hint = 0;
     c->hint_key = NULL;
-    if ((size_t)n > ((size_t)-1) / (2 * sizeof(sb_key))) luaL_error(L, "table too big to traverse");
-    sb_key *entries = (sb_key *)lua_newuserdatauv(L, 2 * (size_t)n * sizeof(sb_key) + 1, 0);
-    for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, keys, i);
-        sb_key_of(L, -1, &entries[i - 1]); // a string's bytes stay referenced by `keys`
-        entries[i - 1].slot = (unsigned int)i;
-        lua_pop(L, 1);
-    }
-    sb_sort_entries(entries, entries + n, (size_t)n);
-    // Put the array in sorted order: place i takes the key at entries[i - 1].slot, cycle by cycle.
-    for (lua_Integer start = 1; start <= n; start++) {
-        if (entries[start - 1].slot == 0 || entries[start - 1].slot == (unsigned int)start) continue;
-        lua_rawgeti(L, keys, start);
-        lua_Integer j = start;
-        for (;;) {
-            lua_Integer from = entries[j - 1].slot;
-            entries[j - 1].slot = 0;
-            if (from == start) {
-                lua_rawseti(L, keys, j);
-                break;
-            }
-            lua_rawgeti(L, keys, from);
-            lua_rawseti(L, keys, j);
-            j = from;
-        }
-    }
-    lua_pop(L, 1); // the entries
+    for (size_t i = 0; i < n; i++) c->order[i] = entries[i].slot;
     lua_pushvalue(L, keys);
-    lua_setiuservalue(L, -3, 1);
+    lua_setiuservalue(L, -2, 1);
     lua_pushvalue(L, 1);
-    lua_pushvalue(L, -3);
+    lua_pushvalue(L, -2);
     lua_rawset(L, lua_upvalueindex(SB_CACHES));
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, lua_upvalueindex(SB_CACHES), 1);
+    lua_pushvalue(L, keys);
+    lua_remove(L, buffer);
+    lua_remove(L, keys);
     return c;
 }
 
+/// Pushes the i-th key (1-based) in order of the cache `c` whose key array is at `keys`.
+static void sb_push_key(lua_State *L, const sb_cache *c, int keys, lua_Integer i) {
+    lua_rawgeti(L, keys, c->order[i - 1]);
+}
+
 /// Pushes the cache of the table at 1 and its key array and returns it, or pushes nothing and
-/// returns NULL when it has none.
+/// returns NULL when it has none. `caches[1]` is the cache used last (weak as every value there:
+/// it goes with its table, so the object it names cannot be another table at the same address).
 static sb_cache *sb_cached(lua_State *L) {
+    if (lua_rawgeti(L, lua_upvalueindex(SB_CACHES), 1) == LUA_TUSERDATA) {
+        sb_cache *c = (sb_cache *)lua_touserdata(L, -1);
+        if (c->table == lua_topointer(L, 1)) {
+            lua_getiuservalue(L, -1, 1);
+            return c;
+        }
+    }
+    lua_pop(L, 1);
     lua_pushvalue(L, 1);
     if (lua_rawget(L, lua_upvalueindex(SB_CACHES)) != LUA_TUSERDATA) {
         lua_pop(L, 1);
         return NULL;
     }
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, lua_upvalueindex(SB_CACHES), 1);
     lua_getiuservalue(L, -1, 1);
     return (sb_cache *)lua_touserdata(L, -2);
 }
 
 /// The first place in the sorted `keys` whose key is not less than the key at 2; sets `*found`
 /// when that key is it.
-static lua_Integer sb_search(lua_State *L, int keys, lua_Integer n, int *found) {
+static lua_Integer sb_search(lua_State *L, const sb_cache *c, int keys, int *found) {
+    lua_Integer n = c->n;
     sb_key k, m;
     sb_key_of(L, 2, &k);
     lua_Integer lo = 1, hi = n + 1;
     while (lo < hi) {
         lua_Integer mid = lo + (hi - lo) / 2;
-        lua_rawgeti(L, keys, mid);
+        sb_push_key(L, c, keys, mid);
         sb_key_of(L, -1, &m);
         int c = sb_compare(&m, &k);
         lua_pop(L, 1);
@@ -408,7 +423,7 @@ static lua_Integer sb_search(lua_State *L, int keys, lua_Integer n, int *found) 
     }
     *found = 0;
     if (lo <= n) {
-        lua_rawgeti(L, keys, lo);
+        sb_push_key(L, c, keys, lo);
         *found = lua_rawequal(L, -1, 2);
         lua_pop(L, 1);
     }
@@ -418,7 +433,7 @@ static lua_Integer sb_search(lua_State *L, int keys, lua_Integer n, int *found) 
 /// Returns from `next`: the first key at a place after `place` still in the table, and its value.
 static int sb_next_after(lua_State *L, sb_cache *c, int keys, lua_Integer place) {
     for (lua_Integer j = place + 1; j <= c->n; j++) {
-        lua_rawgeti(L, keys, j);
+        sb_push_key(L, c, keys, j);
         lua_pushvalue(L, -1);
         if (lua_rawget(L, 1) != LUA_TNIL) {
             c->hint = j;
@@ -461,13 +476,13 @@ static int sb_next(lua_State *L) {
     if (c->hint_key != NULL) {
         if (lua_topointer(L, 2) == c->hint_key) return sb_next_after(L, c, keys, c->hint);
     } else if (c->hint >= 1 && c->hint <= c->n) {
-        lua_rawgeti(L, keys, c->hint);
+        sb_push_key(L, c, keys, c->hint);
         int same = lua_rawequal(L, -1, 2);
         lua_pop(L, 1);
         if (same) return sb_next_after(L, c, keys, c->hint);
     }
     int found;
-    lua_Integer place = sb_search(L, keys, c->n, &found);
+    lua_Integer place = sb_search(L, c, keys, &found);
     if (found) return sb_next_after(L, c, keys, place);
     // Not a key of the cache: stock's check (raises "invalid key to 'next'" for a key that was
     // never in the table), and a live key newer than the cache sorts the keys again.
@@ -478,7 +493,7 @@ static int sb_next(lua_State *L) {
         lua_settop(L, 2);
         c = sb_build(L);
         keys = lua_gettop(L);
-        place = sb_search(L, keys, c->n, &found);
+        place = sb_search(L, c, keys, &found);
         return sb_next_after(L, c, keys, found ? place : place - 1);
     }
     lua_pop(L, 1);
