@@ -1104,13 +1104,14 @@ int stackplay_sandbox_install(lua_State *L) {
     lua_call(L, 1, 0);
     lua_pop(L, 1);
 
-    // os keeps only time, date and clock, in the same table (package.loaded's), so that messages
-    // name 'os.date' as stock's do.
+    // os keeps only time, date, clock and difftime (stock's: arithmetic), in the same table
+    // (package.loaded's), so that messages name 'os.date' as stock's do.
     lua_getfield(L, g, "os");
     int os = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, os)) {
         lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "difftime") == 0) continue;
         lua_pushvalue(L, -1);
         lua_pushnil(L);
         lua_rawset(L, os);

@@ -13,7 +13,8 @@
 
 /// A lua_CFunction, called (under a protected call) once in a fresh state whose standard
 /// libraries are open: replaces the functions above in `_G`, `string`, `table`, `math` and `os`
-/// (which keeps only `time`, `date` and `clock`), and seeds `math.random`. Arguments: the
+/// (which keeps only `time`, `date`,
+/// `clock` and `difftime`), and seeds `math.random`. Arguments: the
 /// function that receives the test's output (`print`, and `warn` once on), and the seed.
 int stackplay_sandbox_install(lua_State *L);
 
