@@ -5,7 +5,8 @@
 // and differs only where stock would show an address, the clock or the hash order.
 //
 // Every function is a C closure with the same upvalues:
-//   1 the sandbox's state (sb_state: the last object number given, warn's switch),
+//   1 the sandbox's state (sb_state: the last object number given, warn's switch; its user value
+//     is the metatable of sb_build's scratch memory),
 //   2 `ids`: object -> its number, weak-keyed (tables, functions, coroutines, userdata; strings
 //     shown by %p too),
 //   3 `caches`: table -> its sorted key cache (see "Traversal" below), weak in keys and values,
@@ -131,19 +132,18 @@ static int sb_print(lua_State *L) {
 
 // MARK: Traversal
 
-/// A key as the sort sees it.
+/// A key as the sort sees it (24 bytes: the sort moves these).
 typedef struct sb_key {
-    uint64_t a;        // integers and floats: their bits; strings: the first 8 bytes, big-endian; else a number
-    const char *s;     // strings: the bytes (the key stays referenced by the table while they are used)
-    size_t len;        // strings: the length
-    unsigned int slot; // the key's place in the unsorted array
-    unsigned char rank; // 1 number, 2 string, 3 boolean, 4 any other value
-    unsigned char isfloat;
+    uint64_t a;            // integers and floats: their bits; strings: the first 8 bytes, big-endian; else a number
+    const char *s;         // strings: the bytes (the key stays referenced by the key array while they are used)
+    uint32_t len;          // strings: the length (a longer string compares by its first 2^32 - 1 bytes, then by
+                           // that length: still a total order); numbers: 1 for a float
+    uint32_t slot : 29;    // the key's place in the key array
+    uint32_t rank : 3;     // 1 number, 2 string, 3 boolean, 4 any other value
 } sb_key;
 
 /// Describes the key at `idx` (may give an object its number).
 static void sb_key_of(lua_State *L, int idx, sb_key *k) {
-    k->isfloat = 0;
     k->s = NULL;
     k->len = 0;
     switch (lua_type(L, idx)) {
@@ -153,15 +153,17 @@ static void sb_key_of(lua_State *L, int idx, sb_key *k) {
             k->a = (uint64_t)lua_tointeger(L, idx);
         } else {
             lua_Number f = lua_tonumber(L, idx);
-            k->isfloat = 1;
+            k->len = 1;
             memcpy(&k->a, &f, sizeof f);
         }
         break;
     case LUA_TSTRING: {
+        size_t len;
         k->rank = 2;
-        k->s = lua_tolstring(L, idx, &k->len);
+        k->s = lua_tolstring(L, idx, &len);
+        k->len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
         uint64_t a = 0;
-        for (size_t i = 0; i < 8; i++) a = (a << 8) | (i < k->len ? (unsigned char)k->s[i] : 0);
+        for (size_t i = 0; i < 8; i++) a = (a << 8) | (i < len ? (unsigned char)k->s[i] : 0);
         k->a = a;
         break;
     }
@@ -198,9 +200,9 @@ static int sb_compare(const sb_key *x, const sb_key *y) {
     if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
     switch (x->rank) {
     case 1:
-        if (!x->isfloat && !y->isfloat) return (sb_int(x) > sb_int(y)) - (sb_int(x) < sb_int(y));
-        if (x->isfloat && y->isfloat) return (sb_float(x) > sb_float(y)) - (sb_float(x) < sb_float(y));
-        if (!x->isfloat) return sb_int_float(sb_int(x), sb_float(y));
+        if (!x->len && !y->len) return (sb_int(x) > sb_int(y)) - (sb_int(x) < sb_int(y));
+        if (x->len && y->len) return (sb_float(x) > sb_float(y)) - (sb_float(x) < sb_float(y));
+        if (!x->len) return sb_int_float(sb_int(x), sb_float(y));
         return -sb_int_float(sb_int(y), sb_float(x));
     case 2: {
         if (x->a != y->a) return x->a < y->a ? -1 : 1;
@@ -260,7 +262,7 @@ static void sb_sort_entries(sb_key *e, sb_key *tmp, size_t n) {
         size_t m = start[rank + 1] - start[rank];
         if (m < 2) continue;
         int floats = 0;
-        for (size_t i = 0; rank == 1 && i < m && !floats; i++) floats = part[i].isfloat;
+        for (size_t i = 0; rank == 1 && i < m && !floats; i++) floats = part[i].len != 0;
         if (rank == 3 || floats || m < 64) {
             qsort(part, m, sizeof(sb_key), sb_compare_entries);
             continue;
@@ -326,6 +328,38 @@ static lua_Integer sb_scan(lua_State *L, int t, uint64_t *print) {
     return n;
 }
 
+/// Scratch memory from the state's allocator (counted by the memory budget, no work for the
+/// garbage collector), freed by sb_build or, after an error, by this userdata's `__gc`.
+typedef struct sb_scratch {
+    void *p;
+    size_t size;
+} sb_scratch;
+
+static void sb_scratch_free(lua_State *L, sb_scratch *s) {
+    if (!s->p) return;
+    void *ud;
+    lua_Alloc alloc = lua_getallocf(L, &ud);
+    alloc(ud, s->p, s->size, 0);
+    s->p = NULL;
+    s->size = 0;
+}
+
+static int sb_scratch_gc(lua_State *L) {
+    sb_scratch_free(L, (sb_scratch *)lua_touserdata(L, 1));
+    return 0;
+}
+
+/// Grows the scratch block to `size` bytes, keeping its contents.
+static void *sb_scratch_grow(lua_State *L, sb_scratch *s, size_t size) {
+    void *ud;
+    lua_Alloc alloc = lua_getallocf(L, &ud);
+    void *p = alloc(ud, s->p, s->p ? s->size : 0, size);
+    if (!p) luaL_error(L, "not enough memory");
+    s->p = p;
+    s->size = size;
+    return p;
+}
+
 /// Sorts the keys of the table at 1 into a new cache, stored in `caches`; pushes the cache and
 /// its key array. One raw traversal collects the keys into the array (in Lua's order), counts them,
 /// sums their fingerprints and describes them for the sort; the cache keeps the sorted order as
@@ -333,9 +367,14 @@ static lua_Integer sb_scan(lua_State *L, int t, uint64_t *print) {
 static sb_cache *sb_build(lua_State *L) {
     lua_newtable(L);
     int keys = lua_gettop(L);
-    size_t capacity = 64;
-    sb_key *entries = (sb_key *)lua_newuserdatauv(L, 2 * capacity * sizeof(sb_key), 0);
+    sb_scratch *scratch = (sb_scratch *)lua_newuserdatauv(L, sizeof(sb_scratch), 0);
+    scratch->p = NULL;
+    scratch->size = 0;
+    lua_getiuservalue(L, lua_upvalueindex(SB_STATE), 1);
+    lua_setmetatable(L, -2);
     int buffer = lua_gettop(L);
+    size_t capacity = 256;
+    sb_key *entries = (sb_key *)sb_scratch_grow(L, scratch, 2 * capacity * sizeof(sb_key));
     size_t n = 0;
     uint64_t print = 0;
     lua_pushnil(L);
@@ -343,18 +382,15 @@ static sb_cache *sb_build(lua_State *L) {
         lua_pop(L, 1);
         print += sb_fingerprint(L, -1);
         if (n == capacity) {
-            if (capacity > ((size_t)-1) / (4 * sizeof(sb_key)) || capacity >= UINT_MAX / 2)
+            if (capacity > ((size_t)-1) / (4 * sizeof(sb_key)) || capacity >= (1u << 28))
                 luaL_error(L, "table too big to traverse");
-            sb_key *grown = (sb_key *)lua_newuserdatauv(L, 4 * capacity * sizeof(sb_key), 0);
-            memcpy(grown, entries, n * sizeof(sb_key));
-            lua_replace(L, buffer);
-            entries = grown;
             capacity *= 2;
+            entries = (sb_key *)sb_scratch_grow(L, scratch, 2 * capacity * sizeof(sb_key));
         }
         lua_pushvalue(L, -1);
         lua_rawseti(L, keys, (lua_Integer)(n + 1));
         sb_key_of(L, -1, &entries[n]); // a string's bytes stay referenced by `keys`
-        entries[n].slot = (unsigned int)(n + 1);
+        entries[n].slot = (uint32_t)(n + 1);
         n++;
     }
     sb_sort_entries(entries, entries + capacity, n);
@@ -365,6 +401,7 @@ static sb_cache *sb_build(lua_State *L) {
     c->hint = 0;
     c->hint_key = NULL;
     for (size_t i = 0; i < n; i++) c->order[i] = entries[i].slot;
+    sb_scratch_free(L, scratch);
     lua_pushvalue(L, keys);
     lua_setiuservalue(L, -2, 1);
     lua_pushvalue(L, 1);
@@ -1054,9 +1091,13 @@ int stackplay_sandbox_install(lua_State *L) {
     lua_Integer seed = luaL_checkinteger(L, 2);
     lua_settop(L, 2);
     // 3..7: the upvalues 1..5
-    sb_state *s = (sb_state *)lua_newuserdatauv(L, sizeof(sb_state), 0);
+    sb_state *s = (sb_state *)lua_newuserdatauv(L, sizeof(sb_state), 1);
     memset(s, 0, sizeof *s);
     s->pivot = 0x2545f491u;
+    lua_createtable(L, 0, 1); // the metatable of sb_build's scratch memory
+    lua_pushcfunction(L, sb_scratch_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_setiuservalue(L, -2, 1);
     lua_newtable(L);
     lua_newtable(L);
     lua_pushliteral(L, "k");
