@@ -18,11 +18,16 @@
 // and floats together), then strings in byte order, then false, true, then every other key by its
 // object number (given in the order stackplay first named the object: tostring, print, %s/%p, or
 // the traversal that first met it). Design:
-//   * A table's keys, sorted once, are a cache: a userdata (count, fingerprint, hint) whose user
-//     value is the array of keys. `caches` holds it weakly in keys AND values, so the cache lives
-//     at most until the next garbage collection: a traversal stopped early holds nothing alive
-//     (a weak table's entries can go; 10^6 keys hold nothing after the next cycle). A traversal
-//     that outlives its cache rebuilds it and goes on from where it was (binary search).
+//   * A table's keys, sorted once, are a cache: a userdata (count, fingerprint, hint, and the
+//     sorted order as places in the key array) whose user value is the array of keys in Lua's
+//     raw order. `caches` holds it weakly in keys AND values (and at [1] the cache used last, so
+//     a traversal finds it without hashing), so the cache lives at most until the next garbage
+//     collection: a traversal stopped early holds nothing alive (a weak table's entries can go;
+//     10^6 keys hold nothing after the next cycle). A traversal that outlives its cache rebuilds
+//     it and goes on from where it was (binary search).
+//   * Building: one raw lua_next pass collects the keys; the sort (a radix sort on each key's
+//     first 8 bytes or its value, then exact comparisons where those tie) works on scratch memory
+//     from the state's allocator, counted by the memory budget and freed at once.
 //   * next(t, k) finds k at the cache's hint (the key it returned last) in O(1), else by binary
 //     search, then returns the first later key still present in t (rawget): fields assigned nil
 //     during the traversal are skipped, as the manual allows. A key not in the cache is checked
@@ -33,6 +38,8 @@
 //     key's identity, its value for numbers and booleans, its object pointer otherwise, which
 //     cannot be reused while the cache holds the key), and sorts only when the keys changed.
 //     So a traversal of an unchanged table costs two linear passes, a changed one a C sort.
+//     (Lua's C API cannot tell in less than a traversal whether a table's keys changed, and the
+//     first key in order depends on all of them: next(t) on a non-empty table is that one scan.)
 #include "CLuaRuntime.h"
 
 #include <lauxlib.h>
