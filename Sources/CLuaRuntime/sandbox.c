@@ -226,30 +226,33 @@ static int sb_compare_entries(const void *x, const void *y) {
     return sb_compare((const sb_key *)x, (const sb_key *)y);
 }
 
-/// LSD radix sort of `e[0..n)` by `a ^ flip` (byte by byte, skipping bytes all keys share),
-/// using `tmp` (n entries); stable, so equal keys keep their order.
-static void sb_radix(sb_key *e, sb_key *tmp, size_t n, uint64_t flip) {
-    static const int bytes = 8;
-    size_t counts[8][256];
-    memset(counts, 0, sizeof counts);
+/// LSD radix sort of `e[0..n)` by `a ^ flip`, `bits` (8 or 16) at a time, skipping digits all
+/// keys share, using `tmp` (n entries); stable, so equal keys keep their order.
+static void sb_radix(sb_key *e, sb_key *tmp, size_t n, uint64_t flip, int bits) {
+    size_t buckets = (size_t)1 << bits, digits = 64 / (size_t)bits;
+    uint64_t mask = buckets - 1;
+    size_t *counts = (size_t *)calloc(digits * buckets, sizeof(size_t));
+    if (!counts) { qsort(e, n, sizeof(sb_key), sb_compare_entries); return; }
     for (size_t i = 0; i < n; i++) {
         uint64_t a = e[i].a ^ flip;
-        for (int b = 0; b < bytes; b++) counts[b][(a >> (8 * b)) & 0xff]++;
+        for (size_t d = 0; d < digits; d++) counts[d * buckets + ((a >> (bits * d)) & mask)]++;
     }
     sb_key *from = e, *to = tmp;
-    for (int b = 0; b < bytes; b++) {
-        uint64_t first = ((from[0].a ^ flip) >> (8 * b)) & 0xff;
-        if (counts[b][first] == n) continue; // every key has this byte
-        size_t place[256], sum = 0;
-        for (int v = 0; v < 256; v++) {
-            place[v] = sum;
-            sum += counts[b][v];
+    for (size_t d = 0; d < digits; d++) {
+        size_t *count = counts + d * buckets;
+        if (count[((from[0].a ^ flip) >> (bits * d)) & mask] == n) continue; // every key has this digit
+        size_t sum = 0;
+        for (size_t v = 0; v < buckets; v++) {
+            size_t c = count[v];
+            count[v] = sum;
+            sum += c;
         }
-        for (size_t i = 0; i < n; i++) to[place[((from[i].a ^ flip) >> (8 * b)) & 0xff]++] = from[i];
+        for (size_t i = 0; i < n; i++) to[count[((from[i].a ^ flip) >> (bits * d)) & mask]++] = from[i];
         sb_key *swap = from;
         from = to;
         to = swap;
     }
+    free(counts);
     if (from != e) memcpy(e, from, n * sizeof(sb_key));
 }
 
@@ -274,7 +277,7 @@ static void sb_sort_entries(sb_key *e, sb_key *tmp, size_t n) {
             qsort(part, m, sizeof(sb_key), sb_compare_entries);
             continue;
         }
-        sb_radix(part, tmp, m, rank == 1 ? 0x8000000000000000ull : 0);
+        sb_radix(part, tmp, m, rank == 1 ? 0x8000000000000000ull : 0, m >= 65536 ? 16 : 8);
         if (rank != 2) continue;
         for (size_t i = 0; i < m;) {
             size_t j = i + 1;
@@ -493,8 +496,8 @@ static int sb_next_after(lua_State *L, sb_cache *c, int keys, lua_Integer place)
 }
 
 static int sb_next(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_settop(L, 2);
+    if (lua_type(L, 1) != LUA_TTABLE) luaL_checktype(L, 1, LUA_TTABLE);
+    if (lua_gettop(L) != 2) lua_settop(L, 2);
     if (lua_isnil(L, 2)) {
         lua_pushnil(L);
         if (!lua_next(L, 1)) {

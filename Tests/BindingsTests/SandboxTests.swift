@@ -103,6 +103,26 @@ extension BindingsTests {
             #expect(try strings(code) == ["-1.5 2 2.5 10 Z alpha alpha\0 zeta false true b a"])
         }
 
+        @Test func `a traversal of 10^5 strings and integers visits each key once, in order`() throws {
+            let code = """
+                local t = {}
+                for i = 1, 70000 do t[("%x%d"):format((i * 2654435761) % 4294967296, i)] = i; t[i * 7 - 300000] = i end
+                local last_string, last_number, ordered, n = nil, nil, true, 0
+                for k in pairs(t) do
+                  n = n + 1
+                  if type(k) == "string" then
+                    if last_string and not (last_string < k) then ordered = false end
+                    last_string = k
+                  else
+                    if (last_number and not (last_number < k)) or last_string then ordered = false end
+                    last_number = k
+                  end
+                end
+                return tostring(n), tostring(ordered)
+                """
+            #expect(try strings(code) == ["140000", "true"])
+        }
+
         @Test func `clearing fields during a traversal works and next(t) sees the table as it is`() throws {
             let code = """
                 local t = {}
