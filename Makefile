@@ -27,6 +27,7 @@ test: build
 	$(SWIFT) test
 	$(BIN) --mirror scripts
 	$(MAKE) test-lua-module
+	$(MAKE) test-differential
 	$(MAKE) dependent-package
 	@if command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
 	    { [ "$$(id -u)" = 0 ] || sudo -n true 2>/dev/null; } && \
@@ -35,6 +36,12 @@ test: build
 	else \
 	  echo "SKIPPED (not passed): make test-browser, the trace viewer in Chromium: no chromium here and apt-get cannot install it"; \
 	fi
+
+# The sandbox against stock Lua 5.4: each snippet of Tests/Differential/cases/ under lua5.4 (TZ=UTC)
+# and under stackplay, outputs compared but for the differences Tests/Differential/allowed.txt lists.
+.PHONY: test-differential
+test-differential: build lua-tools
+	python3 Tests/Differential/run.py $(BIN)
 
 # Tests/DependentPackage depends on StackModel 1.0.0 through a git URL, as another project would (SwiftPM
 # refuses products with unsafe flags there): the working tree's files, tracked or new, are committed

@@ -8,7 +8,7 @@
 --   stackplay          the globals the runner adds: `std = "lua54+stackplay"`
 --   stackplay_sandbox  exactly what a script run by `stackplay` can reach: the sandbox's part of
 --                      Lua 5.4 (no io, package, debug, dofile, loadfile; of os only clock, time,
---                      date) and the runner's globals: `std = "stackplay_sandbox"`, stricter
+--                      date, difftime) and the runner's globals: `std = "stackplay_sandbox"`, stricter
 -- To keep your own `std`, take only the standards:
 --   stds.stackplay = dofile("/usr/local/share/lua/5.4/stackplay/luacheckrc.lua").stds.stackplay
 
@@ -36,7 +36,7 @@ for name, definition in pairs(names {
   "setmetatable", "tonumber", "tostring", "type", "warn", "xpcall",
 }) do sandbox[name] = definition end
 sandbox.string, sandbox.table, sandbox.math, sandbox.utf8, sandbox.coroutine = open, open, open, open, open
-sandbox.os = { fields = names { "clock", "time", "date" } }
+sandbox.os = { fields = names { "clock", "time", "date", "difftime" } }
 
 return {
   stds = {

@@ -8,8 +8,9 @@ import Traces
 /// What a script may reach: base, string, table, math, utf8, coroutine, and `os.clock`,
 /// `os.time`, `os.date`, all deterministic. No `io`, `package`, `debug`, `dofile`, `loadfile`;
 /// `load` loads text only (a `string.dump` chunk is refused; `string.dump` itself stays, harmless
-/// without binary loading). `require` loads `.lua` text files from under `root` only. The rules
-/// are Lua: `Sources/Bindings/Lua/sandbox.lua`.
+/// without binary loading). `require` loads `.lua` text files from under `root` only. The
+/// deterministic functions are C (`Sources/CLuaRuntime/sandbox.c`), the trimming and `require`
+/// Lua (`Sources/Bindings/Lua/sandbox.lua`).
 public struct Sandbox: Sendable {
     /// The chunk name of the sandbox's Lua: positions in it read `stackplay/sandbox.lua:12:`.
     static let chunkName = "=stackplay/sandbox.lua"
@@ -49,10 +50,8 @@ public struct Sandbox: Sendable {
             session.output.append(try arguments.string(at: 1))
             return []
         }
-        let stopped = LuaValue.function("stopped") { [unowned lua] _ in [.boolean(lua.isStopped)] }
-        let internals = LuaValue.table([
-            "locate": locate, "write": write, "stopped": stopped, "seed": .integer(seed),
-        ])
+        try lua.installDeterministicLibrary(write: write, seed: seed)
+        let internals = LuaValue.table(["locate": locate])
         try lua.run(embedded: EmbeddedChunk.sandbox, arguments: [internals])
     }
 }

@@ -41,6 +41,13 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 2 < Comm
     exit(0)
 }
 
+/// `stackplay-bench --sandbox [MEASURE ROUNDS]`: only the sandbox rows (issue 22), against lua5.4;
+/// or one measure's Lua, ROUNDS times, for callgrind (``sandboxCommand(_:)``).
+if let flag = CommandLine.arguments.firstIndex(of: "--sandbox") {
+    try sandboxCommand(Array(CommandLine.arguments[(flag + 1)...]))
+    exit(0)
+}
+
 /// Runs `body` for about `seconds`, prints and returns the rate of `events` per second.
 @discardableResult
 func measure(_ label: String, seconds: Double = 1, _ body: (Int) throws -> Int) rethrows -> Double {
@@ -259,7 +266,7 @@ let rows = try measureTable(
     binary: binaryExists && fixedRounds == nil ? stackplayBinary : nil,
     touchMove: fixedRounds == nil ? directMoves / luaMoves : nil,
     touchMoveCard: fixedRounds == nil ? direct / throughLua : nil)
-printTable(rows)
+printTable(rows + (try sandboxRows()))
 if binaryExists && fixedRounds == nil { try measureReaders(binary: stackplayBinary) }
 
 // MARK: - explore (branch `explore`): explored steps per second -----------------------------------

@@ -31,7 +31,10 @@ extension BindingsTests {
             #expect(results[0].string == nil)
             #expect(results[1].string?.contains("attempt to load a binary chunk") == true)
             #expect(try lua.run("return load('return 1 + 1')()")[0].number == 2)
-            #expect(try lua.run("return load('return x', 'c', 'b', {x = 7})()")[0].number == 7)
+            #expect(try lua.run("return load('return x', 'c', 't', {x = 7})()")[0].number == 7)
+            let text = try lua.run("return load('return 1', 'c', 'b')")
+            #expect(text[0].string == nil)
+            #expect(text[1].string == "attempt to load a text chunk (mode is 'b')")
         }
 
         func scriptsFolder() throws -> URL {
@@ -76,6 +79,174 @@ extension BindingsTests {
             let lua = try makeState(root: try scriptsFolder().path)
             let failure = try #require(runFailure(of: "\nrequire '../x'", in: lua))
             #expect(failure.message.hasPrefix("test.lua:2: module '../x' not found: "))
+        }
+    }
+}
+
+extension BindingsTests {
+    /// The deterministic library of sandbox.c: the manual's rules, stock's errors, numbered names.
+    @Suite struct DeterministicLibrary {
+        /// The strings `code` returns, in order.
+        func strings(_ code: String) throws -> [String] {
+            try makeState().run(code).map { $0.string ?? "<\($0)>" }
+        }
+
+        @Test func `pairs and next visit numbers, then strings bytewise, then booleans, then objects`() throws {
+            let code = """
+                local a, b = {}, {}
+                local _ = tostring(b) .. tostring(a)
+                local t = { zeta = 1, alpha = 2, ["Z"] = 3, [10] = 4, [2] = 5, [true] = 6, [false] = 7, [2.5] = 8,
+                  [-1.5] = 9, [a] = 10, [b] = 11, ["alpha\\0"] = 12 }
+                local out = {}
+                for k in pairs(t) do out[#out + 1] = k == a and "a" or k == b and "b" or tostring(k) end
+                return table.concat(out, " ")
+                """
+            #expect(try strings(code) == ["-1.5 2 2.5 10 Z alpha alpha\0 zeta false true b a"])
+        }
+
+        @Test func `a traversal of 10^5 strings and integers visits each key once, in order`() throws {
+            let code = """
+                local t = {}
+                for i = 1, 70000 do t[("%x%d"):format((i * 2654435761) % 4294967296, i)] = i; t[i * 7 - 300000] = i end
+                local last_string, last_number, ordered, n = nil, nil, true, 0
+                for k in pairs(t) do
+                  n = n + 1
+                  if type(k) == "string" then
+                    if last_string and not (last_string < k) then ordered = false end
+                    last_string = k
+                  else
+                    if (last_number and not (last_number < k)) or last_string then ordered = false end
+                    last_number = k
+                  end
+                end
+                return tostring(n), tostring(ordered)
+                """
+            #expect(try strings(code) == ["140000", "true"])
+        }
+
+        @Test func `clearing fields during a traversal works and next(t) sees the table as it is`() throws {
+            let code = """
+                local t = {}
+                for i = 1, 500 do t["k" .. i] = i end
+                local seen, emptied = 0, 0
+                for k in pairs(t) do
+                  t[k] = nil
+                  seen = seen + 1
+                  if next(t) == nil then emptied = seen end
+                  if seen % 97 == 0 then collectgarbage() end
+                end
+                return tostring(seen), tostring(emptied)
+                """
+            #expect(try strings(code) == ["500", "500"])
+        }
+
+        @Test func `a traversal stopped early keeps no key of a weak table alive`() throws {
+            let code = """
+                local weak = setmetatable({}, { __mode = "k" })
+                for i = 1, 100 do weak[{}] = i end
+                for _ in pairs(weak) do break end
+                local empty = next(weak) == nil
+                collectgarbage()
+                collectgarbage()
+                return tostring(next(weak)), tostring(empty)
+                """
+            #expect(try strings(code) == ["nil", "false"])
+        }
+
+        @Test func `next refuses a key that was never in the table, as stock does`() throws {
+            let code = "return select(2, pcall(next, { a = 1 }, 'b')), select(2, pcall(next, {}, 1))"
+            #expect(try strings(code) == ["invalid key to 'next'", "invalid key to 'next'"])
+        }
+
+        @Test(arguments: [
+            ("pcall(pairs)", "bad argument #1 to 'pairs' (value expected)"),
+            ("pcall(tostring)", "bad argument #1 to 'tostring' (value expected)"),
+            ("pcall(next)", "bad argument #1 to 'next' (table expected, got no value)"),
+            ("pcall(setmetatable, {})", "bad argument #2 to 'setmetatable' (nil or table expected, got no value)"),
+            ("pcall(string.format, '%d', 'x')", "bad argument #2 to 'string.format' (number expected, got string)"),
+            ("pcall(function() return ('%d'):format('x') end)",
+             "(string):1: bad argument #1 to 'format' (number expected, got string)"),
+            ("pcall(function() for k in pairs(42) do end end)",
+             "(string):1: bad argument #1 to 'for iterator' (table expected, got number)"),
+            ("pcall(os.time, { year = math.maxinteger, month = 1, day = 1 })", "field 'year' is out-of-bound"),
+            ("pcall(table.sort, { 3, 2, 1, 4, 5 }, function() return true end)", "invalid order function for sorting"),
+            ("pcall(string.dump, require)", "unable to dump given function"),
+            ("pcall(string.dump, pairs)", "unable to dump given function"),
+        ])
+        func `argument errors are stock Lua's`(call: String, message: String) throws {
+            #expect(try strings("return select(2, \(call))") == [message])
+        }
+
+        @Test func `a non-string error value passes through pairs untouched`() throws {
+            let code = """
+                local ok, e = pcall(pairs, setmetatable({}, { __pairs = function() error({ code = 7 }) end }))
+                return type(e), tostring(e.code)
+                """
+            #expect(try strings(code) == ["table", "7"])
+        }
+
+        @Test func `tostring keeps a __tostring result, and names objects by number`() throws {
+            let code = """
+                local c = setmetatable({}, { __tostring = function() return "Color: 0xff00ff" end })
+                return tostring(c), string.format("%s", c), tostring({}), string.format("%p|%-9p|%8p", {}, "s", 1)
+                """
+            #expect(try strings(code) == ["Color: 0xff00ff", "Color: 0xff00ff", "table: 1", "table: 2|string: 3|  (null)"])
+        }
+
+        @Test func `percent p honours its width and refuses what stock refuses, never showing an address`() throws {
+            let code = """
+                return tostring(#string.format("%20p", {})), select(2, pcall(string.format, "%.3p", {})),
+                  string.format("%-20p|", "text")
+                """
+            let results = try strings(code)
+            #expect(results[0] == "20")
+            #expect(results[1] == "invalid conversion specification: '%.3p'")
+            #expect(results[2] == "string: 2           |")
+        }
+
+        @Test func `os.time normalises its table as stock does on a UTC machine`() throws {
+            let code = """
+                local t = { year = 2020, month = 13, day = 1, isdst = true }
+                local time = os.time(t)
+                return tostring(time), tostring(t.year), tostring(t.month), tostring(t.wday), tostring(t.yday),
+                  tostring(t.isdst), tostring(os.time { year = "2000", month = "1", day = "1", hour = "0" }),
+                  os.date("%Z %z", 0), os.date(1), os.date()
+                """
+            #expect(
+                try strings(code) == [
+                    "1609498800", "2021", "1", "6", "1", "false", "946684800", "UTC +0000", "1",
+                    "Thu Jan  1 00:00:00 2026",
+                ])
+        }
+
+        @Test func `table.sort is deterministic for unbalanced inputs`() throws {
+            let code = """
+                local calls = {}
+                for run = 1, 2 do
+                  local list = {}
+                  for i = 1, 2000 do list[i] = i % 7 == 0 and 0 or i end
+                  local n = 0
+                  table.sort(list, function(a, b) n = n + 1 return a < b end)
+                  calls[run] = n
+                end
+                return tostring(calls[1] == calls[2]), tostring(calls[1])
+                """
+            let results = try strings(code)
+            #expect(results[0] == "true")
+        }
+
+        @Test func `warn writes to the test's output once turned on`() throws {
+            let lua = try makeState()
+            try lua.run("warn('hidden') warn('@on') warn('shown ', 'here') warn('@off') warn('hidden')")
+            #expect(lua.session.output.text == "Lua warning: shown here\n")
+        }
+
+        @Test func `load of a chunk that overflows the C stack returns a string`() throws {
+            let code = "local f, e = load(('('):rep(1e6)) return type(f), type(e), e"
+            let results = try makeState().run(code)
+            #expect(results[0].string == "nil")
+            #expect(results[1].string == "string")
+            #expect(results[2].string?.contains("C stack overflow") == true)
         }
     }
 }

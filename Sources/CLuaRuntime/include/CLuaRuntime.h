@@ -9,6 +9,7 @@
 
 #include <lua.h>
 #include <stddef.h>
+#include "sandbox.h"
 
 /// What a Swift function returns to say "my error message is on top of the stack: raise it".
 #define STACKPLAY_RAISE (-2)

@@ -1,0 +1,21 @@
+// The sandbox's deterministic replacements of Lua's library functions, in C (sandbox.c): `next`,
+// `pairs`, `tostring`, `print`, `string.format`, `table.sort`, `os.time`/`os.date`/`os.clock`,
+// `load`, `string.dump`, `warn`, `setmetatable`, `xpcall` and `math.randomseed`. Written with the
+// Lua C API, so their errors are stock Lua's own (the function name the script called, the
+// argument number, the script's line).
+#ifndef STACKPLAY_SANDBOX_H
+#define STACKPLAY_SANDBOX_H
+
+#include <lua.h>
+
+/// 2026-01-01T00:00:00Z: what the sandbox's `os.time()` returns and `os.date()` shows by default.
+#define STACKPLAY_SANDBOX_EPOCH 1767225600
+
+/// A lua_CFunction, called (under a protected call) once in a fresh state whose standard
+/// libraries are open: replaces the functions above in `_G`, `string`, `table`, `math` and `os`
+/// (which keeps only `time`, `date`,
+/// `clock` and `difftime`), and seeds `math.random`. Arguments: the
+/// function that receives the test's output (`print`, and `warn` once on), and the seed.
+int stackplay_sandbox_install(lua_State *L);
+
+#endif

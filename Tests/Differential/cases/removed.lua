@@ -1,0 +1,13 @@
+-- Facilities the sandbox removes on purpose.
+print("io", type(io))
+print("package", type(package))
+print("debug", type(debug))
+print("dofile", type(dofile))
+print("loadfile", type(loadfile))
+print("os.getenv", type(os.getenv))
+print("os.execute", type(os.execute))
+print("os.exit", type(os.exit))
+print("os.remove", type(os.remove))
+print("os.setlocale", type(os.setlocale))
+print("collectgarbage", type(collectgarbage))
+print("__gc finalizers", (pcall(setmetatable, {}, { __gc = function() end })))

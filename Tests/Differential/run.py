@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""The sandbox's differential harness: every snippet in cases/ runs under stock lua5.4 (TZ=UTC)
+and under the built stackplay binary; their outputs must be equal, but for the differences that
+allowed.txt lists (the one list of them; the README's "Sandbox and budgets" section says why).
+
+Usage: run.py STACKPLAY [CASE ...]. Exit status 0 when every case agrees, 1 otherwise.
+A snippet is plain Lua that prints what it checks; it must not end in an uncaught error.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CASES = os.path.join(HERE, "cases")
+
+
+def allowed_differences():
+    """{case: [(kind, stock regex or None, stackplay text)]} from allowed.txt."""
+    table = {}
+    with open(os.path.join(HERE, "allowed.txt"), encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if len(fields) not in (2, 4) or fields[1] not in ("removed", "order", "clock", "binary"):
+                sys.exit(f"allowed.txt:{number}: want CASE<tab>KIND[<tab>STOCK-REGEX<tab>STACKPLAY-TEXT]")
+            case, kind = fields[0], fields[1]
+            rule = (kind, re.compile(fields[2]), fields[3]) if len(fields) == 4 else (kind, None, None)
+            table.setdefault(case, []).append(rule)
+    return table
+
+
+def run_stock(case):
+    env = dict(os.environ, TZ="UTC")
+    done = subprocess.run(
+        ["lua5.4", "-e", "io.stdout:setvbuf('no')", case], cwd=CASES, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    return done.stdout.decode("utf-8", "surrogateescape"), done.returncode
+
+
+def run_stackplay(binary, case):
+    done = subprocess.run(
+        [binary, "--json", case], cwd=CASES, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    report = json.loads(done.stdout.decode("utf-8", "surrogateescape"))
+    test = report["tests"][0]
+    problem = "" if test["status"] == "passed" else f"{test['status']}: {test['message']}"
+    return test["output"], problem
+
+
+def expected_from_stock(stock, rules):
+    """Stock's lines with the allowed differences applied; whether to compare as a set."""
+    lines = stock.split("\n")
+    unordered = False
+    for kind, pattern, text in rules:
+        if pattern is None:
+            unordered = unordered or kind == "order"
+            continue
+        lines = [pattern.sub(text, line) for line in lines]
+    return lines, unordered
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    binary = os.path.abspath(sys.argv[1])
+    names = sys.argv[2:] or sorted(n for n in os.listdir(CASES) if n.endswith(".lua"))
+    rules = allowed_differences()
+    unknown = sorted(set(rules) - set(os.listdir(CASES)))
+    if unknown:
+        sys.exit(f"allowed.txt names cases that do not exist: {', '.join(unknown)}")
+    failed = 0
+    for name in names:
+        stock, status = run_stock(name)
+        ours, problem = run_stackplay(binary, name)
+        if status != 0:
+            print(f"FAIL {name}: stock lua5.4 exited {status}:\n{stock}")
+            failed += 1
+            continue
+        if problem:
+            print(f"FAIL {name}: stackplay {problem}")
+            failed += 1
+            continue
+        expected, unordered = expected_from_stock(stock, rules.get(name, []))
+        actual = ours.split("\n")
+        same = sorted(expected) == sorted(actual) if unordered else expected == actual
+        if same:
+            print(f"ok   {name}")
+            continue
+        failed += 1
+        print(f"FAIL {name}: outputs differ")
+        for i in range(max(len(expected), len(actual))):
+            e = expected[i] if i < len(expected) else "<none>"
+            a = actual[i] if i < len(actual) else "<none>"
+            if e != a:
+                print(f"  line {i + 1}:\n    lua5.4:    {e!r}\n    stackplay: {a!r}")
+    print(f"{len(names) - failed} of {len(names)} cases agree")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
