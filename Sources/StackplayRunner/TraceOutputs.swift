@@ -107,7 +107,8 @@ struct TraceOutputs {
                 }
             return TraceViewer.Test(
                 name: result.test.fullName, status: status, seconds: result.seconds, message: result.message,
-                screens: screens)
+                screens: screens, output: result.output,
+                sources: TraceViewer.sources(of: result.traces, script: result.test.file))
         }
     }
 
