@@ -31,7 +31,8 @@ package struct LuaCallSite: Equatable, Sendable {
                 !source.hasPrefix(prefix)
             {
                 let file = source.hasPrefix("@") ? String(source.dropFirst()) : source
-                return LuaCallSite(serial: serial, function: function, file: file, line: Int(record.currentline))
+                return LuaCallSite(
+                    serial: serial, function: function, file: file, line: Int(record.currentline))
             }
             level += 1
         }

@@ -87,7 +87,9 @@ public final class TraceRecorder {
         var next = 0
         for (index, line) in lines.enumerated() {
             if next < actions.count, actions[next].at == index {
-                out += TraceFormat.encode(action: next, actions[next].call, events: actions[next].events).text + "\n"
+                out +=
+                    TraceFormat.encode(action: next, actions[next].call, events: actions[next].events).text
+                    + "\n"
                 next += 1
             }
             out += line + "\n"
