@@ -52,7 +52,7 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
 #frames figure { flex: 1; margin: 0; display: flex; flex-direction: column; min-width: 0; min-height: 0; }
 #frames figcaption { font-size: 12px; color: #444; padding: 0 0 4px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 #frame, #frame-before { flex: 1; display: flex; align-items: center; justify-content: center; min-width: 0; min-height: 0; }
-#frame svg, #frame-before svg { width: 100%; height: 100%; background: #fff; border-radius: 6px; }
+#frame svg, #frame-before svg { width: 100%; height: 100%; background: #fff; border-radius: 6px; overflow: hidden; }
 #frames g.card.hover rect { stroke: #06c; stroke-width: 3; }
 #frames text.card-label, #frames text.translation { pointer-events: none; }
 #side { width: 380px; flex: none; display: flex; flex-direction: column; border-left: 1px solid #ddd; background: #fff; min-height: 0; }
