@@ -14,11 +14,18 @@ final class ActionSeam {
         return { seam.current() }
     }
 
+    /// The call the last event came from: the next events of the same call reuse it.
+    private var last: (site: LuaCallSite, call: TraceCall)?
+
     func current() -> TraceCall? {
-        guard let site = LuaCallSite.running(skippingPrefix: PreludeModule.internalPrefix) else { return nil }
-        return TraceCall(
+        let prefix = PreludeModule.internalPrefix
+        guard let site = LuaCallSite.running(skippingPrefix: prefix, unless: last?.site) else { return nil }
+        if let last, last.site == site { return last.call }
+        let call = TraceCall(
             serial: site.serial, method: site.function ?? "call", file: site.file, line: site.line,
             source: text(of: site.file, line: site.line))
+        last = (site, call)
+        return call
     }
 
     /// Line `line` of `file`, without its indentation and trailing blanks; "" when unknown.

@@ -16,8 +16,15 @@ package struct LuaCallSite: Equatable, Sendable {
     /// whose chunk name does not start with `prefix` (the prelude's), or nil when Swift runs
     /// outside any call from Lua or no script line is on the stack. Reads only: never raises.
     package static func running(skippingPrefix prefix: String) -> LuaCallSite? {
+        running(skippingPrefix: prefix, unless: nil)
+    }
+
+    /// As ``running(skippingPrefix:)``, but `known` itself when the running call is the one it
+    /// describes (the stack is not read again for each input of one call).
+    package static func running(skippingPrefix prefix: String, unless known: LuaCallSite?) -> LuaCallSite? {
         var serial: UInt64 = 0
         guard let L = stackplay_running_call(&serial) else { return nil }
+        if let known, known.serial == serial { return known }
         var record = lua_Debug()
         var function: String?
         if lua_getstack(L, 0, &record) != 0 {
