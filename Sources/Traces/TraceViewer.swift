@@ -56,8 +56,8 @@ public enum TraceViewer {
 
     /// The text of `script` and of every other file the actions of `traces` name (a module the
     /// script required), by the name they give; a file that cannot be read is left out.
-    public static func sources(of traces: [String], script: String) -> [String: String] {
-        var files = [script]
+    public static func sources(of traces: [String], script: String? = nil) -> [String: String] {
+        var files = script.map { [$0] } ?? []
         for text in traces {
             guard let trace = try? Trace(text: text, file: "") else { continue }
             for action in trace.actions where !files.contains(action.file) { files.append(action.file) }

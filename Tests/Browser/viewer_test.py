@@ -25,6 +25,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 STACKPLAY = os.path.abspath(sys.argv[1])
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCREENSHOT = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
 
 SCENARIO = """
@@ -248,6 +249,25 @@ def main():
             ready(driver)
             check(driver.find_element(By.ID, "summary").text == "1 trace", "view lists the trace")
             check(len(driver.find_elements(By.CSS_SELECTOR, "#events li")) > 0, "view shows its events")
+            check(driver.find_element(By.CSS_SELECTOR, "#actions li .where").text.startswith("viewer.lua:"),
+                  "view lists a version 2 trace's actions with their lines")
+            check(":tap()" in driver.find_element(By.CSS_SELECTOR, "#source .line.current-line .text").text,
+                  "and shows the script's line when the script is where the trace says")
+
+            print("stackplay view of a version 1 trace (no actions)")
+            old = os.path.join(ROOT, "Tests/StackplayTests/Fixtures/traces/v1/wallet-session.jsonl")
+            stackplay(["view", old, "-o", page], folder, 0)
+            driver.get("about:blank")
+            driver.get("file://" + page)
+            ready(driver)
+            entries = driver.find_elements(By.CSS_SELECTOR, "#actions li")
+            check(len(entries) == len(driver.find_elements(By.CSS_SELECTOR, "#events li")) == 8,
+                  "each event of a trace without actions is its own entry")
+            check(driver.find_elements(By.CSS_SELECTOR, "#actions li .where") == [], "and names no source line")
+            entries[2].click()
+            check(driver.find_element(By.CSS_SELECTOR, "#events li.current").get_attribute("data-index") == "2",
+                  "clicking an entry shows its event")
+            check(driver.find_element(By.ID, "source").text.startswith("No source"), "the source pane says it has none")
         finally:
             driver.quit()
     finally:
