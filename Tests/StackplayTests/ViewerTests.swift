@@ -47,8 +47,10 @@ import Testing
         #expect(run.stdout == "")
         #expect(run.stderr == "stackplay: wrote \(out)\n")
         let page = try String(contentsOfFile: out, encoding: .utf8)
+        // One blob a trace, and the script their actions name (session.lua, found from here) once.
         #expect(
-            page.components(separatedBy: "data-encoding=\"deflate-raw;base64\"").count == traces.count + 1)
+            page.components(separatedBy: "data-encoding=\"deflate-raw;base64\"").count == traces.count + 2)
+        #expect(page.contains("\"sources\":{\"\(fixtures)/traces/session.lua\":\"s0\"}"))
         #expect(page.contains("\"status\":\"trace\",\"seconds\":null"))
         let toStdout = try stackplay(arguments: ["view"] + traces)
         #expect(toStdout.status == 0 && toStdout.stderr == "")
