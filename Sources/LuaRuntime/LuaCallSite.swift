@@ -23,6 +23,7 @@ package struct LuaCallSite: Equatable, Sendable {
     /// describes (the stack is not read again for each input of one call).
     package static func running(skippingPrefix prefix: String, unless known: LuaCallSite?) -> LuaCallSite? {
         var serial: UInt64 = 0
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         guard let L = stackplay_running_call(&serial) else { return nil }
         if let known, known.serial == serial { return known }
         var record = lua_Debug()

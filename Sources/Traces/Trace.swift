@@ -158,7 +158,9 @@ public struct Trace: Sendable {
             let action = actions[open.action]
             throw TraceError(
                 file: file, line: action.line, field: "events",
-                message: "the action groups \(action.events) events, the trace ends after \(action.events - open.left)")
+                message:
+                    "the action groups \(action.events) events, the trace ends after \(action.events - open.left)"
+            )
         }
     }
 

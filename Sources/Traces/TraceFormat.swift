@@ -221,22 +221,28 @@ public enum TraceFormat {
     /// An action line: `{"action":0,"method":"drag","file":"x.lua","line":12,"source":"…","events":12}`.
     static func encode(action index: Int, _ call: TraceCall, events: Int) -> JSONValue {
         .object([
-            ("action", .number(Double(index))), ("method", .string(call.method)), ("file", .string(call.file)),
-            ("line", .number(Double(call.line))), ("source", .string(call.source)),
+            ("action", .number(Double(index))), ("method", .string(call.method)),
+            ("file", .string(call.file)), ("line", .number(Double(call.line))),
+            ("source", .string(call.source)),
             ("events", .number(Double(events))),
         ])
     }
 
-    static func decodeAction(_ o: TraceFields, index: Int, firstEvent: Int) throws(TraceError) -> TraceAction {
+    static func decodeAction(_ o: TraceFields, index: Int, firstEvent: Int) throws(TraceError) -> TraceAction
+    {
         let given = try o.integer("action")
-        guard given == index else { throw o.error("action", "action \(index) expected here, got \(given)") }
+        guard given == index else {
+            throw o.error("action", "action \(index) expected here, got \(given)")
+        }
         let events = try o.integer("events")
-        guard events >= 1 else { throw o.error("events", "an action groups at least 1 event, got \(events)") }
+        guard events >= 1 else {
+            throw o.error("events", "an action groups at least 1 event, got \(events)")
+        }
         let line = try o.integer("line")
         guard line >= 1 else { throw o.error("line", "a line number from 1 expected, got \(line)") }
         return TraceAction(
-            line: o.line, index: index, method: try o.string("method"), file: try o.string("file"), sourceLine: line,
-            source: try o.string("source"), firstEvent: firstEvent, events: events)
+            line: o.line, index: index, method: try o.string("method"), file: try o.string("file"),
+            sourceLine: line, source: try o.string("source"), firstEvent: firstEvent, events: events)
     }
 
     // MARK: Frames

@@ -274,7 +274,8 @@ public enum TraceComparison {
                 if let difference = TraceReplayer.difference(e.event, a.event, tolerance: inputTolerance) {
                     return mismatch(e, difference, prefix: "the input, ")
                 } else if inputTolerance == 0 {
-                    let difference = FrameDifference(path: ["type"], expected: e.event.text, actual: a.event.text)
+                    let difference = FrameDifference(
+                        path: ["type"], expected: e.event.text, actual: a.event.text)
                     return mismatch(e, difference, prefix: "the input, ")
                 }
             }

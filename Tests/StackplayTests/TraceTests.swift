@@ -53,7 +53,8 @@ import Testing
         // It names the script's call that made the event, and its line.
         #expect(
             run.stderr.contains(
-                " s) of the settle at \(fixtures)/traces/session.lua:5 (wallet:tap(\"visa\"); screen:settle()): "))
+                " s) of the settle at \(fixtures)/traces/session.lua:5 (wallet:tap(\"visa\"); screen:settle()): "
+            ))
         #expect(
             run.stderr.contains(
                 "component 'wallet', card 'amex', field 'y' differs\n  expected: 773\n    actual: 768"))
@@ -61,10 +62,13 @@ import Testing
         #expect(run.stdout.hasSuffix("1 replayed, 2 failed\n"))
     }
 
-    @Test func `every input a call made is grouped under an action with the script's file, line and text`() throws {
+    @Test func `every input a call made is grouped under an action with the script's file, line and text`()
+        throws
+    {
         let dir = temporary("actions")
         #expect(try stackplay("--trace", dir, session).status == 0)
-        let name = "tests-stackplaytests-fixtures-traces-session-lua--wallet-open-a-card-escape-select-new-height-ed5161aa.jsonl"
+        let name =
+            "tests-stackplaytests-fixtures-traces-session-lua--wallet-open-a-card-escape-select-new-height-ed5161aa.jsonl"
         let lines = try String(contentsOfFile: "\(dir)/\(name)", encoding: .utf8).split(separator: "\n")
         #expect(lines[0].hasPrefix("{\"format\":\"stackplay-trace\",\"version\":2,"))
         #expect(
@@ -95,15 +99,15 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let script = "\(folder)/v1.lua"
         try """
-            test("v1", function()
-              local screen = stackplay.screen { record = true }
-              local wallet = screen:wallet_card_stack { items = { "amex", "visa", "mc" } }
-              wallet:tap("visa"); screen:settle()
-              screen:escape(); screen:advance(0.2)
-              wallet:select("mc"); wallet:set_height(500); screen:settle()
-              expect(screen):to_match_trace("golden.jsonl")
-            end)
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        test("v1", function()
+          local screen = stackplay.screen { record = true }
+          local wallet = screen:wallet_card_stack { items = { "amex", "visa", "mc" } }
+          wallet:tap("visa"); screen:settle()
+          screen:escape(); screen:advance(0.2)
+          wallet:select("mc"); wallet:set_height(500); screen:settle()
+          expect(screen):to_match_trace("golden.jsonl")
+        end)
+        """.write(toFile: script, atomically: true, encoding: .utf8)
         try text.write(toFile: "\(folder)/golden.jsonl", atomically: true, encoding: .utf8)
         let compared = try stackplay(arguments: ["--ci", script])
         #expect(compared.status == 0, "\(compared.stdout)\(compared.stderr)")
@@ -170,7 +174,8 @@ import Testing
             let process = Process()
             process.executableURL = URL(fileURLWithPath: chromium)
             process.arguments = [
-                "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000", "--screenshot=\(shot)",
+                "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000",
+                "--screenshot=\(shot)",
                 "--window-size=1000,800", "file://\(dir)/report.html",
             ]
             process.standardError = FileHandle.nullDevice

@@ -243,7 +243,10 @@ struct TraceActionTests {
         #expect(trace.steps.map(\.action) == [0, 0, 1, 2, nil])
         #expect(trace.actions[0].description == "the tap at x.lua:3 (stack:tap())")
         let lines = text.split(separator: "\n")
-        #expect(lines[1] == "{\"action\":0,\"method\":\"tap\",\"file\":\"x.lua\",\"line\":3,\"source\":\"stack:tap()\",\"events\":2}")
+        #expect(
+            lines[1]
+                == "{\"action\":0,\"method\":\"tap\",\"file\":\"x.lua\",\"line\":3,\"source\":\"stack:tap()\",\"events\":2}"
+        )
         // A replay checks the events only: the actions are the script's, not the screen's.
         #expect(try TraceReplayer(trace).run(tolerance: 0) == nil)
     }
@@ -253,7 +256,9 @@ struct TraceActionTests {
         let edited = text.replacingOccurrences(of: "\"t\":0.25,", with: "\"t\":0.5,")
         let trace = try Trace(text: edited, file: "t.jsonl")
         let mismatch = try #require(try TraceReplayer(trace).run(tolerance: 0))
-        #expect("\(mismatch)".hasPrefix("t.jsonl:3: event 0 (advance at t = 0.5 s) of the advance at x.lua:7 (stack:advance()): "))
+        #expect(
+            "\(mismatch)".hasPrefix(
+                "t.jsonl:3: event 0 (advance at t = 0.5 s) of the advance at x.lua:7 (stack:advance()): "))
     }
 
     /// Each case: what is wrong, the text replaced and its replacement, and the message.

@@ -93,7 +93,9 @@ import Testing
         #expect(page.components(separatedBy: "id=\"s0\" data-encoding").count == 2)
         #expect(!page.contains("id=\"s1\""))
         #expect(!page.contains("print(\"</script>\")"))
-        let blob = page.split(separator: "id=\"s0\" data-encoding=\"deflate-raw;base64\">")[1].prefix { $0 != "<" }
+        let blob = page.split(separator: "id=\"s0\" data-encoding=\"deflate-raw;base64\">")[1].prefix {
+            $0 != "<"
+        }
         #expect(Deflate.base64(Deflate.compress(Array(script.utf8))) == String(blob))
     }
 
