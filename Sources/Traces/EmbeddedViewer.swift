@@ -265,24 +265,28 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
     const fingers = [...touches.entries()].map(([tid, f]) => [tid, f, false]);
     if (lifted) fingers.push([lifted[0], lifted[1], true]);
     const spots = fingers.map(([, f]) => [f.x, f.y]);
+    // What the screen shows is clipped to it: a card pushed past its edge is off screen.
+    const clip = root.appendChild(svg("defs")).appendChild(svg("clipPath", { id: `${id}-clip` }));
+    clip.appendChild(svg("rect", { x: 0, y: 0, width: w, height: h }));
+    const layer = root.appendChild(svg("g", { class: "screen-content", "clip-path": `url(#${id}-clip)` }));
     const frame = index < 0 ? { components: [] } : frameAt(t, index);
     for (const c of frame.components) {
-      root.appendChild(svg("rect", { class: "component", x: num(c.x), y: num(c.y), width: num(c.width), height: num(c.height),
+      layer.appendChild(svg("rect", { class: "component", x: num(c.x), y: num(c.y), width: num(c.width), height: num(c.height),
         fill: "none", stroke: "#999", "stroke-dasharray": "4 3" }));
       for (const p of c.parts || []) {
         if (!(p.opacity > 0)) continue;
         const g = svg("g", { class: "part", opacity: num(p.opacity) });
         g.appendChild(svg("rect", { x: num(p.x), y: num(p.y), width: num(p.width), height: num(p.height), fill: "#dde8f4", stroke: "#8ab" }));
         placeLabel(g, [[p.x + 6, p.y + 16, "start"], [p.x + p.width - 6, p.y + 16, "end"]], 12, p.name, spots, { fill: "#357" });
-        root.appendChild(g);
+        layer.appendChild(g);
       }
     }
-    drawCards(root, frame, { cls: "card", fill: "#fff", stroke: "#555" }, spots);
+    drawCards(layer, frame, { cls: "card", fill: "#fff", stroke: "#555" }, spots);
     if (golden && index >= 0 && golden.steps.length > 0) {
       const g = svg("g", { class: "golden" });
       drawCards(g, frameAt(golden, Math.min(index, golden.steps.length - 1)), { cls: "golden-card", fill: "none",
         stroke: "#d81b60", dash: "6 4", golden: true }, spots);
-      root.appendChild(g);
+      layer.appendChild(g);
     }
     for (const [tid, f, up] of fingers) {
       const g = svg("g", { class: "finger", "data-touch": tid, opacity: up ? 0.45 : 1 });
