@@ -52,7 +52,7 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
 #frames figure { flex: 1; margin: 0; display: flex; flex-direction: column; min-width: 0; min-height: 0; }
 #frames figcaption { font-size: 12px; color: #444; padding: 0 0 4px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 #frame, #frame-before { flex: 1; display: flex; align-items: center; justify-content: center; min-width: 0; min-height: 0; }
-#frame svg, #frame-before svg { width: 100%; height: 100%; background: #fff; border-radius: 6px; overflow: hidden; }
+#frame > svg, #frame-before > svg { width: 100%; height: 100%; background: #fff; border-radius: 6px; }
 #frames g.card.hover rect { stroke: #06c; stroke-width: 3; }
 #frames text.card-label, #frames text.translation { pointer-events: none; }
 #side { width: 380px; flex: none; display: flex; flex-direction: column; border-left: 1px solid #ddd; background: #fff; min-height: 0; }
@@ -265,10 +265,10 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
     const fingers = [...touches.entries()].map(([tid, f]) => [tid, f, false]);
     if (lifted) fingers.push([lifted[0], lifted[1], true]);
     const spots = fingers.map(([, f]) => [f.x, f.y]);
-    // What the screen shows is clipped to it: a card pushed past its edge is off screen.
-    const clip = root.appendChild(svg("defs")).appendChild(svg("clipPath", { id: `${id}-clip` }));
-    clip.appendChild(svg("rect", { x: 0, y: 0, width: w, height: h }));
-    const layer = root.appendChild(svg("g", { class: "screen-content", "clip-path": `url(#${id}-clip)` }));
+    // What the screen shows is clipped to it (a nested viewport, same coordinates): a card pushed
+    // past its edge is off screen.
+    const layer = root.appendChild(svg("svg", { class: "screen-content", x: 0, y: 0, width: w, height: h,
+      viewBox: `0 0 ${w} ${h}`, overflow: "hidden" }));
     const frame = index < 0 ? { components: [] } : frameAt(t, index);
     for (const c of frame.components) {
       layer.appendChild(svg("rect", { class: "component", x: num(c.x), y: num(c.y), width: num(c.width), height: num(c.height),

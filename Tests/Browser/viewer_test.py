@@ -81,7 +81,7 @@ def state(driver, component, key):
 # Every label's box (card ids, part names, drag translations) against every finger's circle.
 LABELS_CLEAR = """
 const hits = [];
-for (const svg of document.querySelectorAll('#frame svg, #frame-before svg')) {
+for (const svg of document.querySelectorAll('#frame > svg, #frame-before > svg')) {
   const spots = [...svg.querySelectorAll('circle.finger-spot')].map((c) => c.getBBox());
   for (const t of svg.querySelectorAll('text.card-label, text.translation, g.part text')) {
     const b = t.getBBox();
@@ -214,8 +214,8 @@ def main():
                   "the failed expectation's line is marked too")
             check(driver.find_element(By.ID, "before-caption").text.startswith("Before tap"),
                   "the before frame is the one before the action")
-            check(len(driver.find_elements(By.CSS_SELECTOR, "#frame-before svg")) == 1
-                  and len(driver.find_elements(By.CSS_SELECTOR, "#frame svg")) == 1, "before and after are both drawn")
+            check(len(driver.find_elements(By.CSS_SELECTOR, "#frame-before > svg")) == 1
+                  and len(driver.find_elements(By.CSS_SELECTOR, "#frame > svg")) == 1, "before and after are both drawn")
             check("event=1" in driver.execute_script("return location.hash"), "the address follows the moment shown")
             opacity = driver.find_element(
                 By.CSS_SELECTOR, '#state table[data-cards="wallet"] tr[data-card="mc"] td[data-field="opacity"]').text

@@ -178,10 +178,10 @@
     const fingers = [...touches.entries()].map(([tid, f]) => [tid, f, false]);
     if (lifted) fingers.push([lifted[0], lifted[1], true]);
     const spots = fingers.map(([, f]) => [f.x, f.y]);
-    // What the screen shows is clipped to it: a card pushed past its edge is off screen.
-    const clip = root.appendChild(svg("defs")).appendChild(svg("clipPath", { id: `${id}-clip` }));
-    clip.appendChild(svg("rect", { x: 0, y: 0, width: w, height: h }));
-    const layer = root.appendChild(svg("g", { class: "screen-content", "clip-path": `url(#${id}-clip)` }));
+    // What the screen shows is clipped to it (a nested viewport, same coordinates): a card pushed
+    // past its edge is off screen.
+    const layer = root.appendChild(svg("svg", { class: "screen-content", x: 0, y: 0, width: w, height: h,
+      viewBox: `0 0 ${w} ${h}`, overflow: "hidden" }));
     const frame = index < 0 ? { components: [] } : frameAt(t, index);
     for (const c of frame.components) {
       layer.appendChild(svg("rect", { class: "component", x: num(c.x), y: num(c.y), width: num(c.width), height: num(c.height),
