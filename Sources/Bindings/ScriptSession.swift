@@ -80,7 +80,8 @@ package final class ScriptSession {
         if keepsScreens, screens.count < Self.dumpedScreens { screens.append(screen) }
         var recorder: TraceRecorder?
         if recordsTraces || record {
-            recorder = TraceRecorder(screen: screen, stackplay: StackplayVersion.string)
+            recorder = TraceRecorder(
+                screen: screen, stackplay: StackplayVersion.string, calls: ActionSeam.calls())
             recorders.append(recorder!)
             recorderOf[ObjectIdentifier(screen)] = recorder
         }

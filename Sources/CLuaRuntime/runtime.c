@@ -378,12 +378,27 @@ static int stackplay_after_swift(lua_State *L, stackplay_guard *g, int n) {
     return n;
 }
 
+/// The thread of the innermost Swift call running on this OS thread (NULL: none), and how many
+/// Swift calls began on it: a trace recorder asks which script line made an input, and whether
+/// two inputs came from the same call (stackplay_running_call).
+static __thread lua_State *stackplay_calling;
+static __thread unsigned long long stackplay_calls;
+
+lua_State *stackplay_running_call(unsigned long long *serial) {
+    *serial = stackplay_calls;
+    return stackplay_calling;
+}
+
 /// Calls the Swift closure `box`, then raises (from C, after the Swift frames have returned)
 /// if Swift returned STACKPLAY_RAISE or pushed the state past its CPU or memory budget.
 static int stackplay_call_swift(lua_State *L, void *box) {
     stackplay_guard *g = stackplay_guard_of(L);
     g->exempt++;
+    lua_State *outer = stackplay_calling;
+    stackplay_calling = L;
+    stackplay_calls++;
     int n = g->dispatch(L, box);
+    stackplay_calling = outer;
     g->exempt--;
     return stackplay_after_swift(L, g, n);
 }
@@ -423,7 +438,11 @@ static int stackplay_fast_trampoline(lua_State *L) {
             stackplay_guard *g = stackplay_guard_of(L);
             stackplay_fast_fn fast = (stackplay_fast_fn)lua_touserdata(L, lua_upvalueindex(1));
             g->exempt++;
+            lua_State *outer = stackplay_calling;
+            stackplay_calling = L;
+            stackplay_calls++;
             int n = fast(L, *slot);
+            stackplay_calling = outer;
             g->exempt--;
             if (n != STACKPLAY_FALLBACK) return stackplay_after_swift(L, g, n);
         }
@@ -486,7 +505,11 @@ static int stackplay_host_trampoline(lua_State *L) {
     void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
     stackplay_host *h = (stackplay_host *)lua_touserdata(L, lua_upvalueindex(2));
     if (!*slot) return luaL_error(L, "a stackplay function was called after it was released");
+    lua_State *outer = stackplay_calling;
+    stackplay_calling = L;
+    stackplay_calls++;
     int n = h->dispatch(L, *slot);
+    stackplay_calling = outer;
     if (n == STACKPLAY_RAISE) return lua_error(L);
     return n;
 }

@@ -47,7 +47,10 @@ enum TraceCommands {
                     throw TraceError(file: path, line: 0, message: error.message)
                 }
                 _ = try Trace(text: text, file: path)
-                tests.append(TraceViewer.Test(name: path, status: .trace, screens: [.init(name: path, trace: text)]))
+                tests.append(
+                    TraceViewer.Test(
+                        name: path, status: .trace, screens: [.init(name: path, trace: text)],
+                        sources: TraceViewer.sources(of: [text])))
             }
             return TraceViewer.html(tests, title: "stackplay view")
         }

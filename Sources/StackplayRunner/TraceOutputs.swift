@@ -101,8 +101,9 @@ struct TraceOutputs {
                     })
             }
             return TraceViewer.Test(
-                name: result.test.fullName, status: .result(result.status), seconds: result.seconds, message: result.message,
-                screens: screens)
+                name: result.test.fullName, status: .result(result.status), seconds: result.seconds,
+                message: result.message, screens: screens, output: result.output,
+                sources: TraceViewer.sources(of: result.traces, script: result.test.file))
         }
     }
 

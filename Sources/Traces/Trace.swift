@@ -23,6 +23,32 @@ public struct TraceStep: Sendable {
     /// The line's input fields (`type` and its parameters; no `i`, `t` or `frame`), so that a
     /// difference in the input names its field.
     public var event: JSONValue
+    /// The index in ``Trace/actions`` of the script's call that made it; nil in a version 1 trace
+    /// or for an input no call made.
+    public var action: Int? = nil
+}
+
+/// One call of the script that made input (version 2): the method, where the script called it,
+/// and the events it made, which follow its line.
+public struct TraceAction: Equatable, Sendable {
+    /// The 1-based line in the trace file.
+    public var line: Int
+    /// Its index, 0 for the first action.
+    public var index: Int
+    /// The method called (`drag`, `tap`, `settle`).
+    public var method: String
+    /// The script's file (as given to stackplay) and line, and that line's text, trimmed.
+    public var file: String
+    public var sourceLine: Int
+    public var source: String
+    /// The index of its first event and how many it made.
+    public var firstEvent: Int
+    public var events: Int
+
+    /// `the drag at x.lua:12 (stack:drag("calendar", { x = 111 }))`, for messages.
+    public var description: String {
+        "the \(method) at \(file):\(sourceLine)" + (source.isEmpty ? "" : " (\(source))")
+    }
 }
 
 /// A trace read from a file: its header and its events, checked field by field.
@@ -37,6 +63,10 @@ public struct Trace: Sendable {
     /// The components on the screen before the first event, as the header lists them.
     public var components: [JSONValue]
     public var steps: [TraceStep]
+    /// The script's calls that made the events (version 2; empty for version 1).
+    public var actions: [TraceAction]
+    /// The version the header gives (1 or 2).
+    public var version: Int
     /// The component kinds it may hold: what its replay builds them from.
     public var kinds: ComponentKinds
 
@@ -59,11 +89,12 @@ public struct Trace: Sendable {
         guard format == TraceFormat.name else {
             throw header.error("format", "'\(TraceFormat.name)' expected, got '\(format)'")
         }
-        let version = try header.integer("version")
-        guard version == TraceFormat.version else {
+        version = try header.integer("version")
+        guard TraceFormat.readableVersions.contains(version) else {
             throw header.error(
                 "version",
-                "unknown trace version \(version) (this stackplay reads version \(TraceFormat.version))")
+                "unknown trace version \(version) (this stackplay reads versions "
+                    + "\(TraceFormat.readableVersions.map(String.init).joined(separator: " and ")))")
         }
         stackplay = try header.string("stackplay")
         let screen = try header.object("screen")
@@ -75,7 +106,10 @@ public struct Trace: Sendable {
             components.append(.object(spec.fields))
         }
         steps = []
+        actions = []
         var time = settings.now
+        // The action whose events are being read, and how many of them are still to come.
+        var open: (action: Int, left: Int)?
         for (offset, text) in lines.dropFirst().enumerated() {
             let line = offset + 2
             guard !text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) else {
@@ -83,6 +117,19 @@ public struct Trace: Sendable {
                     file: file, line: line, message: "an empty line: each line after the header is one event")
             }
             let o = try TraceFields(Self.parse(text, file: file, line: line), file: file, line: line)
+            if !o.has("type"), o.has("action") {
+                if let open {
+                    throw o.error(
+                        "action",
+                        "action \(open.action) at line \(actions[open.action].line) still has \(open.left) "
+                            + "event\(open.left == 1 ? "" : "s") to come")
+                }
+                let action = try TraceFormat.decodeAction(o, index: actions.count, firstEvent: steps.count)
+                guard version >= 2 else { throw o.error("action", "action lines need trace version 2") }
+                actions.append(action)
+                open = (action.index, action.events)
+                continue
+            }
             let index = steps.count
             if o.has("i") {
                 let given = try o.integer("i")
@@ -104,8 +151,23 @@ public struct Trace: Sendable {
             steps.append(
                 TraceStep(
                     line: line, index: index, time: t, input: input, frame: frame, type: try o.string("type"),
-                    event: event))
+                    event: event, action: open?.action))
+            if let current = open { open = current.left > 1 ? (current.action, current.left - 1) : nil }
         }
+        if let open {
+            let action = actions[open.action]
+            throw TraceError(
+                file: file, line: action.line, field: "events",
+                message:
+                    "the action groups \(action.events) events, the trace ends after \(action.events - open.left)"
+            )
+        }
+    }
+
+    /// The action that made event `index`, if any.
+    public func action(of index: Int) -> TraceAction? {
+        guard steps.indices.contains(index), let action = steps[index].action else { return nil }
+        return actions[action]
     }
 
     /// Reads the trace at `path` (a regular file of at most ``TraceFile/sizeLimit`` bytes).

@@ -1,13 +1,16 @@
 import StackModel
 
-/// The trace format, version 1 (docs/traces.md): JSON Lines, a header line, then one line per
-/// input event with the frame after it. Keys are written in a fixed order and numbers in their
+/// The trace format, version 2 (docs/traces.md): JSON Lines, a header line, then one line per
+/// input event with the frame after it, each script call that made input (an action) on a line
+/// before its events. Keys are written in a fixed order and numbers in their
 /// shortest round-trip form, so the same run gives the same bytes (R2).
 public enum TraceFormat {
     /// The `format` field of every header.
     public static let name = "stackplay-trace"
     /// The version this build writes and reads.
-    public static let version = 1
+    public static let version = 2
+    /// The versions this build reads: 1 has no action lines.
+    public static let readableVersions = [1, 2]
 
     static let directions: [(String, LayoutDirection)] = [("ltr", .leftToRight), ("rtl", .rightToLeft)]
 
@@ -211,6 +214,35 @@ public enum TraceFormat {
             }
             throw o.error("type", message)
         }
+    }
+
+    // MARK: Actions
+
+    /// An action line: `{"action":0,"method":"drag","file":"x.lua","line":12,"source":"…","events":12}`.
+    static func encode(action index: Int, _ call: TraceCall, events: Int) -> JSONValue {
+        .object([
+            ("action", .number(Double(index))), ("method", .string(call.method)),
+            ("file", .string(call.file)), ("line", .number(Double(call.line))),
+            ("source", .string(call.source)),
+            ("events", .number(Double(events))),
+        ])
+    }
+
+    static func decodeAction(_ o: TraceFields, index: Int, firstEvent: Int) throws(TraceError) -> TraceAction
+    {
+        let given = try o.integer("action")
+        guard given == index else {
+            throw o.error("action", "action \(index) expected here, got \(given)")
+        }
+        let events = try o.integer("events")
+        guard events >= 1 else {
+            throw o.error("events", "an action groups at least 1 event, got \(events)")
+        }
+        let line = try o.integer("line")
+        guard line >= 1 else { throw o.error("line", "a line number from 1 expected, got \(line)") }
+        return TraceAction(
+            line: o.line, index: index, method: try o.string("method"), file: try o.string("file"),
+            sourceLine: line, source: try o.string("source"), firstEvent: firstEvent, events: events)
     }
 
     // MARK: Frames

@@ -1,9 +1,29 @@
 import StackModel
 
+/// The script's call that made an input, as a recorder's ``TraceRecorder/calls`` source tells it.
+public struct TraceCall: Equatable, Sendable {
+    /// The same for the inputs of one call, different for the next call.
+    public var serial: UInt64
+    public var method: String
+    public var file: String
+    public var line: Int
+    /// The source line's text, trimmed ("" when the file cannot be read).
+    public var source: String
+
+    public init(serial: UInt64, method: String, file: String, line: Int, source: String) {
+        self.serial = serial
+        self.method = method
+        self.file = file
+        self.line = line
+        self.source = source
+    }
+}
+
 /// Records what a screen receives as a trace: attach it to a screen before anything happens on
 /// it. Components added before the first input go in the header; those added later are `add`
 /// events. After each event it stores the frame the screen shows. The header is written at the
-/// first event, so it holds the screen's settings as they were before any input.
+/// first event, so it holds the screen's settings as they were before any input. With a
+/// ``calls`` source, the events one script call made are grouped under an action line.
 ///
 /// A screen without a recorder pays nothing: `Screen.onEvent` stays nil.
 public final class TraceRecorder {
@@ -14,11 +34,16 @@ public final class TraceRecorder {
     private let isMirrored: Bool
     private var header: [JSONValue] = []
     private var lines: [String] = []
+    /// Each action: the event it starts at, the call, and how many events it made.
+    private var actions: [(at: Int, call: TraceCall, events: Int)] = []
     private var started = false
+    /// Which call of the script is running when an event comes (nil: none); asked once an event.
+    public var calls: (() -> TraceCall?)?
 
     /// Starts recording `screen`; `stackplay` is the version the header names.
-    public init(screen: Screen, stackplay: String) {
+    public init(screen: Screen, stackplay: String, calls: (() -> TraceCall?)? = nil) {
         self.stackplay = stackplay
+        self.calls = calls
         isMirrored = screen.isMirrored
         settings = screen.mirror.settings(screen.settings)
         header = screen.components.map(TraceFormat.encode)
@@ -36,6 +61,14 @@ public final class TraceRecorder {
             return
         }
         started = true
+        if let call = calls?() {
+            // The same call as the last event's, and nothing between them: one more of its events.
+            if let last = actions.last, last.call == call, last.at + last.events == lines.count {
+                actions[actions.count - 1].events += 1
+            } else {
+                actions.append((lines.count, call, 1))
+            }
+        }
         var fields: [(String, JSONValue)] = [("i", .number(Double(lines.count))), ("t", .number(screen.now))]
         let mirror = screen.mirror
         fields += TraceFormat.encode(mirror.event(event), on: screen)
@@ -46,12 +79,21 @@ public final class TraceRecorder {
     /// The number of events recorded.
     public var eventCount: Int { lines.count }
 
-    /// The trace as JSON Lines, each line ending in a newline.
+    /// The trace as JSON Lines, each line ending in a newline: each action's line before its events.
     public var text: String {
         let first = TraceFormat.header(
             stackplay: stackplay, settings: settings, components: header, mirrored: isMirrored)
         var out = first.text + "\n"
-        for line in lines { out += line + "\n" }
+        var next = 0
+        for (index, line) in lines.enumerated() {
+            if next < actions.count, actions[next].at == index {
+                out +=
+                    TraceFormat.encode(action: next, actions[next].call, events: actions[next].events).text
+                    + "\n"
+                next += 1
+            }
+            out += line + "\n"
+        }
         return out
     }
 }

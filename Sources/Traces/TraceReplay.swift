@@ -14,6 +14,9 @@ public struct TraceMismatch: Error, Equatable, Sendable, CustomStringConvertible
     public var field: String
     public var expected: String
     public var actual: String
+    /// The script's call that made the event (`the drag at x.lua:12 (stack:drag(...))`), when the
+    /// trace says (version 2).
+    public var action: String? = nil
 
     /// An index of -1 is the header (the screen and its components before the first event).
     public var description: String {
@@ -22,7 +25,8 @@ public struct TraceMismatch: Error, Equatable, Sendable, CustomStringConvertible
                 + "  expected: \(expected)\n    actual: \(actual)"
         }
         return
-            "\(file):\(line): event \(index) (\(type) at t = \(JSONValue.format(time)) s): \(place) differs\n"
+            "\(file):\(line): event \(index) (\(type) at t = \(JSONValue.format(time)) s)"
+            + (action.map { " of \($0)" } ?? "") + ": \(place) differs\n"
             + "  expected: \(expected)\n    actual: \(actual)"
     }
 }
@@ -77,9 +81,10 @@ public final class TraceReplayer {
         } catch let error as TraceError {
             throw error
         } catch {
+            let by = trace.action(of: step.index).map { " of \($0)" } ?? ""
             throw TraceError(
                 file: trace.file, line: step.line,
-                message: "event \(step.index) (\(step.type)) cannot be replayed: \(error)")
+                message: "event \(step.index) (\(step.type))\(by) cannot be replayed: \(error)")
         }
     }
 
@@ -145,7 +150,8 @@ public final class TraceReplayer {
         TraceMismatch(
             file: trace.file, line: step.line, index: step.index, time: step.time, type: step.type,
             place: Self.place(difference.path), field: difference.path.last ?? "frame",
-            expected: difference.expected, actual: difference.actual)
+            expected: difference.expected, actual: difference.actual,
+            action: trace.action(of: step.index)?.description)
     }
 
     /// Replays the whole trace (or its first `until` events), checking each frame: the first
@@ -242,12 +248,16 @@ public enum TraceComparison {
     public static func firstDifference(
         expected: Trace, actual: Trace, tolerance: Double, inputTolerance: Double = 0
     ) -> TraceMismatch? {
+        // The run's call names the event (its script is the one being run), else the golden's.
+        func action(_ index: Int) -> String? {
+            (actual.action(of: index) ?? expected.action(of: index))?.description
+        }
         func mismatch(_ step: TraceStep, _ difference: FrameDifference, prefix: String = "") -> TraceMismatch
         {
             TraceMismatch(
                 file: expected.file, line: step.line, index: step.index, time: step.time, type: step.type,
                 place: prefix + TraceReplayer.place(difference.path), field: difference.path.last ?? "frame",
-                expected: difference.expected, actual: difference.actual)
+                expected: difference.expected, actual: difference.actual, action: action(step.index))
         }
         let headers = (header(expected), header(actual))
         if let difference = TraceReplayer.difference(headers.0, headers.1, tolerance: tolerance) {
@@ -261,7 +271,8 @@ public enum TraceComparison {
                 if let difference = TraceReplayer.difference(e.event, a.event, tolerance: inputTolerance) {
                     return mismatch(e, difference, prefix: "the input, ")
                 } else if inputTolerance == 0 {
-                    let difference = FrameDifference(path: ["type"], expected: e.event.text, actual: a.event.text)
+                    let difference = FrameDifference(
+                        path: ["type"], expected: e.event.text, actual: a.event.text)
                     return mismatch(e, difference, prefix: "the input, ")
                 }
             }
@@ -295,7 +306,7 @@ public enum TraceComparison {
             place: e > a
                 ? "the run ends before this event: the number of events"
                 : "the run has more events: the number of events",
-            field: "events", expected: "\(e) events", actual: "\(a) events")
+            field: "events", expected: "\(e) events", actual: "\(a) events", action: action(extra.index))
     }
 
     /// The header's screen and components, as one value to compare.

@@ -52,27 +52,61 @@ public enum TraceViewer {
         public var seconds: Double?
         public var message: String
         public var screens: [Screen]
+        /// What the test printed (the viewer's console pane).
+        public var output: String
+        /// The text of each script file the test's actions name (``TraceViewer/sources(of:script:)``),
+        /// for the source pane.
+        public var sources: [String: String]
 
         public init(
-            name: String, status: Status, seconds: Double? = nil, message: String = "", screens: [Screen]
+            name: String, status: Status, seconds: Double? = nil, message: String = "", screens: [Screen],
+            output: String = "", sources: [String: String] = [:]
         ) {
             self.name = name
             self.status = status
             self.seconds = seconds
             self.message = message
             self.screens = screens
+            self.output = output
+            self.sources = sources
         }
+    }
+
+    /// The text of `script` and of every other file the actions of `traces` name (a module the
+    /// script required), by the name they give; a file that cannot be read is left out.
+    public static func sources(of traces: [String], script: String? = nil) -> [String: String] {
+        var files = script.map { [$0] } ?? []
+        for text in traces {
+            guard let trace = try? Trace(text: text, file: "") else { continue }
+            for action in trace.actions where !files.contains(action.file) { files.append(action.file) }
+        }
+        var sources: [String: String] = [:]
+        for file in files { sources[file] = try? TraceFile.read(file) }
+        return sources
     }
 
     /// The page for `tests`, in their order (the viewer opens the first failure).
     public static func html(_ tests: [Test], title: String = "stackplay report") -> String {
         var run = "{\"title\":\(json(title)),\"tests\":["
         var blobs = ""
+        // Each source text once, however many tests show it: its blob's id by text.
+        var sourceIDs: [String: String] = [:]
         for (t, test) in tests.enumerated() {
             if t > 0 { run += "," }
             run += "{\"name\":\(json(test.name)),\"status\":\"\(test.status.rawValue)\","
             run +=
                 "\"seconds\":\(test.seconds.map(JSONValue.format) ?? "null"),\"message\":\(json(test.message)),"
+            run += "\"output\":\(json(test.output)),\"sources\":{"
+            for (f, file) in test.sources.keys.sorted().enumerated() {
+                let text = test.sources[file]!
+                let id = sourceIDs[text] ?? "s\(sourceIDs.count)"
+                if sourceIDs[text] == nil {
+                    sourceIDs[text] = id
+                    blobs += blob(id, text)
+                }
+                run += (f > 0 ? "," : "") + "\(json(file)):\"\(id)\""
+            }
+            run += "},"
             run += "\"traces\":["
             for (s, screen) in test.screens.enumerated() {
                 let id = "t\(t)-\(s)"
@@ -104,8 +138,12 @@ public enum TraceViewer {
             <div id="timeline-row"><div id="timeline"><div id="marks"></div><input id="scrub" type="range" min="0" max="0" value="0" aria-label="event"></div>
             <span id="position"></span></div>
             <div id="legend"></div>
-            <div id="panes"><div id="frame"></div><div id="side"><h3>Events</h3><ul id="events"></ul>
+            <div id="panes"><div id="lists"><h3>Actions</h3><ul id="actions"></ul><h3>Events</h3><ul id="events"></ul></div>
+            <div id="frames"><figure><figcaption id="before-caption">Before</figcaption><div id="frame-before"></div></figure>
+            <figure><figcaption id="after-caption">After</figcaption><div id="frame"></div></figure></div>
+            <div id="side"><h3>Source</h3><div id="source"></div><h3>Console</h3><pre id="output"></pre>
             <h3>State at this event</h3><div id="state"></div></div></div></main>
+            <div id="card-tip" role="tooltip" hidden></div>
             <noscript>The viewer needs JavaScript to draw the traces.</noscript>
             <script type="application/json" id="stackplay-run">\(run)</script>
             \(blobs)<script>

@@ -3,23 +3,29 @@
 
 Records a golden trace of a scenario, changes the scenario so that it fails against it, writes
 the --artifacts report, then opens report.html as a user would: filters the test list, selects
-the failed test, steps through its events with the keyboard and reads the state panel. Also
-opens `stackplay view` of one trace. Usage: viewer_test.py STACKPLAY [SCREENSHOT.png]
+the failed test, steps through its events with the keyboard and reads the state panel; then opens
+the failed test by a deep link (report.html#test=...&t=...), clicks an action and reads its source
+line, the printed output and a card's numbers (the state panel and the hover tooltip), and checks
+that no label covers a finger. Also opens `stackplay view` of one trace.
+Usage: viewer_test.py STACKPLAY [SCREENSHOT.png]
 """
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 STACKPLAY = os.path.abspath(sys.argv[1])
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCREENSHOT = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
 
 SCENARIO = """
@@ -27,6 +33,7 @@ test("wallet: a tap selects the card", function()
   local screen = stackplay.screen {}
   local wallet = screen:wallet_card_stack { items = { "amex", "visa", "mc" } }
   wallet:tap("%s"); screen:settle()
+  print("selected " .. tostring(wallet:selection()))
   expect(wallet:selection()):to_equal("visa")
 end)
 
@@ -69,6 +76,33 @@ def ready(driver):
 def state(driver, component, key):
     return driver.find_element(
         By.CSS_SELECTOR, f'#state table[data-component="{component}"] tr[data-key="{key}"] td.value').text
+
+
+# Every label's box (card ids, part names, drag translations) against every finger's circle.
+LABELS_CLEAR = """
+const hits = [];
+for (const svg of document.querySelectorAll('#frame > svg, #frame-before > svg')) {
+  const spots = [...svg.querySelectorAll('circle.finger-spot')].map((c) => c.getBBox());
+  for (const t of svg.querySelectorAll('text.card-label, text.translation, g.part text')) {
+    const b = t.getBBox();
+    for (const s of spots) {
+      if (b.x < s.x + s.width && s.x < b.x + b.width && b.y < s.y + s.height && s.y < b.y + b.height) hits.push(t.textContent);
+    }
+  }
+}
+return hits;
+"""
+
+
+def labels_clear(driver):
+    return driver.execute_script(LABELS_CLEAR)
+
+
+def open_link(driver, report, test, **moment):
+    driver.get("about:blank")
+    query = "&".join([f"test={urllib.parse.quote(test)}"] + [f"{k}={v}" for k, v in moment.items()])
+    driver.get(f"file://{report}#{query}")
+    ready(driver)
 
 
 def main():
@@ -146,11 +180,64 @@ def main():
             translation = driver.find_element(By.CSS_SELECTOR, "#frame svg g.finger text.translation").text
             check(translation.startswith("drag -"), f"the drag's translation is drawn ({translation})")
             check(state(driver, "notifications", "open") == "true", "the state panel reads the open stack")
+            # No label covers a finger, at any event of the drag.
+            body.send_keys(Keys.HOME)
+            last = int(driver.find_element(By.ID, "scrub").get_attribute("max"))
+            covered = []
+            for _ in range(last + 1):
+                covered += labels_clear(driver)
+                body.send_keys(Keys.ARROW_RIGHT)
+            check(covered == [], f"no label covers a finger at any of the {last + 1} events ({covered[:3]})")
+
+            print("report.html#test=...&t=...: the failed test by a deep link")
+            failed = "viewer.lua: wallet: a tap selects the card"
+            open_link(driver, report, failed, t="0")
+            check(driver.find_element(By.ID, "title").text == failed, "the link opens the test it names")
+            check(driver.find_element(By.ID, "position").text.startswith("event 1 /"),
+                  f"t=0 opens the last event at t = 0 ({driver.find_element(By.ID, 'position').text})")
+            actions = driver.find_elements(By.CSS_SELECTOR, "#actions li")
+            methods = [a.find_element(By.CSS_SELECTOR, ".method").text.lstrip("✗ ") for a in actions]
+            check(methods == ["tap", "settle"], f"the action list shows the script's calls ({methods})")
+            check(all(a.find_element(By.CSS_SELECTOR, ".where").text.startswith("viewer.lua:5") for a in actions),
+                  "each action names its line, viewer.lua:5")
+            check(len(driver.find_elements(By.CSS_SELECTOR, "#actions li.failing")) == 1, "the failing action is marked")
+            check(driver.find_element(By.ID, "output").text == "selected mc", "the console shows what the test printed")
+
+            tap = actions[methods.index("tap")]
+            tap.click()
+            check("current" in tap.get_attribute("class"), "a click selects the action")
+            line = driver.find_element(By.CSS_SELECTOR, "#source .line.current-line")
+            check(line.find_element(By.CSS_SELECTOR, ".no").text == "5", "the source pane marks line 5")
+            check(line.find_element(By.CSS_SELECTOR, ".text").text.strip() == 'wallet:tap("mc"); screen:settle()',
+                  f"the marked line is the call's source ({line.text})")
+            check(driver.find_element(By.CSS_SELECTOR, "#source .line.failure-line .no").text == "7",
+                  "the failed expectation's line is marked too")
+            check(driver.find_element(By.ID, "before-caption").text.startswith("Before tap"),
+                  "the before frame is the one before the action")
+            check(len(driver.find_elements(By.CSS_SELECTOR, "#frame-before > svg")) == 1
+                  and len(driver.find_elements(By.CSS_SELECTOR, "#frame > svg")) == 1, "before and after are both drawn")
+            check("event=1" in driver.execute_script("return location.hash"), "the address follows the moment shown")
+            opacity = driver.find_element(
+                By.CSS_SELECTOR, '#state table[data-cards="wallet"] tr[data-card="mc"] td[data-field="opacity"]').text
+            check(opacity == "1", f"the state panel reads card mc's opacity ({opacity})")
+            scale = driver.find_element(
+                By.CSS_SELECTOR, '#state table[data-cards="wallet"] tr[data-card="mc"] td[data-field="scale"]').text
+            check(float(scale) <= 1, f"and its scale ({scale})")
+            # Settle: the card at rest, read by hovering it in the frame.
+            driver.find_elements(By.CSS_SELECTOR, "#actions li")[1].click()
+            # mc, the selected card, rests on top of the others.
+            card = driver.find_element(By.CSS_SELECTOR, '#frame svg g.card[data-id="mc"] rect')
+            ActionChains(driver).move_to_element(card).perform()
+            tip = driver.find_element(By.ID, "card-tip")
+            check(tip.is_displayed() and "card 'mc'" in tip.text, "hovering a card shows its numbers")
+            tip_opacity = tip.find_element(By.CSS_SELECTOR, 'tr[data-field="opacity"] td.value').text
+            check(tip_opacity == driver.find_element(
+                By.CSS_SELECTOR, '#state table[data-cards="wallet"] tr[data-card="mc"] td[data-field="opacity"]').text,
+                f"the tooltip's opacity is the state panel's ({tip_opacity})")
+            check(all(k in tip.text for k in ["x", "width", "scale", "z", "hittable"]),
+                  "the tooltip has the frame, scale, z and hittable")
+            check(labels_clear(driver) == [], "no label covers the finger of the tap")
             if SCREENSHOT:
-                failed = [li for li in driver.find_elements(By.CSS_SELECTOR, "#tests li")
-                          if li.get_attribute("data-status") == "failed"][0]
-                failed.click()
-                ready(driver)
                 driver.save_screenshot(SCREENSHOT)
                 print(f"  wrote {SCREENSHOT}")
 
@@ -162,6 +249,25 @@ def main():
             ready(driver)
             check(driver.find_element(By.ID, "summary").text == "1 trace", "view lists the trace")
             check(len(driver.find_elements(By.CSS_SELECTOR, "#events li")) > 0, "view shows its events")
+            check(driver.find_element(By.CSS_SELECTOR, "#actions li .where").text.startswith("viewer.lua:"),
+                  "view lists a version 2 trace's actions with their lines")
+            check(":tap()" in driver.find_element(By.CSS_SELECTOR, "#source .line.current-line .text").text,
+                  "and shows the script's line when the script is where the trace says")
+
+            print("stackplay view of a version 1 trace (no actions)")
+            old = os.path.join(ROOT, "Tests/StackplayTests/Fixtures/traces/v1/wallet-session.jsonl")
+            stackplay(["view", old, "-o", page], folder, 0)
+            driver.get("about:blank")
+            driver.get("file://" + page)
+            ready(driver)
+            entries = driver.find_elements(By.CSS_SELECTOR, "#actions li")
+            check(len(entries) == len(driver.find_elements(By.CSS_SELECTOR, "#events li")) == 8,
+                  "each event of a trace without actions is its own entry")
+            check(driver.find_elements(By.CSS_SELECTOR, "#actions li .where") == [], "and names no source line")
+            entries[2].click()
+            check(driver.find_element(By.CSS_SELECTOR, "#events li.current").get_attribute("data-index") == "2",
+                  "clicking an entry shows its event")
+            check(driver.find_element(By.ID, "source").text.startswith("No source"), "the source pane says it has none")
         finally:
             driver.quit()
     finally:

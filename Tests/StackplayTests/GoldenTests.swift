@@ -176,7 +176,7 @@ import Testing
         // Each failure names the golden file's line, the event, the card, the field and both values.
         let differences = exact.stderr.matches(
             of:
-                /([^ \n]+):\d+: event \d+ \([a-z_]+ at t = [0-9.]+ s\): component 'wallet', card 'amex', field 'y' differs/
+                /([^ \n]+):\d+: event \d+ \([a-z_]+ at t = [0-9.]+ s\) of the (tap|settle) at scene.lua:(4|5) \((wallet:tap\("amex"\)|screen:settle\(\))\): component 'wallet', card 'amex', field 'y' differs/
         )
         #expect(differences.map { String($0.1) }.sorted() == ["dir/\(dirFile)", "golden/scene.jsonl"])
         #expect(exact.stderr.contains("expected: 1e-7") || exact.stderr.contains("expected: 1e-07"))

@@ -20,7 +20,7 @@ import Traces
         let text = try record(mirrored: false)
         #expect(!text.contains("mirror"))
         #expect(text.hasPrefix(
-            "{\"format\":\"stackplay-trace\",\"version\":1,\"stackplay\":\"test\",\"screen\":{\"width\":390,\"height\":844,\"layout_direction\":\"ltr\",\"reduce_motion\":false,\"dynamic_type\":\"large\",\"now\":0},"))
+            "{\"format\":\"stackplay-trace\",\"version\":2,\"stackplay\":\"test\",\"screen\":{\"width\":390,\"height\":844,\"layout_direction\":\"ltr\",\"reduce_motion\":false,\"dynamic_type\":\"large\",\"now\":0},"))
         #expect(try !Trace(text: text, file: "t.jsonl").isMirrored)
     }
 

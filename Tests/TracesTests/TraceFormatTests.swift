@@ -138,8 +138,8 @@ func editing(_ text: String, line: Int, _ edit: (String) -> String) -> String {
         ),
         (
             "unknown version",
-            { editing($0, line: 1) { $0.replacingOccurrences(of: "\"version\":1", with: "\"version\":7") } },
-            "bad.jsonl:1: field 'version': unknown trace version 7 (this stackplay reads version 1)"
+            { editing($0, line: 1) { $0.replacingOccurrences(of: "\"version\":2", with: "\"version\":7") } },
+            "bad.jsonl:1: field 'version': unknown trace version 7 (this stackplay reads versions 1 and 2)"
         ),
         (
             "unknown event kind",
@@ -206,5 +206,83 @@ func editing(_ text: String, line: Int, _ edit: (String) -> String) -> String {
         #expect(replayer.screen.now == 2)
         let wallet = try #require(replayer.screen.component(named: "wallet") as? WalletCardStack)
         #expect(wallet.selection == "c0")
+    }
+}
+
+/// Version 2's action lines: what a recorder groups, and what a reader accepts.
+struct TraceActionTests {
+    func call(_ serial: UInt64, _ method: String, line: Int) -> TraceCall {
+        TraceCall(serial: serial, method: method, file: "x.lua", line: line, source: "stack:\(method)()")
+    }
+
+    /// A screen recorded while `calls` says which call is running before each input.
+    func recorded(_ inputs: [(TraceCall?, (Screen) throws -> Void)]) throws -> String {
+        let screen = try Screen(settings: ScreenSettings())
+        try screen.add(WalletCardStack(cards: ["a", "b"].map { CardSpec(id: $0, height: 200) }))
+        var running: TraceCall?
+        let recorder = TraceRecorder(screen: screen, stackplay: "test", calls: { running })
+        for (call, input) in inputs {
+            running = call
+            try input(screen)
+        }
+        return recorder.text
+    }
+
+    @Test func `one call's inputs share an action; the same line called again is a new action`() throws {
+        let text = try recorded([
+            (call(1, "tap", line: 3), { _ = try $0.tap(at: Point(x: 100, y: 100)) }),
+            (call(2, "advance", line: 4), { try $0.advance(by: 0.1) }),
+            (call(3, "advance", line: 4), { try $0.advance(by: 0.1) }),
+            (nil, { try $0.advance(by: 0.1) }),
+        ])
+        let trace = try Trace(text: text, file: "t.jsonl")
+        #expect(trace.version == 2)
+        #expect(trace.actions.map(\.method) == ["tap", "advance", "advance"])
+        #expect(trace.actions.map(\.events) == [2, 1, 1])
+        #expect(trace.actions.map(\.firstEvent) == [0, 2, 3])
+        #expect(trace.steps.map(\.action) == [0, 0, 1, 2, nil])
+        #expect(trace.actions[0].description == "the tap at x.lua:3 (stack:tap())")
+        let lines = text.split(separator: "\n")
+        #expect(
+            lines[1]
+                == "{\"action\":0,\"method\":\"tap\",\"file\":\"x.lua\",\"line\":3,\"source\":\"stack:tap()\",\"events\":2}"
+        )
+        // A replay checks the events only: the actions are the script's, not the screen's.
+        #expect(try TraceReplayer(trace).run(tolerance: 0) == nil)
+    }
+
+    @Test func `a replay that parts from the trace names the action that made the event`() throws {
+        let text = try recorded([(call(1, "advance", line: 7), { try $0.advance(by: 0.25) })])
+        let edited = text.replacingOccurrences(of: "\"t\":0.25,", with: "\"t\":0.5,")
+        let trace = try Trace(text: edited, file: "t.jsonl")
+        let mismatch = try #require(try TraceReplayer(trace).run(tolerance: 0))
+        #expect(
+            "\(mismatch)".hasPrefix(
+                "t.jsonl:3: event 0 (advance at t = 0.5 s) of the advance at x.lua:7 (stack:advance()): "))
+    }
+
+    /// Each case: what is wrong, the text replaced and its replacement, and the message.
+    static let malformedActions: [(String, String, String, String)] = [
+        (
+            "an action with more events than follow", "\"events\":1", "\"events\":3",
+            "t.jsonl:2: field 'events': the action groups 3 events, the trace ends after 1"
+        ),
+        (
+            "an action line in a version 1 trace", "\"version\":2", "\"version\":1",
+            "t.jsonl:2: field 'action': action lines need trace version 2"
+        ),
+        (
+            "an action that groups nothing", "\"events\":1", "\"events\":0",
+            "t.jsonl:2: field 'events': an action groups at least 1 event, got 0"
+        ),
+    ]
+
+    @Test(arguments: malformedActions.indices)
+    func `malformed action lines are refused with their line and field`(_ index: Int) throws {
+        let (name, from, to, message) = Self.malformedActions[index]
+        let text = try recorded([(call(1, "advance", line: 7), { try $0.advance(by: 0.25) })])
+            .replacingOccurrences(of: from, with: to)
+        #expect(throws: TraceError.self, "\(name)") { try Trace(text: text, file: "t.jsonl") }
+        do { _ = try Trace(text: text, file: "t.jsonl") } catch { #expect("\(error)" == message, "\(name)") }
     }
 }

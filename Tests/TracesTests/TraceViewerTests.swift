@@ -1,4 +1,5 @@
 import Foundation
+import StackModel
 import Testing
 
 @testable import Traces
@@ -75,5 +76,42 @@ import Testing
         #expect(page.contains("id=\"t0-0\"") && page.contains("id=\"g0-0\""))
         #expect(!page.contains("http://") || !page.contains("src=\"http"))
         #expect(!page.contains("<script src") && !page.contains("<link"))
+    }
+
+    @Test func `the page holds each test's printed output and each source text once`() {
+        let script = "test(\"a\", function()\n  print(\"</script>\")\nend)\n"
+        let tests = [
+            TraceViewer.Test(
+                name: "a.lua: a", status: .failed, message: "a.lua:2: boom", screens: [], output: "hello\n",
+                sources: ["a.lua": script]),
+            TraceViewer.Test(name: "a.lua: b", status: .passed, screens: [], sources: ["a.lua": script]),
+        ]
+        let page = TraceViewer.html(tests)
+        #expect(page.contains("\"output\":\"hello\\n\",\"sources\":{\"a.lua\":\"s0\"}"))
+        #expect(page.contains("\"output\":\"\",\"sources\":{\"a.lua\":\"s0\"}"))
+        // One blob for the text both tests show, deflated like the traces: no raw `</script>`.
+        #expect(page.components(separatedBy: "id=\"s0\" data-encoding").count == 2)
+        #expect(!page.contains("id=\"s1\""))
+        #expect(!page.contains("print(\"</script>\")"))
+        let blob = page.split(separator: "id=\"s0\" data-encoding=\"deflate-raw;base64\">")[1].prefix {
+            $0 != "<"
+        }
+        #expect(Deflate.base64(Deflate.compress(Array(script.utf8))) == String(blob))
+    }
+
+    @Test func `a test's sources are its script and the files its actions name`() throws {
+        let folder = NSTemporaryDirectory() + "stackplay-sources-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "-- the script\n".write(toFile: "\(folder)/a.lua", atomically: true, encoding: .utf8)
+        try "-- a helper\n".write(toFile: "\(folder)/helper.lua", atomically: true, encoding: .utf8)
+        let screen = try Screen()
+        try screen.add(WalletCardStack(cards: [CardSpec(id: "a", height: 200)]))
+        let call = TraceCall(serial: 1, method: "advance", file: "\(folder)/helper.lua", line: 1, source: "")
+        let recorder = TraceRecorder(screen: screen, stackplay: "test", calls: { call })
+        try screen.advance(by: 0.1)
+        let sources = TraceViewer.sources(of: [recorder.text, "not a trace"], script: "\(folder)/a.lua")
+        #expect(sources == ["\(folder)/a.lua": "-- the script\n", "\(folder)/helper.lua": "-- a helper\n"])
+        #expect(TraceViewer.sources(of: [], script: "\(folder)/missing.lua") == [:])
     }
 }

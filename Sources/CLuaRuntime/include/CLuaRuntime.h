@@ -44,6 +44,10 @@ void **stackplay_object_slot(lua_State *L, int i, const void *metatable);
 /// whole process (never in a host's state: it has no guard).
 void stackplay_push_static_function(lua_State *L, void *box);
 
+/// The Lua thread of the innermost Swift call running on this OS thread (NULL when none), and in
+/// `serial` how many Swift calls have begun on this OS thread: it differs between two calls.
+lua_State *stackplay_running_call(unsigned long long *serial);
+
 /// A method's fast path returns this when it leaves the call to the method's ordinary closure
 /// (an argument of another shape, any error): it must not have changed anything before.
 #define STACKPLAY_FALLBACK (-3)

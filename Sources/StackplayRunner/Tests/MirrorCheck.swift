@@ -89,6 +89,7 @@ enum MirrorCheck {
                 mismatch.index < 0
                 ? "as it was built"
                 : "event \(mismatch.index) (\(mismatch.type) at t = \(JSONValue.format(mismatch.time)) s)"
+                    + (mismatch.action.map { " of \($0)" } ?? "")
             let text =
                 "  \(screen), \(when): \(mismatch.place) differs\n"
                 + "    unmirrored: \(mismatch.expected)\n"
