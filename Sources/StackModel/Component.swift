@@ -17,6 +17,9 @@ public protocol Component: AnyObject {
     /// The part under `point` that takes touches, or nil when a touch there passes through (G4).
     func hitTest(_ point: Point, in settings: ScreenSettings) -> String?
 
+    /// `hitTest(_:in:)` for many points of one moment, the layout made once (the audit's cells).
+    func hitTester(in settings: ScreenSettings) -> (Point) -> String?
+
     /// Where a finger should go down to touch `target` (a card id, `"card:<id>"`, or a part such
     /// as `"stack"`): the centre of the part of it that shows.
     func point(of target: String, in settings: ScreenSettings) throws -> Point
@@ -79,6 +82,9 @@ public struct TouchTarget: Hashable, Sendable {
 }
 
 extension Component {
+    public func hitTester(in settings: ScreenSettings) -> (Point) -> String? {
+        { point in self.hitTest(point, in: settings) }
+    }
     public func settingsChanged(from old: ScreenSettings, to new: ScreenSettings) {}
     public func escape(in settings: ScreenSettings) -> Bool { false }
     public func apply(_ change: OwnerChange, in settings: ScreenSettings) throws {

@@ -48,10 +48,16 @@ extension StickyStackedCards {
     /// The front-most card under `point` (S5), else the scroll view itself. Nothing outside the
     /// scroll view's visible rectangle takes a touch: a `UIScrollView` tests its own bounds before
     /// its subviews, so the part of a card scrolled out of sight is not hittable.
-    public func hitTest(_ point: Point, in settings: ScreenSettings) -> String? {
-        guard viewportFrame(in: settings).contains(point) else { return nil }
-        if let card = topmostCard(at: point, among: cardSnapshots(in: settings)) { return "card:\(card.id)" }
-        return "scroll"
+    public func hitTest(_ point: Point, in settings: ScreenSettings) -> String? { hitTester(in: settings)(point) }
+
+    public func hitTester(in settings: ScreenSettings) -> (Point) -> String? {
+        let viewport = viewportFrame(in: settings)
+        let cards = TopmostCards(cardSnapshots(in: settings))
+        return { point in
+            guard viewport.contains(point) else { return nil }
+            if let card = cards.card(at: point) { return "card:\(card.id)" }
+            return "scroll"
+        }
     }
 
     public func point(of target: String, in settings: ScreenSettings) throws -> Point {

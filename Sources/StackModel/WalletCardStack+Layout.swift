@@ -78,12 +78,16 @@ extension WalletCardStack {
 
     /// Cards first, top-most by z (later over earlier, W3), then the details under them. The rest
     /// of the stack's rectangle has no content shape, so touches there pass through.
-    public func hitTest(_ point: Point, in settings: ScreenSettings) -> String? {
-        if let card = topmostCard(at: point, among: cardSnapshots(in: settings)) { return "card:\(card.id)" }
-        if let detail = detailSnapshot(in: settings), detail.isHittable, detail.frame.contains(point) {
-            return "detail"
+    public func hitTest(_ point: Point, in settings: ScreenSettings) -> String? { hitTester(in: settings)(point) }
+
+    public func hitTester(in settings: ScreenSettings) -> (Point) -> String? {
+        let cards = TopmostCards(cardSnapshots(in: settings))
+        let detail = detailSnapshot(in: settings)
+        return { point in
+            if let card = cards.card(at: point) { return "card:\(card.id)" }
+            if let detail, detail.isHittable, detail.frame.contains(point) { return "detail" }
+            return nil
         }
-        return nil
     }
 
     public func point(of target: String, in settings: ScreenSettings) throws -> Point {

@@ -43,10 +43,9 @@ enum ExploreCommand {
             options.seed = Int(UInt64.random(in: 0...UInt64(Int32.max)))
         }
         let seed = options.seed ?? RunSeed.standard
-        // An exploration is one long script: the CPU budget is the search's, not a test's.
-        var budget = options.budget
-        budget.cpuSeconds = max(budget.cpuSeconds, 3_600)
-        let runner = ScriptRunner(budget: budget, modules: StackplayModules.standard(screen: config.screen))
+        // Each call into the file (its top level, a setup, an action, the invariants of a step)
+        // has the CPU budget of a test: a loop in one, in Lua, C or Swift, stops there.
+        let runner = ScriptRunner(budget: options.budget, modules: StackplayModules.standard(screen: config.screen))
         var jobs: [Job] = []
         var failed = 0
         for script in scripts {
@@ -81,7 +80,9 @@ enum ExploreCommand {
         WorkerPool.installSignalHandlers()
         var answers = [[UInt8]?](repeating: nil, count: jobs.count)
         let workers = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
-        let pool = WorkerPool(workers: workers, count: jobs.count, timeout: 0) { index in
+        // `--time` is a hard bound: the search and the shrinking stop at it, and a worker still
+        // busy a little later (a call that does not return) is killed.
+        let pool = WorkerPool(workers: workers, count: jobs.count, timeout: hardBound(explore.seconds)) { index in
             let job = jobs[index]
             let (passed, report) = runJob(
                 job, runner: runner, budget: explore, out: out, artifacts: artifacts, command: command(job))
@@ -93,7 +94,11 @@ enum ExploreCommand {
             case .finished(let bytes): answers[index] = bytes
             case .crashed(let signal, let status):
                 crashed[index] = signal.map { "crashed: signal \($0)" } ?? "its process exited with \(status)"
-            case .timedOut(let seconds): crashed[index] = "timed out after \(seconds) s"
+            case .timedOut(let seconds):
+                crashed[index] =
+                    "still running \(formatNumber(seconds)) s after it began, past --time "
+                    + "\(formatNumber(explore.seconds ?? 0)): its process was killed"
+            case .stopped(let message): crashed[index] = message
             }
         }
         var passed = 0
@@ -109,6 +114,13 @@ enum ExploreCommand {
         Output.out("\(passed) explored, \(failed) failed (seed \(seed))")
         guard ended else { return WorkerPool.interruption == SIGTERM ? 143 : 130 }
         return failed == 0 ? ExitCode.success : ExitCode.failure
+    }
+
+    /// The wall-clock seconds after which a worker still running an exploration is killed: a
+    /// little past `--time` (the report after the search takes a moment too); 0 (no bound) without it.
+    static func hardBound(_ seconds: Double?) -> Double {
+        guard let seconds, seconds > 0 else { return 0 }
+        return seconds + 2 + seconds / 10
     }
 
     /// Runs one exploration in this process; the report's text and whether it passed.

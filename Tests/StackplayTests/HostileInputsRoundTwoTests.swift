@@ -117,3 +117,111 @@ private struct Shape: Equatable, CustomStringConvertible {
         #expect(result.stderr.contains("left as it is"))
     }
 }
+
+/// Issue 23 items 2 and 3: the CPU budget holds inside C library loops and long Swift calls (a
+/// watchdog on the thread's CPU clock), in the config loader and in `explore`.
+@Suite struct CPUWatchdogTests {
+    @Test(arguments: [
+        ("string.rep('', math.maxinteger)", "string.rep"),
+        ("string.find(string.rep('a', 40), string.rep('a*', 40) .. 'b')", "string.find"),
+        ("table.move({}, 2, math.maxinteger, 1)", "table.move"),
+        ("coroutine.wrap(function() string.rep('', math.maxinteger) end)()", "string.rep"),
+        (
+            "local items = {} for i = 1, 3000 do items[i] = 'card' .. i end "
+                + "local screen = stackplay.screen {} screen:wallet_card_stack { items = items } screen:audit {}",
+            "audit"
+        ),
+    ])
+    func `a test stuck in C or Swift code stops at its CPU budget, naming the function, never "timed out"`(
+        code: String, function: String
+    ) throws {
+        let started = Date()
+        let result = try runScript(
+            "test('stuck', function()\n  \(code)\nend)\ntest('after', function() end)\n",
+            arguments: ["--cpu-budget", "1", "--timeout", "40", "--jobs", "1"], timeout: 60)
+        #expect(Date().timeIntervalSince(started) < 35, "it ran to the wall-clock limit")
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("x.lua:2: stopped: the script used its 1 s of CPU time (inside `\(function)`)"),
+            "\(result.stderr)")
+        #expect(!result.stderr.contains("timed out"))
+        #expect(result.stdout.contains("  ok   after"), "the next test runs in a fresh worker: \(result.stdout)")
+    }
+
+    @Test func `a 1000-card wallet audit takes seconds, not minutes (its cells are hit-tested from an index)`()
+        throws
+    {
+        // Before: the audit grew as n³ (1,000 cards took about 150 s); a debug build now takes about 3 s.
+        let result = try runScript(
+            """
+            test('audit', function()
+              local items = {} for i = 1, 1000 do items[i] = 'card' .. i end
+              local screen = stackplay.screen {}
+              screen:wallet_card_stack { items = items }
+              local issues = screen:audit { types = { 'hit_region' } }
+              print(#issues, issues[1].rule, issues[1].element, issues[#issues].element)
+            end)
+
+            """, arguments: ["--cpu-budget", "30", "--timeout", "60"], timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("999\tcovered\tcard:card1\tcard:card999"), "\(result.stdout)")
+    }
+
+    @Test func `a config stuck in a C function stops at the CPU budget with a usage error`() throws {
+        let result = try runScript(
+            "test('t', function() end)\n",
+            files: [".stackplay.lua": "string.rep('', math.maxinteger)\nreturn {}\n"], timeout: 90)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr.contains(
+                ".stackplay.lua:1: stopped: the script used its 10 s of CPU time (inside `string.rep`)"),
+            "\(result.stderr)")
+    }
+
+    @Test func `explore's --time is a hard bound, even for an invariant stuck in C or an action looping in Lua`()
+        throws
+    {
+        let script = """
+            explore("stuck invariant", {
+              setup = function() return stackplay.screen {} end,
+              invariants = { rep = function() string.rep("", math.maxinteger) return true end },
+            })
+            explore("looping action", {
+              setup = function() return stackplay.screen {} end,
+              actions = { spin = function() while true do end end },
+            })
+
+            """
+        let folder = try temporaryFolder(["x.lua": script])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let started = Date()
+        let result = try run(["explore", "x.lua", "--time", "2", "--jobs", "2"], in: folder, timeout: 60)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed < 20, "explore --time 2 ran \(elapsed) s")
+        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("FAIL stuck invariant (x.lua): "), "\(result.stdout)")
+        #expect(result.stdout.contains("past --time 2: its process was killed"), "\(result.stdout)")
+        #expect(result.stdout.contains("0 explored, 2 failed"))
+    }
+
+    @Test func `an explore setup stuck in a C function stops at the CPU budget, naming it`() throws {
+        let script = """
+            explore("stuck setup", {
+              setup = function()
+                string.find(string.rep("a", 40), string.rep("a*", 40) .. "b")
+                return stackplay.screen {}
+              end,
+            })
+
+            """
+        let folder = try temporaryFolder(["x.lua": script, ".stackplay.lua": "return { cpu_budget = 1 }\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let explored = try run(["explore", "x.lua"], in: folder, timeout: 60)
+        #expect(explored.status == 1, "\(explored.stdout)\n\(explored.stderr)")
+        #expect(
+            explored.stdout.contains(
+                "FAIL stuck setup (x.lua): x.lua:3: stopped: the script used its 1 s of CPU time (inside `string.find`)"),
+            "\(explored.stdout)")
+    }
+}

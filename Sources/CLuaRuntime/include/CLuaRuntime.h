@@ -114,4 +114,12 @@ void stackplay_set_meter(lua_State *L, size_t (*measure)(void *), void *meter);
 /// stop once the Swift frames have returned.
 void stackplay_charge(lua_State *L, size_t bytes);
 
+/// Where a process whose Lua thread is stuck in C or Swift code past its CPU budget says so
+/// before it ends: `fd` >= 0 is a worker's answer pipe (a WorkerPool frame with bit 62 of the
+/// length set, then the message); -1 (the default) writes "stackplay: message" to stderr.
+void stackplay_watchdog_answer_to(int fd);
+
+/// The exit status of a process stopped that way with no answer pipe (1 by default).
+void stackplay_watchdog_exit_status(int status);
+
 #endif
