@@ -225,3 +225,52 @@ private struct Shape: Equatable, CustomStringConvertible {
             "\(explored.stdout)")
     }
 }
+
+/// Issue 23 item 9 beyond the command line: every field of an exploration takes any hostile
+/// value and `stackplay explore` ends cleanly (a spec error, a failure or a pass; no trap).
+@Suite struct ExploreFieldsFuzzTests {
+    static let values = [
+        "0/0", "1/0", "-1/0", "-0.0", "1e308", "-1e308", "2^63", "math.mininteger", "math.maxinteger", "0.5",
+        "1e-320", "0", "-1", "'\\xFF\\xFE'", "'a\\0b'", "string.rep('x', 100000)", "true", "{}", "print",
+        "{ weight = 1e308, run = function() end }", "{ weight = 0/0, run = function() end }",
+        "{ weight = 2^1023 * 1.99, run = function(screen, n) screen:tap(n, n) end }",
+        "(function() local t = {} t.t = t t[1] = t return t end)()",
+    ]
+
+    /// `spec` with `VALUE` replaced: each field of an exploration, and its weights.
+    static let fields = [
+        "explore(VALUE, { setup = SETUP })",
+        "explore('x', { setup = VALUE })",
+        "explore('x', { setup = SETUP, invariants = VALUE })",
+        "explore('x', { setup = SETUP, invariants = { i = VALUE } })",
+        "explore('x', { setup = SETUP, actions = VALUE })",
+        "explore('x', { setup = SETUP, actions = { tap = VALUE, drag = VALUE, advance = VALUE } })",
+        "explore('x', { setup = SETUP, actions = { mine = VALUE } })",
+        "explore('x', { setup = SETUP, actions = { tap = 1e308, drag = 1e308, mine = VALUE } })",
+        "explore('x', { setup = SETUP, builtins = VALUE })",
+        "explore('x', { setup = SETUP, builtins = { replay = VALUE } })",
+        "explore('x', VALUE)",
+    ]
+
+    @Test func `every explore field takes any hostile value: explore exits cleanly, no worker crashes`() throws {
+        let setup = "function() local s = stackplay.screen {} s:notification_stack { items = { 'a', 'b' } } return s end"
+        var files: [String: String] = [:]
+        for (f, field) in Self.fields.enumerated() {
+            for (v, value) in Self.values.enumerated() {
+                files["e\(f)_\(v).lua"] =
+                    field.replacingOccurrences(of: "SETUP", with: setup).replacingOccurrences(of: "VALUE", with: value)
+                    + "\n"
+            }
+        }
+        let folder = try temporaryFolder(files)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(
+            ["explore", ".", "--runs", "2", "--steps", "4", "--out", "out"], in: folder, timeout: 300)
+        #expect([0, 1].contains(result.status), "status \(result.status): \(result.stderr.suffix(2000))")
+        #expect(!result.stdout.contains("crashed"), "\(result.stdout)")
+        #expect(!result.stderr.contains("Fatal error"), "\(result.stderr.suffix(2000))")
+        #expect(result.stdout.contains(" explored, "), "\(result.stdout.suffix(500))")
+        // The weights of 1e308 ran: tap and drag together are past the largest Double.
+        #expect(result.stdout.contains("  ok   x (./e5_4.lua:1): 2 runs"), "\(result.stdout)")
+    }
+}
