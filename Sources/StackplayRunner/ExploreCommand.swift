@@ -20,6 +20,8 @@ enum ExploreCommand {
         var script: Script
         var index: Int
         var name: String
+        /// The name of its files in `--out` and `--artifacts` (``slug(_:)``, made unique in the run).
+        var fileName = ""
     }
 
     static func run(_ options: inout Options) -> Int32 {
@@ -62,6 +64,7 @@ enum ExploreCommand {
                 failed += 1
             }
         }
+        uniqueFileNames(&jobs)
         guard !jobs.isEmpty else {
             Output.err(
                 "stackplay: no explorations in \(paths.joined(separator: ", ")) (declare them with explore(name, { ... }))"
@@ -170,6 +173,24 @@ enum ExploreCommand {
         return out.isEmpty ? "exploration" : out
     }
 
+    /// Gives each job its file name: the slug of its name, and `_2`, `_3`, ... after it for a
+    /// later exploration whose name makes the same slug ("a b" and "a_b"), so that no
+    /// reproducer overwrites another's.
+    static func uniqueFileNames(_ jobs: inout [Job]) {
+        var taken: Set<String> = []
+        for index in jobs.indices {
+            let base = String(slug(jobs[index].name).prefix(80))
+            var name = base
+            var number = 1
+            while taken.contains(name) {
+                number += 1
+                name = "\(base)_\(number)"
+            }
+            taken.insert(name)
+            jobs[index].fileName = name
+        }
+    }
+
     /// The failure's report: the shrunk steps, each with the frame after it, and the files written.
     static func report(
         _ example: ExploreCounterexample, job: Job, file: LuaExplorationFile, explorer: Explorer, out: String,
@@ -203,7 +224,7 @@ enum ExploreCommand {
         lines.append(
             "    \(failure.invariant): "
                 + failure.message.split(separator: "\n").joined(separator: "\n      "))
-        let base = "\(out)/\(slug(job.name))"
+        let base = "\(out)/\(job.fileName)"
         let source = Check.readFile(job.script.path) ?? "-- (the exploration file could not be read)\n"
         let script = ExploreScript.text(
             exploration: job.name, file: job.script.path, source: source, command: command, run: example.run,
@@ -215,7 +236,7 @@ enum ExploreCommand {
             if let recorder { try TraceFile.write(recorder.text, to: base + ".jsonl") }
             lines.append("    wrote \(base).lua (run it: stackplay \(base).lua) and \(base).jsonl")
             if let artifacts {
-                let folder = "\(artifacts)/\(slug(job.name))"
+                let folder = "\(artifacts)/\(job.fileName)"
                 try TraceFile.makeDirectory(folder)
                 for (index, frame) in frames.enumerated() {
                     let caption = "\(index + 1). \(steps[index].action.lua)"

@@ -274,3 +274,57 @@ private struct Shape: Equatable, CustomStringConvertible {
         #expect(result.stdout.contains("  ok   x (./e5_4.lua:1): 2 runs"), "\(result.stdout)")
     }
 }
+
+/// Issue 23 item 10: what `explore` writes is safe Lua that loads, one file an exploration.
+@Suite struct ExploreOutputsTests {
+    /// A file with a shebang line and two explorations whose names make the same file name, both
+    /// false: their component's name and their invariant's message carry Lua after line breaks.
+    static let file = """
+        #!/usr/bin/env stackplay
+        local function spec(tag)
+          local stack
+          return {
+            setup = function()
+              local screen = stackplay.screen {}
+              stack = screen:notification_stack {
+                name = "pile\\nerror('INJECTED " .. tag .. " by the name')\\n--",
+                items = { "messages", "calendar", "mail", "fitness" }, card_height = 70, dismissible = true,
+              }
+              return screen
+            end,
+            actions = { accessibility = 0 },
+            invariants = {
+              ["nothing is dismissed"] = function()
+                return #stack:dismissed() == 0, "dismissed\\rerror('INJECTED " .. tag .. " by the message')"
+              end,
+            },
+          }
+        end
+        explore("a b", spec("one"))
+        explore("a_b", spec("two"))
+
+        """
+
+    @Test func `reproducers never run injected code, load after a shebang line, and never overwrite each other`()
+        throws
+    {
+        let folder = try temporaryFolder(["x.lua": Self.file])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let explored = try run(["explore", "x.lua", "--seed", "7", "--out", "out"], in: folder, timeout: 120)
+        #expect(explored.status == 1, "\(explored.stdout)\n\(explored.stderr)")
+        #expect(explored.stdout.contains("wrote out/a_b.lua"), "\(explored.stdout)")
+        #expect(explored.stdout.contains("wrote out/a_b_2.lua"), "\(explored.stdout)")
+        for (name, exploration) in [("a_b", "a b"), ("a_b_2", "a_b")] {
+            let path = "out/\(name).lua"
+            let text = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+            #expect(text.contains("exploration \"\(exploration)\""), "\(path) is another exploration's")
+            let reproduced = try run([path], in: folder, timeout: 60)
+            #expect(reproduced.status == 1, "\(path): \(reproduced.stderr)")
+            #expect(!reproduced.stderr.contains(": INJECTED"), "\(path): \(reproduced.stderr)")
+            #expect(
+                reproduced.stderr.contains("the invariant 'nothing is dismissed' holds after step"),
+                "\(path): \(reproduced.stderr)")
+            #expect(!reproduced.stderr.contains("unexpected symbol"), "\(path): \(reproduced.stderr)")
+        }
+    }
+}
