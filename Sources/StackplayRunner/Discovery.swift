@@ -32,7 +32,25 @@ enum Discovery {
             case .other: throw Missing(message: "not a regular file or a folder: \(path)")
             }
         }
-        return scripts
+        return onceEach(scripts)
+    }
+
+    /// `scripts` with each path once, compared as bytes with `.` parts and repeated slashes
+    /// left out: `a.lua a.lua`, `./a.lua a.lua` or a folder and a file in it never run a file
+    /// twice under one name (a link is another name, and runs under it).
+    static func onceEach(_ scripts: [Script]) -> [Script] {
+        var seen: Set<[UInt8]> = []
+        var kept: [Script] = []
+        for script in scripts {
+            let parts = script.path.split(separator: "/").filter { $0 != "." }
+            let key = Array(((script.path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")).utf8)
+            if !seen.insert(key).inserted {
+                Output.err("stackplay: \(script.path) is named more than once: it runs once")
+                continue
+            }
+            kept.append(script)
+        }
+        return kept
     }
 
     enum Kind { case file, folder, other, missing }

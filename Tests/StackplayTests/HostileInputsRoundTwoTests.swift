@@ -328,3 +328,28 @@ private struct Shape: Equatable, CustomStringConvertible {
         }
     }
 }
+
+/// Issue 23 item 7 (identity): a file or a matrix value named twice never runs a test twice
+/// under one name.
+@Suite struct IdentityTests {
+    @Test(arguments: [["a.lua", "a.lua"], ["a.lua", "./a.lua"], [".", "a.lua"]])
+    func `a file named twice runs once, with a note`(paths: [String]) throws {
+        let folder = try temporaryFolder(["a.lua": "test('t', function() end)\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(paths, in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"), "\(result.stdout)")
+        #expect(result.stderr.contains("is named more than once: it runs once"), "\(result.stderr)")
+    }
+
+    @Test(arguments: [
+        ("layout_direction=ltr,ltr", "layout_direction: 'ltr' is given twice"),
+        ("dynamic_type=all,AX5", "dynamic_type: 'AX5' is given twice (dynamic_type=all holds every size already)"),
+    ])
+    func `a matrix value given twice is refused`(matrix: String, message: String) throws {
+        let result = try runScript("test('t', function() end)\n", arguments: ["--matrix", matrix])
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+}
