@@ -75,7 +75,7 @@ struct LuaStack {
         var length = 0
         guard let bytes = lua_tolstring(L, index, &length) else { return nil }
         return bytes.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+            LuaBytes.decode(UnsafeBufferPointer(start: $0, count: length))
         }
     }
 
@@ -232,8 +232,7 @@ struct LuaStack {
     // MARK: Pushing
 
     func pushString(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
+        LuaBytes.withBytes(text) { bytes in
             bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
         }
     }

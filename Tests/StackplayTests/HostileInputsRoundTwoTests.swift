@@ -342,6 +342,30 @@ private struct Shape: Equatable, CustomStringConvertible {
         #expect(result.stderr.contains("is named more than once: it runs once"), "\(result.stderr)")
     }
 
+    @Test func `invalid UTF-8 ids and names stay bytes: never changed, never given twice, never one trace file`()
+        throws
+    {
+        let script = """
+            test('ids', function()
+              local stack = stackplay.screen {}:notification_stack {
+                items = { "\\xff", "\\xfe", "a\\xffb", "a\\xfeb", "\\xf4\\x8f\\xbf\\xbf", "\\xed\\xa0\\x80" } }
+              local ids = stack:ids()
+              expect(ids):to_equal { "\\xff", "\\xfe", "a\\xffb", "a\\xfeb", "\\xf4\\x8f\\xbf\\xbf", "\\xed\\xa0\\x80" }
+              expect(stack:card("\\xfe").id):to_equal("\\xfe")
+            end)
+            test('name \\xff', function() stackplay.screen {}:notification_stack { items = { 'a' } } end)
+            test('name \\xfe', function() stackplay.screen {}:notification_stack { items = { 'b' } } end)
+
+            """
+        let folder = try temporaryFolder(["x.lua": script])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(["--trace", "traces", "x.lua"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("3 passed, 0 failed\n"), "\(result.stdout)")
+        let traces = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("traces").path)
+        #expect(traces.filter { $0.contains("name") }.count == 2, "\(traces)")
+    }
+
     @Test(arguments: [
         ("layout_direction=ltr,ltr", "layout_direction: 'ltr' is given twice"),
         ("dynamic_type=all,AX5", "dynamic_type: 'AX5' is given twice (dynamic_type=all holds every size already)"),
