@@ -123,6 +123,15 @@ public struct TestRunner: Sendable {
         lua.session.applyAudit(to: &result)
         result.output = lua.session.output.captured
         result.traces = lua.session.recorders.map(\.text)
+        // A trace that could not be recorded whole (a frame of infinite numbers, a trace past
+        // what `replay` reads) fails the test: what is written always reads back.
+        for (index, recorder) in lua.session.recorders.enumerated() {
+            guard let refusal = recorder.refusal else { continue }
+            let note = "\(result.test.position): screen \(index + 1)'s trace is cut short: \(refusal)"
+            result.message = result.message.isEmpty ? note : result.message + "\n" + note
+            if result.status != .failed { result.position = result.test.position }
+            result.status = .failed
+        }
         result.asksMirror = lua.session.asksMirror
         if result.status == .failed { result.dump = lua.session.dump() }
         if result.status == .failed, result.kind == .failure, let moving = lua.session.stillAnimating() {

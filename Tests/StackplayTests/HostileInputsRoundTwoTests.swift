@@ -377,3 +377,57 @@ private struct Shape: Equatable, CustomStringConvertible {
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 }
+
+/// Issue 23 items 4 and 11: a trace is only written as far as it reads back.
+@Suite struct TraceLimitsTests {
+    @Test func `a frame of infinite numbers (spacing 1e308) fails the test, and the trace written replays`() throws {
+        let folder = try temporaryFolder([
+            "x.lua": """
+                test('spacing', function()
+                  local screen = stackplay.screen {}
+                  screen:notification_stack { items = { 'a', 'b', 'c' }, spacing = 1e308, expanded = true }
+                  screen:tap(10, 10)
+                end)
+
+                """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(["--trace", "traces", "x.lua"], in: folder)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "x.lua:1: screen 1's trace is cut short: the trace stops before event 1 (t = 0 s): its "
+                    + "'frame.components[1].height' is not a finite number, which a trace cannot hold"),
+            "\(result.stderr)")
+        let traces = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("traces").path)
+        #expect(traces.count == 1)
+        let replay = try run(["replay"] + traces.map { "traces/\($0)" }, in: folder)
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(!(try String(contentsOf: folder.appendingPathComponent("traces/\(traces[0])"), encoding: .utf8))
+            .contains("null"))
+    }
+
+    @Test func `a recorder stops at the 64 MiB that replay reads, and says so`() throws {
+        let folder = try temporaryFolder([
+            "x.lua": """
+                test('big', function()
+                  local items = {} for i = 1, 2000 do items[i] = "card" .. i end
+                  local screen = stackplay.screen {}
+                  screen:notification_stack { items = items, expanded = true }
+                  for i = 1, 400 do screen:advance(0.01) end
+                end)
+
+                """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(["--trace", "traces", "--cpu-budget", "100", "x.lua"], in: folder, timeout: 120)
+        #expect(result.status == 1, "\(result.stderr.prefix(500))")
+        #expect(
+            result.stderr.contains("it would pass 64 MiB, the most `stackplay replay` reads"),
+            "\(result.stderr.prefix(500))")
+        let traces = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("traces").path)
+        let size = try FileManager.default.attributesOfItem(
+            atPath: folder.appendingPathComponent("traces/\(traces[0])").path)[.size] as? Int ?? 0
+        #expect(size > 60 << 20 && size <= 64 << 20, "\(size) bytes")
+    }
+}
