@@ -98,7 +98,13 @@ enum Discovery {
                 guard lstat(path, &info) == 0 else {
                     // A name that is not UTF-8 (or a file removed meanwhile): a script runs under
                     // its escaped name (the loader opens its real bytes), anything else is noted.
-                    if name.hasSuffix(".lua") {
+                    // A path the system cannot take (ENAMETOOLONG: folders 3,000 deep) is noted too.
+                    if errno == ENAMETOOLONG || errno == ELOOP {
+                        let problem = String(cString: strerror(errno))
+                        let shown = path.utf8.count > 200 ? "\(path.prefix(80))...\(path.suffix(80))" : path
+                        Output.err(
+                            "stackplay: skipped \(shown) and what is under it: \(problem) (\(path.utf8.count) bytes)")
+                    } else if name.hasSuffix(".lua") {
                         found.append(path)
                     } else if !bytes.elementsEqual(name.utf8) {
                         Output.err("stackplay: skipped \(path): its name is not UTF-8")

@@ -431,3 +431,58 @@ private struct Shape: Equatable, CustomStringConvertible {
         #expect(size > 60 << 20 && size <= 64 << 20, "\(size) bytes")
     }
 }
+
+/// Issue 23 item 11, the smaller ones: each is a clear message, never silence.
+@Suite struct SmallerOnesTests {
+    @Test func `a forged failure (the failure metatable with a table for a message) reports the table`() throws {
+        let result = try runScript(
+            """
+            test('forged', function()
+              local ok, caught = pcall(function() expect(1):to_equal(2) end)
+              error(setmetatable({ message = {}, expected = 5 }, getmetatable(caught)))
+            end)
+
+            """)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("x.lua:3: (error object is a table value: { expected = 5, message = {} })"),
+            "\(result.stderr)")
+    }
+
+    @Test func `a script 3,000 folders deep is not skipped without a word`() throws {
+        let folder = try temporaryFolder([:])
+        defer { _ = try? Spawned.start("/bin/rm", ["-rf", folder.path], in: "/", environment: [:]).finish() }
+        var descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
+        for _ in 0..<3000 {
+            #expect(mkdirat(descriptor, "d", 0o755) == 0)
+            let next = openat(descriptor, "d", O_RDONLY | O_DIRECTORY)
+            close(descriptor)
+            descriptor = next
+        }
+        let file = openat(descriptor, "x.lua", O_WRONLY | O_CREAT, 0o644)
+        _ = "test('deep', function() end)\n".withCString { write(file, $0, strlen($0)) }
+        close(file)
+        close(descriptor)
+        let result = try run(["d"], in: folder)
+        #expect(result.stderr.contains("stackplay: skipped d/d/d/"), "\(result.stderr)")
+        #expect(result.stderr.contains("and what is under it: File name too long"), "\(result.stderr)")
+    }
+
+    @Test func `a failure whose frame cannot be drawn under --artifacts gets a note, and the viewer is written`() throws {
+        let folder = try temporaryFolder([
+            "x.lua": """
+                test('nan', function()
+                  local screen = stackplay.screen {}
+                  screen:notification_stack { items = { 'a', 'b', 'c' }, spacing = 1e308, expanded = true }
+                  expect(1):to_equal(2)
+                end)
+
+                """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(["--artifacts", "art", "x.lua"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("stackplay: no picture of x.lua: nan: "), "\(result.stderr)")
+        #expect(result.stderr.contains("stackplay: wrote art/report.html"), "\(result.stderr)")
+    }
+}
