@@ -60,7 +60,8 @@ final class ScriptSession {
             self.recorder = recorder
         }
 
-        var recorderBytes: Int { (recorder?.eventCount ?? 0) * bytesPerEvent }
+        /// The recorded lines' real bytes, or the estimate when it is more (a line's own overhead).
+        var recorderBytes: Int { max((recorder?.eventCount ?? 0) * bytesPerEvent, recorder?.byteCount ?? 0) }
     }
 
     init(recordsTraces: Bool = false, updatesGolden: Bool = false) {
@@ -128,10 +129,11 @@ final class ScriptSession {
                 return true
             }
             let cards = screen.components.reduce(0) { $0 + MemoryEstimate.cardCount(of: $1) }
+            let strings = screen.components.reduce(0) { $0 + MemoryEstimate.stringBytes(of: $1) }
             tracked.bytesPerEvent = MemoryEstimate.eventBytes + cards * MemoryEstimate.recordedCardBytes
             total +=
                 MemoryEstimate.screenBytes + screen.components.count * MemoryEstimate.componentBytes
-                + cards * MemoryEstimate.cardBytes + tracked.recorderBytes
+                + cards * MemoryEstimate.cardBytes + strings + tracked.recorderBytes
             return false
         }
         return total
@@ -152,6 +154,19 @@ enum MemoryEstimate {
     static let eventBytes = 256
     /// One card in a recorded frame (a JSON object of about 150 characters).
     static let recordedCardBytes = 192
+
+    /// The bytes of a component's card ids and labels, counted (a 4 MiB label is 4 MiB a card:
+    /// each card holds its own Swift copy).
+    static func stringBytes(of component: any Component) -> Int {
+        let cards: [CardSpec]
+        switch component {
+        case let stack as NotificationStack: cards = stack.cards
+        case let wallet as WalletCardStack: cards = wallet.cards
+        case let sticky as StickyStackedCards: cards = sticky.cards
+        default: return 0
+        }
+        return cards.reduce(0) { $0 + $1.id.utf8.count + $1.label.utf8.count }
+    }
 
     /// The number of cards a component holds.
     static func cardCount(of component: any Component) -> Int {

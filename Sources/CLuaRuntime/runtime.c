@@ -6,6 +6,7 @@
 
 #include <lauxlib.h>
 #include <lualib.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -831,6 +832,23 @@ const char *stackplay_stop(lua_State *L) { return stackplay_stop_message(NULL, s
 int stackplay_stopped(lua_State *L) { return stackplay_guard_of(L)->tripped; }
 size_t stackplay_memory_used(lua_State *L) { return stackplay_guard_of(L)->used; }
 size_t stackplay_memory_charged(lua_State *L) { return stackplay_guard_of(L)->charged; }
+
+void stackplay_memory_exhausted(lua_State *L) {
+    if (stackplay_host_of(L)) { lua_settop(L, -2); return; }
+    stackplay_guard *g = stackplay_guard_of(L);
+    if (g->limit && g->depth > 0) stackplay_trip(g, L, STACKPLAY_STOP_MEMORY);
+}
+
+size_t stackplay_memory_room(lua_State *L) {
+    // PTRDIFF_MAX, not SIZE_MAX: Swift sees size_t as Int, where SIZE_MAX would be -1.
+    if (stackplay_host_of(L)) { lua_settop(L, -2); return (size_t)PTRDIFF_MAX; }
+    stackplay_guard *g = stackplay_guard_of(L);
+    // Only a script's calls into Swift are budgeted: stackplay reading results after a chunk
+    // (depth 0) is not the script's doing.
+    if (!g->limit || g->depth == 0) return (size_t)PTRDIFF_MAX;
+    size_t held = g->used + g->charged;
+    return held >= g->limit ? 0 : g->limit - held;
+}
 
 void stackplay_set_meter(lua_State *L, size_t (*measure)(void *), void *meter) {
     stackplay_guard *g = stackplay_guard_of(L);

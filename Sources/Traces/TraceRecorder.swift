@@ -15,8 +15,8 @@ public final class TraceRecorder {
     private var header: [JSONValue] = []
     private var lines: [String] = []
     private var started = false
-    /// The bytes of the lines so far (with their newlines).
-    private var byteCount = 0
+    /// The bytes of the lines so far (with their newlines): what the recording holds.
+    public private(set) var byteCount = 0
     /// Why the recording stopped: a frame with a number a trace cannot hold (`y = inf` from
     /// `spacing = 1e308`), or the trace past ``TraceFile/sizeLimit``, the most `replay` reads.
     /// What was recorded before it is a trace that reads back; nil while recording.

@@ -486,3 +486,49 @@ private struct Shape: Equatable, CustomStringConvertible {
         #expect(result.stderr.contains("stackplay: wrote art/report.html"), "\(result.stderr)")
     }
 }
+
+/// Issue 23 item 4: the memory Swift makes for a test is counted before it exists, so the
+/// worker's resident memory stays within the budget and a fixed slack.
+@Suite struct MemoryCountedTests {
+    /// Runs `script` as x.lua under `/usr/bin/time` (its wait4 counts the workers stackplay
+    /// reaped): the run and the largest resident set, in MiB.
+    static func measured(_ script: String, arguments: [String]) throws -> (Run, Double) {
+        let folder = try temporaryFolder(["x.lua": script])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try Spawned.start(
+            "/usr/bin/time", ["-f", "maxrss %M"] + [stackplayBinary().path] + arguments + ["x.lua"], in: folder.path,
+            environment: ProcessInfo.processInfo.environment.filter { $0.key != "CI" }
+        ).finish(timeout: 120)
+        let line = result.stderr.split(separator: "\n").last { $0.hasPrefix("maxrss ") } ?? ""
+        return (result, (Double(line.dropFirst("maxrss ".count)) ?? .infinity) / 1024)
+    }
+
+    @Test(arguments: [
+        (
+            "local label = string.rep('x', 4 * 1024 * 1024) local items = {} "
+                + "for i = 1, 200 do items[i] = { id = 'c' .. i, label = label } end "
+                + "stackplay.screen {}:notification_stack { items = items }", 64.0
+        ),
+        (
+            "local items = {} for i = 1, 1000000 do items[i] = 'c' .. i end "
+                + "stackplay.screen {}:notification_stack { items = items }", 256.0
+        ),
+    ])
+    func `Swift's copies of labels and cards stop at the memory budget, resident within it and 32 MiB`(
+        code: String, budget: Double
+    ) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            Issue.record("/usr/bin/time is needed to measure the worker's resident memory")
+            return
+        }
+        let (result, resident) = try Self.measured(
+            "test('big', function()\n  \(code)\nend)\n", arguments: ["--memory-budget", formatted(budget)])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("x.lua:2: stopped: the script used its \(formatted(budget)) MiB of memory"),
+            "\(result.stderr)")
+        #expect(resident <= budget + 32, "resident \(resident) MiB under a \(budget) MiB budget")
+    }
+
+    private func formatted(_ value: Double) -> String { String(Int(value)) }
+}

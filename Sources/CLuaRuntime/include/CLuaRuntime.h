@@ -105,6 +105,14 @@ size_t stackplay_memory_used(lua_State *L);
 
 size_t stackplay_memory_charged(lua_State *L);
 
+/// Marks the state stopped for memory (Swift was about to make more than the budget allows): the
+/// trampoline raises the memory stop once the Swift call returns.
+void stackplay_memory_exhausted(lua_State *L);
+
+/// The bytes the memory budget still allows (Lua's and Swift's together) inside a chunk; "unlimited" without
+/// a budget or outside a chunk (stackplay reading results): PTRDIFF_MAX, Int.max in Swift.
+size_t stackplay_memory_room(lua_State *L);
+
 /// Installs the Swift meter (retained; released at close) that estimates the bytes the state's
 /// Swift objects hold. The trampoline calls `measure(meter)` after Swift calls.
 void stackplay_set_meter(lua_State *L, size_t (*measure)(void *), void *meter);
