@@ -532,3 +532,26 @@ private struct Shape: Equatable, CustomStringConvertible {
 
     private func formatted(_ value: Double) -> String { String(Int(value)) }
 }
+
+/// Issue 23 item 6: discovery and the run must agree on a file's tests.
+@Suite struct DiscoveryAgreementTests {
+    @Test func `a test list that differs between listing and running is an error naming the test, never another's run`()
+        throws
+    {
+        // The top level draws from math.random: listing and running seed it differently.
+        let result = try runScript(
+            """
+            test('drawn ' .. math.random(1, 1000000000), function() print('the drawn test ran') end)
+            test('fixed', function() print('the fixed test ran') end)
+
+            """)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("x.lua:1: the file's tests changed between listing and running: test 1 was listed as 'drawn "),
+            "\(result.stderr)")
+        #expect(result.stderr.contains("must not depend on math.random"), "\(result.stderr)")
+        #expect(!result.stderr.contains("prelude.lua"), "\(result.stderr)")
+        #expect(!result.stdout.contains("the drawn test ran"), "\(result.stdout)")
+        #expect(result.stdout.contains("the fixed test ran"), "\(result.stdout)")
+    }
+}

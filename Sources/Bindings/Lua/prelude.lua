@@ -725,8 +725,13 @@ end
 
 --- Runs test `index`: the before_each hooks, the test, the after_each hooks. Returns nil when
 --- every step returned, else { status = "failed", message, position, traceback }.
-function runner.run(index)
+function runner.run(index, name)
   local t = registry.tests[index]
+  -- Discovery listed the tests from another load of the file: if the list changed (names from
+  -- math.random or the time at the top level), this is not the test that was listed.
+  if t == nil or (name ~= nil and t.name ~= name) then
+    return { status = "failed", mismatch = true, now = t and t.name, count = #registry.tests }
+  end
   local failure
   local function step(fn)
     local ok, captured = xpcall(fn, capture)
