@@ -31,7 +31,8 @@ enum LuaBytes {
     }
 
     /// The valid UTF-8 character at `index` and its length, or nil and 1 for a byte that starts none.
-    private static func scalarAt(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> (Unicode.Scalar?, Int) {
+    private static func scalarAt(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> (Unicode.Scalar?, Int)
+    {
         let lead = bytes[index]
         if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
         let length: Int
@@ -51,7 +52,9 @@ enum LuaBytes {
         guard index + length <= bytes.count else { return (nil, 1) }
         for offset in 1..<length {
             let byte = bytes[index + offset]
-            guard byte >= (offset == 1 ? low : 0x80), byte <= (offset == 1 ? high : 0xBF) else { return (nil, 1) }
+            guard byte >= (offset == 1 ? low : 0x80), byte <= (offset == 1 ? high : 0xBF) else {
+                return (nil, 1)
+            }
             value = value << 6 | UInt32(byte & 0x3F)
         }
         return (Unicode.Scalar(value), length)

@@ -33,7 +33,8 @@ import Testing
     }
 
     @Test(arguments: [9, 40, 300], [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
-    func `the index picks the card the plain scan picks, at every edge and between`(count: Int, seed: UInt64) {
+    func `the index picks the card the plain scan picks, at every edge and between`(count: Int, seed: UInt64)
+    {
         let cards = Self.pile(count, seed: seed)
         let index = TopmostCards(cards)
         var ys: [Double] = [-1, -.infinity, .infinity, .nan]

@@ -20,7 +20,8 @@ private func run(
 
 /// Runs `script` as `x.lua` (plus `files`) in a fresh folder with `arguments` before the path.
 private func runScript(
-    _ script: String, files: [String: String] = [:], arguments: [String] = [], environment: [String: String] = [:],
+    _ script: String, files: [String: String] = [:], arguments: [String] = [],
+    environment: [String: String] = [:],
     timeout: Double = 60
 ) throws -> Run {
     let folder = try temporaryFolder(files.merging(["x.lua": script]) { $1 })
@@ -51,11 +52,17 @@ private struct Shape: Equatable, CustomStringConvertible {
         size = Int64(info.st_size)
         modified = info.st_mtim.tv_sec
         modifiedNanoseconds = info.st_mtim.tv_nsec
-        if (info.st_mode & S_IFMT) == S_IFREG { bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) } }
-        if (info.st_mode & S_IFMT) == S_IFLNK { link = try? FileManager.default.destinationOfSymbolicLink(atPath: path) }
+        if (info.st_mode & S_IFMT) == S_IFREG {
+            bytes = FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+        }
+        if (info.st_mode & S_IFMT) == S_IFLNK {
+            link = try? FileManager.default.destinationOfSymbolicLink(atPath: path)
+        }
     }
 
-    var description: String { "mode \(String(mode, radix: 8)) inode \(inode) size \(size) link \(link ?? "-")" }
+    var description: String {
+        "mode \(String(mode, radix: 8)) inode \(inode) size \(size) link \(link ?? "-")"
+    }
 }
 
 @Suite struct BazelFilesTests {
@@ -70,7 +77,9 @@ private struct Shape: Equatable, CustomStringConvertible {
         switch kind {
         case "file":
             try Data("kept \(path)\n".utf8).write(to: URL(fileURLWithPath: path))
-            var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+            var times = [
+                timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0),
+            ]
             #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
         case "link":
             try make("file", at: path + ".target")
@@ -86,9 +95,11 @@ private struct Shape: Equatable, CustomStringConvertible {
     }
 
     @Test(arguments: ["file", "link", "device", "fifo"])
-    func `every Bazel variable naming something already there leaves it as it was, and the run does not block`(
-        kind: String
-    ) throws {
+    func
+        `every Bazel variable naming something already there leaves it as it was, and the run does not block`(
+            kind: String
+        ) throws
+    {
         let folder = try temporaryFolder(["x.lua": "test('passes', function() end)\n"])
         defer { try? FileManager.default.removeItem(at: folder) }
         var environment: [String: String] = [:]
@@ -142,13 +153,16 @@ private struct Shape: Equatable, CustomStringConvertible {
         #expect(Date().timeIntervalSince(started) < 35, "it ran to the wall-clock limit")
         #expect(result.status == 1, "\(result.stderr)")
         #expect(
-            result.stderr.contains("x.lua:2: stopped: the script used its 1 s of CPU time (inside `\(function)`)"),
+            result.stderr.contains(
+                "x.lua:2: stopped: the script used its 1 s of CPU time (inside `\(function)`)"),
             "\(result.stderr)")
         #expect(!result.stderr.contains("timed out"))
-        #expect(result.stdout.contains("  ok   after"), "the next test runs in a fresh worker: \(result.stdout)")
+        #expect(
+            result.stdout.contains("  ok   after"), "the next test runs in a fresh worker: \(result.stdout)")
     }
 
-    @Test func `a 1000-card wallet audit takes seconds, not minutes (its cells are hit-tested from an index)`()
+    @Test
+    func `a 1000-card wallet audit takes seconds, not minutes (its cells are hit-tested from an index)`()
         throws
     {
         // Before: the audit grew as n³ (1,000 cards took about 150 s); a debug build now takes about 3 s.
@@ -179,7 +193,8 @@ private struct Shape: Equatable, CustomStringConvertible {
             "\(result.stderr)")
     }
 
-    @Test func `explore's --time is a hard bound, even for an invariant stuck in C or an action looping in Lua`()
+    @Test
+    func `explore's --time is a hard bound, even for an invariant stuck in C or an action looping in Lua`()
         throws
     {
         let script = """
@@ -221,7 +236,8 @@ private struct Shape: Equatable, CustomStringConvertible {
         #expect(explored.status == 1, "\(explored.stdout)\n\(explored.stderr)")
         #expect(
             explored.stdout.contains(
-                "FAIL stuck setup (x.lua): x.lua:3: stopped: the script used its 1 s of CPU time (inside `string.find`)"),
+                "FAIL stuck setup (x.lua): x.lua:3: stopped: the script used its 1 s of CPU time (inside `string.find`)"
+            ),
             "\(explored.stdout)")
     }
 }
@@ -252,13 +268,17 @@ private struct Shape: Equatable, CustomStringConvertible {
         "explore('x', VALUE)",
     ]
 
-    @Test func `every explore field takes any hostile value: explore exits cleanly, no worker crashes`() throws {
-        let setup = "function() local s = stackplay.screen {} s:notification_stack { items = { 'a', 'b' } } return s end"
+    @Test func `every explore field takes any hostile value: explore exits cleanly, no worker crashes`()
+        throws
+    {
+        let setup =
+            "function() local s = stackplay.screen {} s:notification_stack { items = { 'a', 'b' } } return s end"
         var files: [String: String] = [:]
         for (f, field) in Self.fields.enumerated() {
             for (v, value) in Self.values.enumerated() {
                 files["e\(f)_\(v).lua"] =
-                    field.replacingOccurrences(of: "SETUP", with: setup).replacingOccurrences(of: "VALUE", with: value)
+                    field.replacingOccurrences(of: "SETUP", with: setup).replacingOccurrences(
+                        of: "VALUE", with: value)
                     + "\n"
             }
         }
@@ -305,7 +325,8 @@ private struct Shape: Equatable, CustomStringConvertible {
 
         """
 
-    @Test func `reproducers never run injected code, load after a shebang line, and never overwrite each other`()
+    @Test
+    func `reproducers never run injected code, load after a shebang line, and never overwrite each other`()
         throws
     {
         let folder = try temporaryFolder(["x.lua": Self.file])
@@ -342,7 +363,8 @@ private struct Shape: Equatable, CustomStringConvertible {
         #expect(result.stderr.contains("is named more than once: it runs once"), "\(result.stderr)")
     }
 
-    @Test func `invalid UTF-8 ids and names stay bytes: never changed, never given twice, never one trace file`()
+    @Test
+    func `invalid UTF-8 ids and names stay bytes: never changed, never given twice, never one trace file`()
         throws
     {
         let script = """
@@ -362,13 +384,17 @@ private struct Shape: Equatable, CustomStringConvertible {
         let result = try run(["--trace", "traces", "x.lua"], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasSuffix("3 passed, 0 failed\n"), "\(result.stdout)")
-        let traces = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("traces").path)
+        let traces = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("traces").path)
         #expect(traces.filter { $0.contains("name") }.count == 2, "\(traces)")
     }
 
     @Test(arguments: [
         ("layout_direction=ltr,ltr", "layout_direction: 'ltr' is given twice"),
-        ("dynamic_type=all,AX5", "dynamic_type: 'AX5' is given twice (dynamic_type=all holds every size already)"),
+        (
+            "dynamic_type=all,AX5",
+            "dynamic_type: 'AX5' is given twice (dynamic_type=all holds every size already)"
+        ),
     ])
     func `a matrix value given twice is refused`(matrix: String, message: String) throws {
         let result = try runScript("test('t', function() end)\n", arguments: ["--matrix", matrix])
@@ -380,16 +406,18 @@ private struct Shape: Equatable, CustomStringConvertible {
 
 /// Issue 23 items 4 and 11: a trace is only written as far as it reads back.
 @Suite struct TraceLimitsTests {
-    @Test func `a frame of infinite numbers (spacing 1e308) fails the test, and the trace written replays`() throws {
+    @Test func `a frame of infinite numbers (spacing 1e308) fails the test, and the trace written replays`()
+        throws
+    {
         let folder = try temporaryFolder([
             "x.lua": """
-                test('spacing', function()
-                  local screen = stackplay.screen {}
-                  screen:notification_stack { items = { 'a', 'b', 'c' }, spacing = 1e308, expanded = true }
-                  screen:tap(10, 10)
-                end)
+            test('spacing', function()
+              local screen = stackplay.screen {}
+              screen:notification_stack { items = { 'a', 'b', 'c' }, spacing = 1e308, expanded = true }
+              screen:tap(10, 10)
+            end)
 
-                """
+            """
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try run(["--trace", "traces", "x.lua"], in: folder)
@@ -399,25 +427,27 @@ private struct Shape: Equatable, CustomStringConvertible {
                 "x.lua:1: screen 1's trace is cut short: the trace stops before event 1 (t = 0 s): its "
                     + "'frame.components[1].height' is not a finite number, which a trace cannot hold"),
             "\(result.stderr)")
-        let traces = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("traces").path)
+        let traces = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("traces").path)
         #expect(traces.count == 1)
         let replay = try run(["replay"] + traces.map { "traces/\($0)" }, in: folder)
         #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
-        #expect(!(try String(contentsOf: folder.appendingPathComponent("traces/\(traces[0])"), encoding: .utf8))
-            .contains("null"))
+        #expect(
+            !(try String(contentsOf: folder.appendingPathComponent("traces/\(traces[0])"), encoding: .utf8))
+                .contains("null"))
     }
 
     @Test func `a recorder stops at the 64 MiB that replay reads, and says so`() throws {
         let folder = try temporaryFolder([
             "x.lua": """
-                test('big', function()
-                  local items = {} for i = 1, 2000 do items[i] = "card" .. i end
-                  local screen = stackplay.screen {}
-                  screen:notification_stack { items = items, expanded = true }
-                  for i = 1, 400 do screen:advance(0.01) end
-                end)
+            test('big', function()
+              local items = {} for i = 1, 2000 do items[i] = "card" .. i end
+              local screen = stackplay.screen {}
+              screen:notification_stack { items = items, expanded = true }
+              for i = 1, 400 do screen:advance(0.01) end
+            end)
 
-                """
+            """
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try run(["--trace", "traces", "--cpu-budget", "100", "x.lua"], in: folder, timeout: 120)
@@ -425,16 +455,20 @@ private struct Shape: Equatable, CustomStringConvertible {
         #expect(
             result.stderr.contains("it would pass 64 MiB, the most `stackplay replay` reads"),
             "\(result.stderr.prefix(500))")
-        let traces = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("traces").path)
-        let size = try FileManager.default.attributesOfItem(
-            atPath: folder.appendingPathComponent("traces/\(traces[0])").path)[.size] as? Int ?? 0
+        let traces = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("traces").path)
+        let size =
+            try FileManager.default.attributesOfItem(
+                atPath: folder.appendingPathComponent("traces/\(traces[0])").path)[.size] as? Int ?? 0
         #expect(size > 60 << 20 && size <= 64 << 20, "\(size) bytes")
     }
 }
 
 /// Issue 23 item 11, the smaller ones: each is a clear message, never silence.
 @Suite struct SmallerOnesTests {
-    @Test func `a forged failure (the failure metatable with a table for a message) reports the table`() throws {
+    @Test func `a forged failure (the failure metatable with a table for a message) reports the table`()
+        throws
+    {
         let result = try runScript(
             """
             test('forged', function()
@@ -445,7 +479,8 @@ private struct Shape: Equatable, CustomStringConvertible {
             """)
         #expect(result.status == 1)
         #expect(
-            result.stderr.contains("x.lua:3: (error object is a table value: { expected = 5, message = {} })"),
+            result.stderr.contains(
+                "x.lua:3: (error object is a table value: { expected = 5, message = {} })"),
             "\(result.stderr)")
     }
 
@@ -468,16 +503,19 @@ private struct Shape: Equatable, CustomStringConvertible {
         #expect(result.stderr.contains("and what is under it: File name too long"), "\(result.stderr)")
     }
 
-    @Test func `a failure whose frame cannot be drawn under --artifacts gets a note, and the viewer is written`() throws {
+    @Test
+    func `a failure whose frame cannot be drawn under --artifacts gets a note, and the viewer is written`()
+        throws
+    {
         let folder = try temporaryFolder([
             "x.lua": """
-                test('nan', function()
-                  local screen = stackplay.screen {}
-                  screen:notification_stack { items = { 'a', 'b', 'c' }, spacing = 1e308, expanded = true }
-                  expect(1):to_equal(2)
-                end)
+            test('nan', function()
+              local screen = stackplay.screen {}
+              screen:notification_stack { items = { 'a', 'b', 'c' }, spacing = 1e308, expanded = true }
+              expect(1):to_equal(2)
+            end)
 
-                """
+            """
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try run(["--artifacts", "art", "x.lua"], in: folder)
@@ -496,7 +534,8 @@ private struct Shape: Equatable, CustomStringConvertible {
         let folder = try temporaryFolder(["x.lua": script])
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try Spawned.start(
-            "/usr/bin/time", ["-f", "maxrss %M"] + [stackplayBinary().path] + arguments + ["x.lua"], in: folder.path,
+            "/usr/bin/time", ["-f", "maxrss %M"] + [stackplayBinary().path] + arguments + ["x.lua"],
+            in: folder.path,
             environment: ProcessInfo.processInfo.environment.filter { $0.key != "CI" }
         ).finish(timeout: 120)
         let line = result.stderr.split(separator: "\n").last { $0.hasPrefix("maxrss ") } ?? ""
@@ -525,7 +564,8 @@ private struct Shape: Equatable, CustomStringConvertible {
             "test('big', function()\n  \(code)\nend)\n", arguments: ["--memory-budget", formatted(budget)])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(
-            result.stderr.contains("x.lua:2: stopped: the script used its \(formatted(budget)) MiB of memory"),
+            result.stderr.contains(
+                "x.lua:2: stopped: the script used its \(formatted(budget)) MiB of memory"),
             "\(result.stderr)")
         #expect(resident <= budget + 32, "resident \(resident) MiB under a \(budget) MiB budget")
     }
@@ -535,7 +575,9 @@ private struct Shape: Equatable, CustomStringConvertible {
 
 /// Issue 23 item 6: discovery and the run must agree on a file's tests.
 @Suite struct DiscoveryAgreementTests {
-    @Test func `a test list that differs between listing and running is an error naming the test, never another's run`()
+    @Test
+    func
+        `a test list that differs between listing and running is an error naming the test, never another's run`()
         throws
     {
         // The top level draws from math.random: listing and running seed it differently.
@@ -547,7 +589,8 @@ private struct Shape: Equatable, CustomStringConvertible {
             """)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(
-            result.stderr.contains("x.lua:1: the file's tests changed between listing and running: test 1 was listed as 'drawn "),
+            result.stderr.contains(
+                "x.lua:1: the file's tests changed between listing and running: test 1 was listed as 'drawn "),
             "\(result.stderr)")
         #expect(result.stderr.contains("must not depend on math.random"), "\(result.stderr)")
         #expect(!result.stderr.contains("prelude.lua"), "\(result.stderr)")
