@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "StackplayRunner",
             dependencies: [
-                "Bindings", "LuaRuntime", "SystemCalls", "StackModel", "TestResults", "Traces", "Exploration",
+                "Bindings", "LuaRuntime", "SystemCalls", "StackModel", "TestResults", "Traces", "Exploration", "Wording",
             ]),
         // The thin executable: hands the arguments to StackplayRunner and exits with its code.
         .executableTarget(name: "stackplay", dependencies: ["StackplayRunner"]),

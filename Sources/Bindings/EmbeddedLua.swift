@@ -147,7 +147,20 @@ end
 
 local Failure = {}
 Failure.__index = Failure
-Failure.__tostring = function(f) return f.message end
+Failure.__tostring = function(f) return type(rawget(f, "message")) == "string" and rawget(f, "message") or "?" end
+
+--- Whether `err` is a failure `fail` made: a script can reach the metatable (getmetatable of a
+--- caught failure) and forge one, with a table for its message; a forged one is reported as
+--- the table it is, never as an empty message.
+local function is_failure(err)
+  if getmetatable(err) ~= Failure then return false end
+  if type(rawget(err, "message")) ~= "string" or rawget(err, "message") == "" then return false end
+  for _, key in ipairs { "position", "expected", "actual", "diff" } do
+    local value = rawget(err, key)
+    if value ~= nil and type(value) ~= "string" then return false end
+  end
+  return true
+end
 
 --- Raises an assertion failure pointing at the line that called the expectation. `report` holds
 --- the message, both sides as text (`expected`, `actual`), the diff lines and what to do next;
@@ -418,7 +431,7 @@ function Expectation:to_raise(text)
   end
   local ok, err = pcall(self.actual)
   local message
-  if getmetatable(err) == Failure then message = rawget(err, "message")
+  if is_failure(err) then message = rawget(err, "message")
   elseif type(err) == "string" then message = err
   else message = show(err) end
   local wanted = "an error" .. (text and (" containing " .. show(text)) or "")
@@ -697,7 +710,7 @@ end
 local function describe(captured)
   local err = captured.value
   local result = { status = "failed" }
-  if getmetatable(err) == Failure then
+  if is_failure(err) then
     result.message, result.position = rawget(err, "message"), rawget(err, "position")
     result.expected, result.actual = rawget(err, "expected"), rawget(err, "actual")
     result.diff = rawget(err, "diff")
@@ -719,8 +732,13 @@ end
 
 --- Runs test `index`: the before_each hooks, the test, the after_each hooks. Returns nil when
 --- every step returned, else { status = "failed", message, position, traceback }.
-function runner.run(index)
+function runner.run(index, name)
   local t = registry.tests[index]
+  -- Discovery listed the tests from another load of the file: if the list changed (names from
+  -- math.random or the time at the top level), this is not the test that was listed.
+  if t == nil or (name ~= nil and t.name ~= name) then
+    return { status = "failed", mismatch = true, now = t and t.name, count = #registry.tests }
+  end
   local failure
   local function step(fn)
     local ok, captured = xpcall(fn, capture)
@@ -767,7 +785,7 @@ function runner.explore_setup(index)
 end
 
 local function message_of(err)
-  if getmetatable(err) == Failure then return rawget(err, "message") end
+  if is_failure(err) then return rawget(err, "message") end
   if type(err) == "string" then return err end
   return show(err)
 end

@@ -28,6 +28,10 @@ func readCards(_ options: LuaOptions, defaultHeight: Double) throws -> [CardSpec
         throw options.error(
             "items", "list of ids or { id =, height = } tables expected, got \(value.typeName)")
     }
+    // The cards are made in one Swift call: their memory must fit before they exist.
+    if let stack = options.stack, !stack.hasRoom(for: elements.count * MemoryEstimate.cardBytes) {
+        throw options.error("items", "\(elements.count) cards need more memory than the budget has left")
+    }
     var seen = Set<String>()
     return try elements.enumerated().map { index, element in
         let card: CardSpec

@@ -12,12 +12,15 @@ struct LuaOptions {
     let function: String
     let argument: Int
     let isMethod: Bool
+    /// The stack the options came from, for what they will cost (``readCards(_:defaultHeight:)``).
+    let stack: LuaStack?
 
     /// Reads argument `position` of `arguments` as an options table (nil or absent is empty).
     init(_ arguments: LuaArguments, at position: Int, known: [String]) throws {
         function = arguments.function
         argument = position
         isMethod = arguments.isMethod
+        stack = arguments.stack
         switch try arguments.value(at: position) {
         case .nil: entries = [:]
         case .table(let table): entries = table

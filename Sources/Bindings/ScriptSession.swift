@@ -64,7 +64,8 @@ package final class ScriptSession {
             self.recorder = recorder
         }
 
-        var recorderBytes: Int { (recorder?.eventCount ?? 0) * bytesPerEvent }
+        /// The recorded lines' real bytes, or the estimate when it is more (a line's own overhead).
+        var recorderBytes: Int { max((recorder?.eventCount ?? 0) * bytesPerEvent, recorder?.byteCount ?? 0) }
     }
 
     init(recordsTraces: Bool = false, updatesGolden: Bool = false) {
@@ -133,10 +134,11 @@ package final class ScriptSession {
                 return true
             }
             let cards = screen.components.reduce(0) { $0 + $1.cardCount }
+            let strings = screen.components.reduce(0) { $0 + $1.cardTextBytes }
             tracked.bytesPerEvent = MemoryEstimate.eventBytes + cards * MemoryEstimate.recordedCardBytes
             total +=
                 MemoryEstimate.screenBytes + screen.components.count * MemoryEstimate.componentBytes
-                + cards * MemoryEstimate.cardBytes + tracked.recorderBytes
+                + cards * MemoryEstimate.cardBytes + strings + tracked.recorderBytes
             return false
         }
         return total

@@ -59,7 +59,7 @@ extension ExploreAction {
     /// The step as a line of Lua on `screen` (fingers as `f1`, ...; components through
     /// `screen:component(name)`): what the written scenario holds.
     public var lua: String {
-        func n(_ value: Double) -> String { formatNumber(value) }
+        func n(_ value: Double) -> String { luaNumber(value) }
         func s(_ text: String) -> String { luaString(text) }
         func c(_ name: String) -> String { "screen:component(\(s(name)))" }
         switch self {
@@ -107,33 +107,51 @@ extension ExploreAction {
         switch value {
         case .null: "nil"
         case .bool(let flag): String(flag)
-        case .number(let number): formatNumber(number)
+        case .number(let number): luaNumber(number)
         case .string(let text): luaString(text)
         case .cards(let cards):
             "{ "
                 + cards.map {
-                    "{ id = \(luaString($0.id)), height = \(formatNumber($0.height)), label = \(luaString($0.label)) }"
+                    "{ id = \(luaString($0.id)), height = \(luaNumber($0.height)), label = \(luaString($0.label)) }"
                 }.joined(separator: ", ") + " }"
         }
     }
 }
 
+/// `value` as a Lua expression: `12`, `0.5`, `1e+300`; `math.huge`, `-math.huge` and `(0/0)`
+/// for what has no numeral (`inf` would read as a global variable).
+public func luaNumber(_ value: Double) -> String {
+    if value.isNaN { return "(0/0)" }
+    if value.isInfinite { return value < 0 ? "-math.huge" : "math.huge" }
+    return formatNumber(value)
+}
+
+/// `text` inside a Lua comment: as it is, except that line breaks (`\n`, `\r`, which would end
+/// the comment and make the rest code) and other control characters are written as escapes.
+public func luaComment(_ text: String) -> String { luaEscaped(text, quoting: false) }
+
 /// `text` as a Lua string literal.
-public func luaString(_ text: String) -> String {
-    var out = "\""
+public func luaString(_ text: String) -> String { "\"" + luaEscaped(text, quoting: true) + "\"" }
+
+/// `text` with line breaks and control characters (C0, DEL, C1, U+2028/9) as Lua escapes, and
+/// `"` and `\` too when `quoting`.
+private func luaEscaped(_ text: String, quoting: Bool) -> String {
+    var out = ""
     for scalar in text.unicodeScalars {
         switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
+        case "\"" where quoting: out += "\\\""
+        case "\\" where quoting: out += "\\\\"
         case "\n": out += "\\n"
         case "\r": out += "\\r"
         default:
-            if scalar.value < 0x20 || scalar.value == 0x7f {
+            if scalar.value < 0x20 || scalar.value == 0x7f || (0x80..<0xa0).contains(scalar.value)
+                || scalar.value == 0x2028 || scalar.value == 0x2029
+            {
                 out += "\\u{\(String(scalar.value, radix: 16))}"
             } else {
                 out.unicodeScalars.append(scalar)
             }
         }
     }
-    return out + "\""
+    return out
 }

@@ -45,9 +45,16 @@ public struct ExploreRandom: RandomNumberGenerator, Sendable {
     /// One of `items` (not empty).
     public mutating func pick<T>(_ items: [T]) -> T { items[index(items.count)] }
 
-    /// An index of `weights` drawn in proportion to them (at least one is positive).
+    /// An index of `weights` drawn in proportion to them (at least one is positive). Weights
+    /// whose sum is past the largest Double (two of 1e308) are scaled down by the largest first:
+    /// the same proportions, and never a draw from an infinite range (a trap).
     public mutating func weighted(_ weights: [Double]) -> Int {
+        var weights = weights
+        if !weights.reduce(0, +).isFinite, let top = weights.filter({ $0.isFinite }).max(), top > 0 {
+            weights = weights.map { $0.isFinite ? $0 / top : 0 }
+        }
         let total = weights.reduce(0, +)
+        guard total.isFinite, total > 0 else { return weights.firstIndex { $0 > 0 } ?? 0 }
         var draw = number(0...total)
         for (index, weight) in weights.enumerated() where weight > 0 {
             if draw < weight { return index }

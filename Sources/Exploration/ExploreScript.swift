@@ -26,17 +26,20 @@ public enum ExploreScript {
         steps: [Step], failure: ExploreFailure, builtin: Bool
     ) -> String {
         var out = """
-            -- Found by `\(command)`: exploration \(luaString(exploration)), run \(run);
+            -- Found by `\(luaComment(command))`: exploration \(luaString(exploration)), run \(run);
             -- \(originalSteps) steps shrunk to \(steps.count). It fails the invariant \(luaString(failure.invariant)):
-            --   \(failure.message.split(separator: "\n").first.map(String.init) ?? "")
+            --   \(luaComment(firstLine(failure.message)))
             -- The exploration file follows as it was explored; here its explore(...) calls only keep the spec.
             local explorations = {}
             local function explore(name, spec) explorations[name] = spec end
 
-            do -- \(file) \(String(repeating: "-", count: max(0, 90 - file.count)))
+            do -- \(luaComment(file)) \(String(repeating: "-", count: max(0, 90 - file.count)))
 
             """
-        out += source.hasSuffix("\n") ? source : source + "\n"
+        // A first line `#!/usr/bin/env stackplay` is skipped by Lua only at the top of a chunk:
+        // inside `do ... end` it is a comment.
+        let body = source.hasPrefix("#") ? "--" + source : source
+        out += body.hasSuffix("\n") ? body : body + "\n"
         out += "end -- \(String(repeating: "-", count: 94))\n"
         let header = out
         out = "\n"
@@ -58,7 +61,7 @@ public enum ExploreScript {
             if case .custom = step.action {
                 line = "  act(spec, screen, \(luaString(step.action.family)), \(customArgument(step.action)))"
             }
-            let note = "-- \(index + 1)." + (step.hit.map { " lands on \($0)" } ?? "")
+            let note = "-- \(index + 1)." + (step.hit.map { " lands on \(luaComment($0))" } ?? "")
             out += line + "  " + note + "\n"
         }
         if failure.invariant == BuiltinInvariant.mirror.name {
@@ -79,7 +82,7 @@ public enum ExploreScript {
             out += "  check_builtin(screen, \(luaString(failure.invariant)))\n"
         } else if failure.invariant.hasPrefix("action '") {
             out +=
-                "  -- the last step raised: \(failure.message.split(separator: "\n").first.map(String.init) ?? "")\n"
+                "  -- the last step raised: \(luaComment(firstLine(failure.message)))\n"
         } else {
             out += "  local holds, why = spec.invariants[\(luaString(failure.invariant))](screen)\n"
             out +=
@@ -116,6 +119,11 @@ public enum ExploreScript {
             }
         }
         return out
+    }
+
+    /// The first line of `text` ("" for none).
+    private static func firstLine(_ text: String) -> String {
+        text.split(separator: "\n").first.map(String.init) ?? ""
     }
 
     private static func customArgument(_ action: ExploreAction) -> Int {

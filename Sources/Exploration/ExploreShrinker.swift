@@ -9,14 +9,17 @@ extension Explorer {
         public var attempts: Int
     }
 
-    /// Shrinks `actions`, which fail with `failure`.
-    func shrink(_ actions: [ExploreAction], failure: ExploreFailure, replay: Bool) -> Shrunk {
+    /// Shrinks `actions`, which fail with `failure`, until `outOfTime()` says the search's time
+    /// (`--time`) is up: then the smallest found so far is the answer.
+    func shrink(
+        _ actions: [ExploreAction], failure: ExploreFailure, replay: Bool, outOfTime: () -> Bool = { false }
+    ) -> Shrunk {
         var best = actions
         var bestFailure = failure
         var attempts = 0
         /// Runs `candidate`; keeps it (cut after its failure) when it fails the same way.
         func tryCandidate(_ candidate: [ExploreAction]) -> Bool {
-            guard attempts < maximumShrinkAttempts, candidate != best else { return false }
+            guard attempts < maximumShrinkAttempts, candidate != best, !outOfTime() else { return false }
             attempts += 1
             guard let execution = try? run(candidate, replay: replay),
                 let found = execution.failure, found.invariant == failure.invariant

@@ -134,7 +134,8 @@ public final class Explorer {
             if let failure = result.failure {
                 let shrunk = shrink(
                     result.performed, failure: failure,
-                    replay: Self.sampledInvariants.contains(failure.invariant))
+                    replay: Self.sampledInvariants.contains(failure.invariant),
+                    outOfTime: { budget.seconds.map { elapsed() > $0 } ?? false })
                 let example = ExploreCounterexample(
                     run: run, step: result.performed.count - 1, original: result.performed,
                     shrunk: shrunk.actions,

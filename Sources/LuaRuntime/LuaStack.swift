@@ -95,7 +95,7 @@ package struct LuaStack {
         var length = 0
         guard let bytes = lua_tolstring(L, index, &length) else { return nil }
         return bytes.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+            LuaBytes.decode(UnsafeBufferPointer(start: $0, count: length))
         }
     }
 
@@ -171,11 +171,19 @@ package struct LuaStack {
         }
     }
 
+    /// Whether the memory budget has `bytes` left for Swift to make; when not, the state is
+    /// marked stopped for memory (raised once the Swift call returns).
+    package func hasRoom(for bytes: Int) -> Bool {
+        guard bytes > Int(clamping: stackplay_memory_room(L)) else { return true }
+        stackplay_memory_exhausted(L)
+        return false
+    }
+
     /// The value at `index` as Swift sees it; tables are converted deeply, each table once (the
     /// time is linear in the values), at most ``maximumDepth`` levels, and a table that holds
     /// itself is an error rather than an endless walk.
     package func value(at index: Int32) throws(ConversionError) -> LuaValue {
-        var walk = TableWalk()
+        var walk = TableWalk(room: Int(clamping: stackplay_memory_room(L)))
         return try value(at: index, walk: &walk)
     }
 
@@ -184,6 +192,10 @@ package struct LuaStack {
     private struct TableWalk {
         package var open: Set<UnsafeRawPointer> = []
         package var done: [UnsafeRawPointer: LuaValue] = [:]
+        /// The bytes the memory budget allows, and those the Swift copies of strings took so far:
+        /// a string Lua shares (one 4 MiB label in 200 items) is a new copy each time in Swift.
+        let room: Int
+        var bytes = 0
     }
 
     private func value(at index: Int32, walk: inout TableWalk) throws(ConversionError) -> LuaValue {
@@ -191,11 +203,26 @@ package struct LuaStack {
         case LUA_TNIL, LUA_TNONE: return .nil
         case LUA_TBOOLEAN: return .boolean(boolean(index))
         case LUA_TNUMBER: return isInteger(index) ? .integer(integer(index)!) : .number(number(index)!)
-        case LUA_TSTRING: return .string(string(index)!)
+        case LUA_TSTRING:
+            try charge(Int(lua_rawlen(L, index)), &walk)
+            return .string(string(index)!)
         case LUA_TTABLE: return try table(at: absolute(index), walk: &walk)
         default: return .opaque(typeName(index))
         }
     }
+
+    /// Counts `bytes` that the conversion makes in Swift; past the memory budget's room the
+    /// state is stopped for memory (raised once the Swift call returns) and the walk ends.
+    private func charge(_ bytes: Int, _ walk: inout TableWalk) throws(ConversionError) {
+        walk.bytes += bytes
+        guard walk.bytes > walk.room else { return }
+        stackplay_memory_exhausted(L)
+        throw ConversionError(problem: "it needs more memory than the budget has left")
+    }
+
+    /// What one table entry costs while it is converted, measured: its key, its value in the
+    /// dictionary and in the sequence, and their copies (about 300 bytes an element of a list).
+    private static let entryBytes = 320
 
     /// One table: a sequence when its keys are exactly 1...#t, else a table with string keys.
     private func table(at index: Int32, walk: inout TableWalk) throws(ConversionError) -> LuaValue {
@@ -218,6 +245,10 @@ package struct LuaStack {
         lua_pushnil(L)
         while lua_next(L, index) != 0 {  // raw traversal; keys are left untouched
             count += 1
+            do { try charge(Self.entryBytes, &walk) } catch {
+                pop(2)
+                throw error
+            }
             let key: String
             var position: Int?
             if lua_type(L, -2) == LUA_TSTRING {
@@ -252,8 +283,7 @@ package struct LuaStack {
     // MARK: Pushing
 
     package func pushString(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
+        LuaBytes.withBytes(text) { bytes in
             bytes.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
         }
     }

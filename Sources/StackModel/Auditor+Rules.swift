@@ -74,7 +74,7 @@ extension Auditor {
                         "VoiceOver's double tap on \(element.id) is a tap at \(at), outside the screen."))
                 continue
             }
-            let hit = screen.hitTest(point)
+            let hit = hitTest(point)
             if hit?.componentIndex == subject.index, hit?.target == element.id { continue }
             let lands = describeHit(at: point)
             issues.append(

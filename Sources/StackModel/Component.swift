@@ -18,8 +18,15 @@ public protocol Component: AnyObject {
     /// counts (a card's spec, its layout and its animated values).
     var cardCount: Int { get }
 
+    /// The bytes of its cards' ids and labels, counted: what the memory budget charges for them
+    /// (each card holds its own Swift copy, so a 4 MiB label shared by 200 items is 800 MiB).
+    var cardTextBytes: Int { get }
+
     /// The part under `point` that takes touches, or nil when a touch there passes through (G4).
     func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget?
+
+    /// `hitTest(_:in:)` for many points of one moment, the layout made once (the audit's cells).
+    func hitTester(in settings: ScreenSettings) -> (Point) -> ComponentTarget?
 
     /// Where a finger should go down to touch `target` (a card, a part such as `"stack"`, or a
     /// card by its bare id): the centre of the part of it that shows.
@@ -87,6 +94,9 @@ public struct TouchTarget: Hashable, Sendable {
 }
 
 extension Component {
+    public func hitTester(in settings: ScreenSettings) -> (Point) -> ComponentTarget? {
+        { point in self.hitTest(point, in: settings) }
+    }
     public func settingsChanged(from old: ScreenSettings, to new: ScreenSettings) {}
     public func escape(in settings: ScreenSettings) -> Bool { false }
     public func apply(_ change: OwnerChange, in settings: ScreenSettings) throws {

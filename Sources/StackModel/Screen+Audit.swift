@@ -26,8 +26,12 @@ struct Auditor {
     let settings: ScreenSettings
     let bounds: Rect
     let frame: FrameSnapshot
-    /// The edges of every frame on screen: component, card, part and element frames.
-    private let rects: [Rect]
+    /// The edges of every frame on screen (component, card, part and element frames), each axis
+    /// sorted and without repeats, so that a region finds the edges inside it by binary search.
+    private let xEdges: [Double]
+    private let yEdges: [Double]
+    /// `screen.hitTest`, each component laid out once for the whole audit (it only reads).
+    let hitTest: (Point) -> Hit?
 
     /// One component as the rules read it.
     struct Subject {
@@ -36,8 +40,23 @@ struct Auditor {
         let snapshot: ComponentSnapshot
         let elements: [AccessibilityElement]
         let targets: [TouchTarget]
+        /// The first element of each id, for ``element(_:)`` in constant time.
+        let firstOfID: [String: Int]
 
-        func element(_ id: String) -> AccessibilityElement? { elements.first { $0.id == id } }
+        init(
+            index: Int, component: any Component, snapshot: ComponentSnapshot, elements: [AccessibilityElement],
+            targets: [TouchTarget]
+        ) {
+            (self.index, self.component, self.snapshot, self.elements, self.targets) =
+                (index, component, snapshot, elements, targets)
+            var firstOfID: [String: Int] = [:]
+            for (offset, element) in elements.enumerated() where firstOfID[element.id] == nil {
+                firstOfID[element.id] = offset
+            }
+            self.firstOfID = firstOfID
+        }
+
+        func element(_ id: String) -> AccessibilityElement? { firstOfID[id].map { elements[$0] } }
         var shown: [AccessibilityElement] { elements.filter { !$0.isHidden } }
     }
 
@@ -53,7 +72,10 @@ struct Auditor {
             rects += snapshot.parts.map(\.frame)
             rects += component.accessibilityElements(in: screen.settings).map(\.frame)
         }
-        self.rects = rects.filter { $0.width > 0 && $0.height > 0 }
+        let kept = rects.filter { $0.width > 0 && $0.height > 0 }
+        xEdges = Array(Set(kept.flatMap { [$0.minX, $0.maxX] }.filter { !$0.isNaN })).sorted()
+        yEdges = Array(Set(kept.flatMap { [$0.minY, $0.maxY] }.filter { !$0.isNaN })).sorted()
+        hitTest = screen.hitTester()
     }
 
     func subject(_ index: Int) -> Subject {
@@ -151,14 +173,8 @@ struct Auditor {
     }
 
     func reach(_ region: Rect, index: Int, target: String) -> Reach {
-        var xs = [region.minX, region.maxX]
-        var ys = [region.minY, region.maxY]
-        for rect in rects {
-            for x in [rect.minX, rect.maxX] where x > region.minX && x < region.maxX { xs.append(x) }
-            for y in [rect.minY, rect.maxY] where y > region.minY && y < region.maxY { ys.append(y) }
-        }
-        xs = Array(Set(xs)).sorted()
-        ys = Array(Set(ys)).sorted()
+        let xs = Self.cuts(region.minX, region.maxX, by: xEdges)
+        let ys = Self.cuts(region.minY, region.maxY, by: yEdges)
         var cells: [[Bool]] = []
         cells.reserveCapacity(ys.count - 1)
         for row in 0..<(ys.count - 1) {
@@ -166,12 +182,35 @@ struct Auditor {
             line.reserveCapacity(xs.count - 1)
             for column in 0..<(xs.count - 1) {
                 let centre = Point(x: (xs[column] + xs[column + 1]) / 2, y: (ys[row] + ys[row + 1]) / 2)
-                let hit = screen.hitTest(centre)
+                let hit = hitTest(centre)
                 line.append(hit?.componentIndex == index && hit?.target == target)
             }
             cells.append(line)
         }
         return Reach(xs: xs, ys: ys, cells: cells)
+    }
+
+    /// `low`, the edges strictly between `low` and `high` (`edges` is sorted, without repeats or
+    /// NaN), and `high`, in order without repeats: where the screen's frames cut a region's side.
+    static func cuts(_ low: Double, _ high: Double, by edges: [Double]) -> [Double] {
+        func firstAbove(_ value: Double) -> Int {
+            var (start, end) = (0, edges.count)
+            while start < end {
+                let middle = (start + end) / 2
+                if edges[middle] <= value { start = middle + 1 } else { end = middle }
+            }
+            return start
+        }
+        guard !low.isNaN, !high.isNaN else { return Array(Set([low, high])).sorted() }
+        var cuts = [low]
+        let start = firstAbove(low)
+        var index = start
+        while index < edges.count, edges[index] < high {
+            cuts.append(edges[index])
+            index += 1
+        }
+        if high != low { cuts.append(high) }
+        return cuts
     }
 
     /// `350 × 14 pt`.
@@ -181,7 +220,7 @@ struct Auditor {
 
     /// What a touch at `point` lands on, in words.
     func describeHit(at point: Point) -> String {
-        guard let hit = screen.hitTest(point) else { return "nothing" }
+        guard let hit = hitTest(point) else { return "nothing" }
         return "\(hit.target) of '\(hit.componentName)'"
     }
 }

@@ -147,6 +147,19 @@ public final class Screen {
         return nil
     }
 
+    /// `hitTest(_:)` for many points of this moment (the audit's cells), each component laid out once.
+    func hitTester() -> (Point) -> Hit? {
+        let testers = components.indices.reversed().map { index in
+            (index, components[index].name, components[index].hitTester(in: settings))
+        }
+        return { point in
+            for (index, name, test) in testers {
+                if let target = test(point) { return Hit(componentIndex: index, componentName: name, part: target) }
+            }
+            return nil
+        }
+    }
+
     /// What VoiceOver reads, component after component, each in its own order (hidden ones
     /// dropped).
     public func accessibilityElements() -> [(component: String, element: AccessibilityElement)] {

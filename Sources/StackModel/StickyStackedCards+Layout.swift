@@ -47,13 +47,21 @@ extension StickyStackedCards {
 
     public var cardCount: Int { cards.count }
 
+    public var cardTextBytes: Int { cards.reduce(0) { $0 + $1.id.utf8.count + $1.label.utf8.count } }
+
     /// The front-most card under `point` (S5), else the scroll view itself. Nothing outside the
     /// scroll view's visible rectangle takes a touch: a `UIScrollView` tests its own bounds before
     /// its subviews, so the part of a card scrolled out of sight is not hittable.
-    public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
-        guard viewportFrame(in: settings).contains(point) else { return nil }
-        if let card = topmostCard(at: point, among: cardSnapshots(in: settings)) { return .card(card.id) }
-        return "scroll"
+    public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? { hitTester(in: settings)(point) }
+
+    public func hitTester(in settings: ScreenSettings) -> (Point) -> ComponentTarget? {
+        let viewport = viewportFrame(in: settings)
+        let cards = TopmostCards(cardSnapshots(in: settings))
+        return { point in
+            guard viewport.contains(point) else { return nil }
+            if let card = cards.card(at: point) { return .card(card.id) }
+            return "scroll"
+        }
     }
 
     public func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point {

@@ -78,14 +78,20 @@ extension WalletCardStack {
 
     public var cardCount: Int { cards.count }
 
+    public var cardTextBytes: Int { cards.reduce(0) { $0 + $1.id.utf8.count + $1.label.utf8.count } }
+
     /// Cards first, top-most by z (later over earlier, W3), then the details under them. The rest
     /// of the stack's rectangle has no content shape, so touches there pass through.
-    public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
-        if let card = topmostCard(at: point, among: cardSnapshots(in: settings)) { return .card(card.id) }
-        if let detail = detailSnapshot(in: settings), detail.isHittable, detail.frame.contains(point) {
-            return "detail"
+    public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? { hitTester(in: settings)(point) }
+
+    public func hitTester(in settings: ScreenSettings) -> (Point) -> ComponentTarget? {
+        let cards = TopmostCards(cardSnapshots(in: settings))
+        let detail = detailSnapshot(in: settings)
+        return { point in
+            if let card = cards.card(at: point) { return .card(card.id) }
+            if let detail, detail.isHittable, detail.frame.contains(point) { return "detail" }
+            return nil
         }
-        return nil
     }
 
     public func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point {

@@ -33,7 +33,25 @@ enum Discovery {
             case .other: throw Missing(message: "not a regular file or a folder: \(path)")
             }
         }
-        return scripts
+        return onceEach(scripts)
+    }
+
+    /// `scripts` with each path once, compared as bytes with `.` parts and repeated slashes
+    /// left out: `a.lua a.lua`, `./a.lua a.lua` or a folder and a file in it never run a file
+    /// twice under one name (a link is another name, and runs under it).
+    static func onceEach(_ scripts: [Script]) -> [Script] {
+        var seen: Set<[UInt8]> = []
+        var kept: [Script] = []
+        for script in scripts {
+            let parts = script.path.split(separator: "/").filter { $0 != "." }
+            let key = Array(((script.path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")).utf8)
+            if !seen.insert(key).inserted {
+                Output.err("stackplay: \(script.path) is named more than once: it runs once")
+                continue
+            }
+            kept.append(script)
+        }
+        return kept
     }
 
     enum Kind { case file, folder, other, missing }
@@ -81,7 +99,13 @@ enum Discovery {
                 guard lstat(path, &info) == 0 else {
                     // A name that is not UTF-8 (or a file removed meanwhile): a script runs under
                     // its escaped name (the loader opens its real bytes), anything else is noted.
-                    if name.hasSuffix(".lua") {
+                    // A path the system cannot take (ENAMETOOLONG: folders 3,000 deep) is noted too.
+                    if errno == ENAMETOOLONG || errno == ELOOP {
+                        let problem = String(cString: strerror(errno))
+                        let shown = path.utf8.count > 200 ? "\(path.prefix(80))...\(path.suffix(80))" : path
+                        Output.err(
+                            "stackplay: skipped \(shown) and what is under it: \(problem) (\(path.utf8.count) bytes)")
+                    } else if name.hasSuffix(".lua") {
                         found.append(path)
                     } else if !bytes.elementsEqual(name.utf8) {
                         Output.err("stackplay: skipped \(path): its name is not UTF-8")

@@ -21,6 +21,8 @@ enum ExploreCommand {
         var script: Script
         var index: Int
         var name: String
+        /// The name of its files in `--out` and `--artifacts` (``slug(_:)``, made unique in the run).
+        var fileName = ""
     }
 
     static func run(_ options: inout Options) -> Int32 {
@@ -44,10 +46,9 @@ enum ExploreCommand {
             options.seed = Int(UInt64.random(in: 0...UInt64(Int32.max)))
         }
         let seed = options.seed ?? RunSeed.standard
-        // An exploration is one long script: the CPU budget is the search's, not a test's.
-        var budget = options.budget
-        budget.cpuSeconds = max(budget.cpuSeconds, 3_600)
-        let runner = ScriptRunner(budget: budget, modules: StackplayModules.standard(screen: config.screen))
+        // Each call into the file (its top level, a setup, an action, the invariants of a step)
+        // has the CPU budget of a test: a loop in one, in Lua, C or Swift, stops there.
+        let runner = ScriptRunner(budget: options.budget, modules: StackplayModules.standard(screen: config.screen))
         var jobs: [Job] = []
         var failed = 0
         for script in scripts {
@@ -64,6 +65,7 @@ enum ExploreCommand {
                 failed += 1
             }
         }
+        uniqueFileNames(&jobs)
         guard !jobs.isEmpty else {
             Output.err(
                 "stackplay: no explorations in \(paths.joined(separator: ", ")) (declare them with explore(name, { ... }))"
@@ -82,7 +84,9 @@ enum ExploreCommand {
         WorkerPool.installSignalHandlers()
         var answers = [[UInt8]?](repeating: nil, count: jobs.count)
         let workers = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
-        let pool = WorkerPool(workers: workers, count: jobs.count, timeout: 0) { index in
+        // `--time` is a hard bound: the search and the shrinking stop at it, and a worker still
+        // busy a little later (a call that does not return) is killed.
+        let pool = WorkerPool(workers: workers, count: jobs.count, timeout: hardBound(explore.seconds)) { index in
             let job = jobs[index]
             let (passed, report) = runJob(
                 job, runner: runner, budget: explore, out: out, artifacts: artifacts, command: command(job))
@@ -94,7 +98,11 @@ enum ExploreCommand {
             case .finished(let bytes): answers[index] = bytes
             case .crashed(let signal, let status):
                 crashed[index] = signal.map { "crashed: signal \($0)" } ?? "its process exited with \(status)"
-            case .timedOut(let seconds): crashed[index] = "timed out after \(seconds) s"
+            case .timedOut(let seconds):
+                crashed[index] =
+                    "still running \(formatNumber(seconds)) s after it began, past --time "
+                    + "\(formatNumber(explore.seconds ?? 0)): its process was killed"
+            case .stopped(let message): crashed[index] = message
             }
         }
         var passed = 0
@@ -110,6 +118,13 @@ enum ExploreCommand {
         Output.out("\(passed) explored, \(failed) failed (seed \(seed))")
         guard ended else { return WorkerPool.interruption == SIGTERM ? 143 : 130 }
         return failed == 0 ? ExitCode.success : ExitCode.failure
+    }
+
+    /// The wall-clock seconds after which a worker still running an exploration is killed: a
+    /// little past `--time` (the report after the search takes a moment too); 0 (no bound) without it.
+    static func hardBound(_ seconds: Double?) -> Double {
+        guard let seconds, seconds > 0 else { return 0 }
+        return seconds + 2 + seconds / 10
     }
 
     /// Runs one exploration in this process; the report's text and whether it passed.
@@ -159,6 +174,24 @@ enum ExploreCommand {
         return out.isEmpty ? "exploration" : out
     }
 
+    /// Gives each job its file name: the slug of its name, and `_2`, `_3`, ... after it for a
+    /// later exploration whose name makes the same slug ("a b" and "a_b"), so that no
+    /// reproducer overwrites another's.
+    static func uniqueFileNames(_ jobs: inout [Job]) {
+        var taken: Set<String> = []
+        for index in jobs.indices {
+            let base = String(slug(jobs[index].name).prefix(80))
+            var name = base
+            var number = 1
+            while taken.contains(name) {
+                number += 1
+                name = "\(base)_\(number)"
+            }
+            taken.insert(name)
+            jobs[index].fileName = name
+        }
+    }
+
     /// The failure's report: the shrunk steps, each with the frame after it, and the files written.
     static func report(
         _ example: ExploreCounterexample, job: Job, file: LuaExplorationFile, explorer: Explorer, out: String,
@@ -192,7 +225,7 @@ enum ExploreCommand {
         lines.append(
             "    \(failure.invariant): "
                 + failure.message.split(separator: "\n").joined(separator: "\n      "))
-        let base = "\(out)/\(slug(job.name))"
+        let base = "\(out)/\(job.fileName)"
         let source = Check.readFile(job.script.path) ?? "-- (the exploration file could not be read)\n"
         let script = ExploreScript.text(
             exploration: job.name, file: job.script.path, source: source, command: command, run: example.run,
@@ -204,7 +237,7 @@ enum ExploreCommand {
             if let recorder { try TraceFile.write(recorder.text, to: base + ".jsonl") }
             lines.append("    wrote \(base).lua (run it: stackplay \(base).lua) and \(base).jsonl")
             if let artifacts {
-                let folder = "\(artifacts)/\(slug(job.name))"
+                let folder = "\(artifacts)/\(job.fileName)"
                 try TraceFile.makeDirectory(folder)
                 for (index, frame) in frames.enumerated() {
                     let caption = "\(index + 1). \(steps[index].action.lua)"

@@ -99,6 +99,12 @@ struct IsolatedRunner {
             what = "crashed\(doing.isEmpty ? "" : " " + doing): its process exited with status \(status)"
         case .crashed, .finished:
             what = "crashed\(doing.isEmpty ? "" : " " + doing): its process sent back an unreadable result"
+        case .stopped(let message):
+            // the budget's own stop, said where the script was: the same words as a Lua-side stop
+            return TestResult(
+                test: test, status: .failed, message: message,
+                position: message.firstRange(of: ": stopped: ").map { String(message[..<$0.lowerBound]) }
+                    ?? test.position)
         case .timedOut(let seconds):
             what =
                 "timed out\(doing.isEmpty ? "" : " " + doing) after \(formatNumber(seconds)) s "

@@ -1,3 +1,4 @@
+import Wording
 import TestResults
 import Traces
 
@@ -114,7 +115,7 @@ struct JUnitReporter: Reporter {
     /// turns raw ones into spaces); a character XML 1.0 cannot hold at all (the C0 controls but
     /// tab, newline and carriage return; U+FFFE and U+FFFF) as the text `\u{1B}`, `\u{FFFE}`.
     /// DEL and the C1 controls are legal XML and shown the same way, as the human report does.
-    /// Invalid UTF-8 never reaches here: it arrives as U+FFFD, which XML holds.
+    /// A byte of a Lua string that is not UTF-8 is shown as `\xFF` (``RawByte``).
     static func escape(_ text: String, attribute: Bool = false) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -129,6 +130,7 @@ struct JUnitReporter: Reporter {
                 switch scalar.value {
                 case 0..<0x20, 0x7F..<0xA0, 0xFFFE, 0xFFFF:
                     out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                case RawByte.scalars: out += RawByte.shown(scalar)!
                 default: out.unicodeScalars.append(scalar)
                 }
             }

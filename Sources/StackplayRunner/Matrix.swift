@@ -59,6 +59,14 @@ struct Matrix: Equatable {
                 expanded.append(value)
             }
         }
+        var seen: Set<[UInt8]> = []
+        for value in expanded where !seen.insert(Array(value.utf8)).inserted {
+            let all = key == "dynamic_type" && values.contains("all") && !values.filter { $0 == value }.isEmpty
+            throw VariantError(
+                "\(key): '\(value)' is given twice"
+                    + (all ? " (dynamic_type=all holds every size already)" : "")
+                    + ": each test would run twice under one name")
+        }
         axes.append((key, expanded))
     }
 

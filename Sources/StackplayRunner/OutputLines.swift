@@ -1,3 +1,4 @@
+import Wording
 /// A test's printed output as lines, without the empty one after its last newline: what the
 /// human report quotes under the test and TAP writes as comments.
 func outputLines(_ output: String) -> [Substring] {
@@ -10,18 +11,23 @@ func outputLines(_ output: String) -> [Substring] {
 /// tab, DEL, C1) or a Unicode line or paragraph separator (U+2028, U+2029) is shown as `\n`, `\r`
 /// or `\u{1B}`, so that a name or a message cannot move the cursor, colour the terminal or forge
 /// a report line; newlines are kept when `newlines` is true
-/// (a message of several lines). Other text, backslashes included, is unchanged.
+/// (a message of several lines); a byte of a Lua string that is not UTF-8 as `\xFF` (``RawByte``).
+/// Other text, backslashes included, is unchanged.
 func terminalSafe(_ text: some StringProtocol, newlines: Bool = false) -> String {
     func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return (value < 0x20 && value != 0x09 && !(newlines && value == 0x0A)) || (0x7F..<0xA0).contains(value)
-            || value == 0x2028 || value == 0x2029
+            || value == 0x2028 || value == 0x2029 || RawByte.scalars.contains(value)
     }
     guard text.unicodeScalars.contains(where: isControl) else { return String(text) }
     var out = ""
     for scalar in text.unicodeScalars {
         guard isControl(scalar) else {
             out.unicodeScalars.append(scalar)
+            continue
+        }
+        if let byte = RawByte.shown(scalar) {
+            out += byte
             continue
         }
         switch scalar {

@@ -65,6 +65,9 @@ public enum StackplayCommand {
         }
         let config: Config
         do {
+            // A config stuck in C code past its CPU budget is a usage error, said on stderr.
+            Watchdog.exit(status: ExitCode.usage)
+            defer { Watchdog.exit(status: ExitCode.failure) }
             config = try Config.load(for: options)
         } catch {
             Output.usageError(error.message)

@@ -115,12 +115,26 @@ struct TraceOutputs {
                 let names = Self.names(result)
                 // Every failure with a screen gets its picture, even one that failed before any
                 // input (the screen as it was built).
-                let traces = zip(names, result.traces).compactMap { try? Trace(text: $1, file: $0) }
+                // A trace that does not read or draw (a frame of NaN) gets a note, not silence,
+                // and the other pictures and the viewer are still written.
+                var traces: [Trace] = []
+                for (name, text) in zip(names, result.traces) {
+                    do { traces.append(try Trace(text: text, file: name)) } catch {
+                        Output.err("stackplay: no picture of \(result.test.fullName): \(error)")
+                        break
+                    }
+                }
                 if let trace = traces.last {
                     let svg = "\(directory)/\(names[traces.count - 1].dropLast(".jsonl".count)).svg"
-                    try TraceFile.replace(
-                        svg, with: try TraceSVG.render(trace, at: nil, issues: result.auditIssues))
-                    Output.err("stackplay: wrote \(svg)")
+                    do {
+                        let picture = try TraceSVG.render(trace, at: nil, issues: result.auditIssues)
+                        try TraceFile.replace(svg, with: picture)
+                        Output.err("stackplay: wrote \(svg)")
+                    } catch let error as TraceFile.Failure {
+                        throw error
+                    } catch {
+                        Output.err("stackplay: no picture of \(result.test.fullName): \(error)")
+                    }
                 }
                 // --mirror: the unmirrored frame and the mirrored one where they part.
                 if result.status == .failed, !result.picture.isEmpty {

@@ -1,4 +1,7 @@
+import LuaRuntime
 import SystemCalls
+import Bindings
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -18,6 +21,9 @@ final class WorkerPool {
         case crashed(signal: Int32?, status: Int32)
         /// The job ran past the limit and its worker was killed.
         case timedOut(seconds: Double)
+        /// The worker's watchdog ended it: its script spent the CPU budget inside C or Swift code
+        /// ("x.lua:3: stopped: the script used its 10 s of CPU time (inside `string.rep`)").
+        case stopped(message: String)
     }
 
     /// Set by SIGINT/SIGTERM: the signal's number. The pool stops handing out jobs and returns.
@@ -108,10 +114,15 @@ final class WorkerPool {
             for slot in workers.indices {
                 guard let job = workers[slot].job else { continue }
                 if fds[slot].revents != 0 {
-                    if let answer = receive(slot) {
-                        workers[slot].job = nil
+                    if let (answer, stopped) = receive(slot) {
+                        if stopped {
+                            // the worker ends right after its watchdog's frame: a new one takes its place
+                            replace(slot)
+                        } else {
+                            workers[slot].job = nil
+                        }
                         remaining -= 1
-                        done(job, .finished(answer))
+                        done(job, stopped ? .stopped(message: String(decoding: answer, as: UTF8.self)) : .finished(answer))
                     } else if workers[slot].closed {
                         let (signal, status) = reap(workers[slot].pid)
                         replace(slot, alreadyReaped: true)
@@ -154,6 +165,7 @@ final class WorkerPool {
             }
             close(requests[1])
             close(answers[0])
+            Watchdog.answer(to: answers[1])
             signal(SIGINT, SIG_IGN)
             signal(SIGTERM, SIG_DFL)
             // A crash ends the worker at once, for the parent to report: the Swift runtime's
@@ -190,18 +202,24 @@ final class WorkerPool {
         return true
     }
 
-    /// Reads what is there; the whole answer once it has all arrived, else nil.
-    private func receive(_ slot: Int) -> [UInt8]? {
+    /// Reads what is there; the whole answer once it has all arrived (and whether it is a
+    /// watchdog's stop message), else nil.
+    private func receive(_ slot: Int) -> ([UInt8], Bool)? {
         let fd = workers[slot].answers
         let got = chunk.withUnsafeMutableBytes { Syscall.read(fd, into: $0) }
         if got > 0 { workers[slot].buffer.append(contentsOf: chunk[0..<got]) }
         if got <= 0 { workers[slot].closed = true }
         let buffer = workers[slot].buffer
         guard buffer.count >= 8 else { return nil }
-        var length = 0
-        for shift in 0..<8 { length |= Int(buffer[shift]) << (8 * shift) }
+        var field: UInt64 = 0
+        for shift in 0..<8 { field |= UInt64(buffer[shift]) << (8 * shift) }
+        let stopped = field & Watchdog.stoppedFlag != 0
+        guard let length = Int(exactly: field & ~Watchdog.stoppedFlag), length <= Int.max - 8 else {
+            workers[slot].closed = true
+            return nil
+        }
         guard buffer.count >= 8 + length else { return nil }
-        return Array(buffer[8..<8 + length])
+        return (Array(buffer[8..<8 + length]), stopped)
     }
 
     private func replace(_ slot: Int, alreadyReaped: Bool = false) {

@@ -51,7 +51,7 @@ public enum TraceFile {
     }
 
     /// What a file of `mode` is when it is not a regular file ("a FIFO"), or nil.
-    static func notRegular(_ mode: mode_t) -> String? {
+    public static func notRegular(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: nil
         case S_IFDIR: "a folder"

@@ -39,6 +39,12 @@ public final class TraceRecorder {
     private var started = false
     /// Which call of the script is running when an event comes (nil: none); asked once an event.
     public var calls: (() -> TraceCall?)?
+    /// The bytes of the lines so far (with their newlines): what the recording holds.
+    public private(set) var byteCount = 0
+    /// Why the recording stopped: a frame with a number a trace cannot hold (`y = inf` from
+    /// `spacing = 1e308`), or the trace past ``TraceFile/sizeLimit``, the most `replay` reads.
+    /// What was recorded before it is a trace that reads back; nil while recording.
+    public private(set) var refusal: String?
 
     /// Starts recording `screen`; `stackplay` is the version the header names.
     public init(screen: Screen, stackplay: String, calls: (() -> TraceCall?)? = nil) {
@@ -60,6 +66,7 @@ public final class TraceRecorder {
             header.append(TraceFormat.encode(component))
             return
         }
+        guard refusal == nil else { return }
         started = true
         if let call = calls?() {
             // The same call as the last event's, and nothing between them: one more of its events.
@@ -73,7 +80,45 @@ public final class TraceRecorder {
         let mirror = screen.mirror
         fields += TraceFormat.encode(mirror.event(event), on: screen)
         fields.append(("frame", TraceFormat.encode(mirror.frame(screen.snapshot()))))
-        lines.append(JSONValue.object(fields).text)
+        let event = JSONValue.object(fields)
+        if let field = Self.nonFinite(event, path: "") {
+            refusal =
+                "the trace stops before event \(lines.count + 1) (t = \(formatNumber(screen.now)) s): its '\(field)' "
+                + "is not a finite number, which a trace cannot hold"
+            return
+        }
+        let line = event.text
+        // The header comes on top: leave it room (a component's header holds its cards).
+        guard byteCount + line.utf8.count + 1 <= TraceFile.sizeLimit - headerAllowance else {
+            refusal =
+                "the trace stops before event \(lines.count + 1): it would pass \(TraceFile.sizeLimit >> 20) MiB, "
+                + "the most `stackplay replay` reads"
+            return
+        }
+        byteCount += line.utf8.count + 1
+        lines.append(line)
+    }
+
+    /// Room kept for the header under ``TraceFile/sizeLimit``: its size when the recording began.
+    private lazy var headerAllowance: Int =
+        TraceFormat.header(stackplay: stackplay, settings: settings, components: header, mirrored: isMirrored)
+        .text.utf8.count + 1
+
+    /// The path of the first number in `value` that is NaN or infinite (`frame.components[1].cards[2].y`).
+    private static func nonFinite(_ value: JSONValue, path: String) -> String? {
+        switch value {
+        case .number(let number): return number.isFinite ? nil : path
+        case .array(let items):
+            for (index, item) in items.enumerated() {
+                if let found = nonFinite(item, path: "\(path)[\(index + 1)]") { return found }
+            }
+        case .object(let fields):
+            for (key, item) in fields {
+                if let found = nonFinite(item, path: path.isEmpty ? key : "\(path).\(key)") { return found }
+            }
+        case .null, .bool, .string: break
+        }
+        return nil
     }
 
     /// The number of events recorded.

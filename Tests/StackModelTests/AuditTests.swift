@@ -19,6 +19,7 @@ private final class Knob: Component {
         [CardSnapshot(id: "k", frame: frame, scale: 1, opacity: 1, z: 1, isVisible: true, isHittable: true)]
     }
     var cardCount: Int { 1 }
+    var cardTextBytes: Int { 0 }
     func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
         frame.contains(point) ? .card("k") : nil
     }

@@ -20,6 +20,7 @@ private final class Scripted: Component {
     }
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] { cards }
     var cardCount: Int { cards.count }
+    var cardTextBytes: Int { 0 }
     func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? { nil }
     func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point { .zero }
     func touchBegan(_ touch: Touch, on target: ComponentTarget, in settings: ScreenSettings) {}

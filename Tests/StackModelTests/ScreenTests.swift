@@ -16,6 +16,7 @@ private final class Pendulum: Component {
     }
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] { [] }
     var cardCount: Int { 0 }
+    var cardTextBytes: Int { 0 }
     func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? { nil }
     func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point { .zero }
     func touchBegan(_ touch: Touch, on target: ComponentTarget, in settings: ScreenSettings) {}

@@ -162,7 +162,7 @@ import Testing
     func read(_ variables: [String: String]) throws -> BazelTest { try BazelTest.read { variables[$0] } }
 
     @Test func `the shard is 1-based from Bazel's 0-based index; flags win`() throws {
-        let bazel = try read([
+        var bazel = try read([
             "TEST_TOTAL_SHARDS": "3", "TEST_SHARD_INDEX": "0", "XML_OUTPUT_FILE": "out/test.xml",
             "TEST_UNDECLARED_OUTPUTS_DIR": "undeclared",
         ])
@@ -180,7 +180,7 @@ import Testing
     }
 
     @Test func `no variables change nothing; empty ones count as unset`() throws {
-        let bazel = try read(["TEST_TOTAL_SHARDS": "", "XML_OUTPUT_FILE": ""])
+        var bazel = try read(["TEST_TOTAL_SHARDS": "", "XML_OUTPUT_FILE": ""])
         var options = try Options.parse(["scripts"])
         bazel.apply(to: &options)
         #expect(options.shard == nil && options.junit == nil && options.artifactsDirectory == nil)

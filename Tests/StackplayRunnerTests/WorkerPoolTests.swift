@@ -36,6 +36,7 @@ import Testing
             case .finished(let bytes): outcomes[index] = "finished \(bytes)"
             case .crashed(let signal, let status): outcomes[index] = "crashed \(signal.map(String.init) ?? "-") \(status)"
             case .timedOut(let seconds): outcomes[index] = "timed out \(seconds)"
+            case .stopped(let message): outcomes[index] = "stopped \(message)"
             }
         }
         pool.killAll()

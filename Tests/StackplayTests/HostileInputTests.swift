@@ -300,7 +300,11 @@ func longSwiftCallsStopOnTheCPUBudget() throws {
     // Line 6, the loop; under AddressSanitizer making the cards (line 4) may use the second up.
     let firstLine = run.stderr.prefix { $0 != "\n" }
     #expect(firstLine.hasPrefix("stackplay: x.lua:6: ") || firstLine.hasPrefix("stackplay: x.lua:4: "))
-    #expect(firstLine.hasSuffix(": stopped: the script used its 1 s of CPU time"))
+    // Stopped as the call returns, or (issue 23) by the watchdog inside a call that outlasts the
+    // budget's grace period (one toggle of 10^5 cards takes seconds in a debug build).
+    #expect(
+        firstLine.hasSuffix(": stopped: the script used its 1 s of CPU time")
+            || firstLine.hasSuffix(": stopped: the script used its 1 s of CPU time (inside `set_expanded`)"))
     // Within the budget, one more toggle and slack for a busy machine. Before the trampoline
     // checked the clock, only the count hook could stop it: about 160 toggles later.
     #expect(stopped < oneToggle + .seconds(5), "stopped after \(stopped); one toggle: \(oneToggle)")

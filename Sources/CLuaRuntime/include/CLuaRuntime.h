@@ -110,6 +110,14 @@ size_t stackplay_memory_used(lua_State *L);
 
 size_t stackplay_memory_charged(lua_State *L);
 
+/// Marks the state stopped for memory (Swift was about to make more than the budget allows): the
+/// trampoline raises the memory stop once the Swift call returns.
+void stackplay_memory_exhausted(lua_State *L);
+
+/// The bytes the memory budget still allows (Lua's and Swift's together) inside a chunk; "unlimited" without
+/// a budget or outside a chunk (stackplay reading results): PTRDIFF_MAX, Int.max in Swift.
+size_t stackplay_memory_room(lua_State *L);
+
 /// Installs the Swift meter (retained; released at close) that estimates the bytes the state's
 /// Swift objects hold. The trampoline calls `measure(meter)` after Swift calls.
 void stackplay_set_meter(lua_State *L, size_t (*measure)(void *), void *meter);
@@ -118,5 +126,13 @@ void stackplay_set_meter(lua_State *L, size_t (*measure)(void *), void *meter);
 /// full measure after the running Swift call. Past the budget, the trampoline raises the memory
 /// stop once the Swift frames have returned.
 void stackplay_charge(lua_State *L, size_t bytes);
+
+/// Where a process whose Lua thread is stuck in C or Swift code past its CPU budget says so
+/// before it ends: `fd` >= 0 is a worker's answer pipe (a WorkerPool frame with bit 62 of the
+/// length set, then the message); -1 (the default) writes "stackplay: message" to stderr.
+void stackplay_watchdog_answer_to(int fd);
+
+/// The exit status of a process stopped that way with no answer pipe (1 by default).
+void stackplay_watchdog_exit_status(int status);
 
 #endif

@@ -96,10 +96,21 @@ public struct TestRunner: Sendable {
             if test.index == 0 {
                 result = TestResult(test: test, status: .passed)
             } else {
-                let outcome = try state.callRunner("run", [.integer(test.index)])
+                let outcome = try state.callRunner("run", [.integer(test.index), .string(test.baseName)])
                 switch outcome.first {
                 case .nil?, nil:
                     result = TestResult(test: test, status: .passed)
+                case .table(let fields)? where fields["mismatch"]?.boolean == true:
+                    // The file's tests differ from those discovery listed: never run another's.
+                    let now = fields["now"]?.string.map { "it is '\($0)'" } ?? "there is none"
+                    let count = fields["count"].flatMap { $0.number.map { Int($0) } } ?? 0
+                    result = TestResult(
+                        test: test, status: .failed,
+                        message:
+                            "\(test.position): the file's tests changed between listing and running: test "
+                            + "\(test.index) was listed as '\(test.baseName)', now \(now) (of \(count) tests); a file's "
+                            + "test names and count must not depend on math.random, os.time or os.clock at its top level",
+                        position: test.position)
                 case .table(let fields)?:
                     result = TestResult(
                         test: test, status: .failed,
@@ -128,6 +139,15 @@ public struct TestRunner: Sendable {
         lua.session.applyAudit(to: &result)
         result.output = lua.session.output.captured
         result.traces = lua.session.recorders.map(\.text)
+        // A trace that could not be recorded whole (a frame of infinite numbers, a trace past
+        // what `replay` reads) fails the test: what is written always reads back.
+        for (index, recorder) in lua.session.recorders.enumerated() {
+            guard let refusal = recorder.refusal else { continue }
+            let note = "\(result.test.position): screen \(index + 1)'s trace is cut short: \(refusal)"
+            result.message = result.message.isEmpty ? note : result.message + "\n" + note
+            if result.status != .failed { result.position = result.test.position }
+            result.status = .failed
+        }
         result.asksMirror = lua.session.asksMirror
         if result.status == .failed { result.dump = lua.session.dump() }
         if result.status == .failed, result.kind == .failure, let moving = lua.session.stillAnimating() {

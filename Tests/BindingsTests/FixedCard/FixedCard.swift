@@ -33,6 +33,7 @@ final class FixedCard: Component {
 
     func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] { [card] }
     var cardCount: Int { 1 }
+    var cardTextBytes: Int { Self.cardID.utf8.count + label.utf8.count }
 
     func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
         frame.contains(point) ? .card(Self.cardID) : nil

@@ -16,6 +16,7 @@ final class Counter: Component {
         [CardSnapshot(id: "c", frame: frame, scale: 1, opacity: 1, z: 0, isVisible: true, isHittable: true)]
     }
     var cardCount: Int { 1 }
+    var cardTextBytes: Int { 0 }
     func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
         frame.contains(point) ? .card("c") : nil
     }
