@@ -141,6 +141,38 @@ package final class ScriptSession {
     }
 }
 
+extension ScriptSession {
+    /// What a snapshot of the state keeps of the session: made after the file's top level, which
+    /// may print but must not have made a screen (``madeScreens``).
+    package struct Mark {
+        fileprivate let output: CapturedOutput.Mark
+        fileprivate let asksMirror: Bool
+        fileprivate let mirrorsScreens: Bool
+    }
+
+    /// Whether the state made a screen (a Swift object the next test must not see changed).
+    package var madeScreens: Bool { screenCount > 0 || !recorders.isEmpty || explored != nil }
+
+    package var mark: Mark { Mark(output: output.mark, asksMirror: asksMirror, mirrorsScreens: mirrorsScreens) }
+
+    /// Back to `mark`, with the screens, recorders and audit findings made since then forgotten
+    /// (the state was restored to its snapshot; the objects go with their last reference).
+    package func restore(_ mark: Mark) {
+        screens = []
+        screenCount = 0
+        recorders = []
+        recorderOf = [:]
+        live = []
+        frozenBytes = 0
+        explored = nil
+        auditFailure = nil
+        auditIssues = []
+        asksMirror = mark.asksMirror
+        mirrorsScreens = mark.mirrorsScreens
+        output.restore(mark.output)
+    }
+}
+
 /// What the model's objects cost in memory: upper bounds of what
 /// `Hardening.memoryEstimatesCoverResidentBytes` measures on Linux (resident bytes of 2·10^5 cards:
 /// about 600 a notification card, 830 a wallet card; about 200 a screen), rounded up.

@@ -114,4 +114,14 @@ void stackplay_set_meter(lua_State *L, size_t (*measure)(void *), void *meter);
 /// stop once the Swift frames have returned.
 void stackplay_charge(lua_State *L, size_t bytes);
 
+/// After stackplay_push_object pushed a userdata holding `object`: stackplay_charge(L, 0), and in a
+/// snapshot-restored state the retain is recorded (arena.h).
+void stackplay_pushed_object(lua_State *L, void *object);
+
+/// Releases the object in `slot` now (a class's release method) and marks the slot dead. In a
+/// snapshot-restored state a retain that belongs to a snapshot is kept (arena.h).
+void stackplay_release_held(lua_State *L, void **slot);
+
+#include "arena.h"
+
 #endif

@@ -14,6 +14,9 @@ public struct TestRunner: Sendable {
     /// test's file and name.
     public var seed: Int
 
+    /// This runner's snapshot-restored states in this process (a forked worker has its own copy).
+    let states = SnapshotStates()
+
     public init(scripts: ScriptRunner = ScriptRunner(), seed: Int = RunSeed.standard) {
         self.scripts = scripts
         self.seed = seed
@@ -31,9 +34,7 @@ public struct TestRunner: Sendable {
         let seed = RunSeed.seed(seed, file: file, name: file)
         var lua: LuaState?
         do {
-            let state = try scripts.makeState(root: root, seed: seed)
-            lua = state
-            try state.run(file: file)
+            let state = try prepared(file: file, root: root, variant: ScreenVariant(), seed: seed, into: &lua)
             let listed = try state.callRunner("tests", [])
             guard case .array(let entries)? = listed.first, !entries.isEmpty else {
                 // A file that only declares explorations has no tests: `stackplay explore` runs it.
@@ -55,6 +56,29 @@ public struct TestRunner: Sendable {
             if let lua { Self.collect(lua, into: &failed) }
             return .failure(failed)
         }
+    }
+
+    /// Why the tests of `file` re-run its top level in this process (no snapshot after it), if they do.
+    public func snapshotFallback(for file: String) -> String? { states.fallback(for: file) }
+
+    /// A state at the start of a test of `file` (or of the whole script): its top level has run,
+    /// `math.random` is seeded with `seed`. A snapshot-restored one when this process has them (the
+    /// top level then runs once a file), else a fresh one. `lua` is set as soon as there is a state,
+    /// so that a top level that raises is reported with what it printed.
+    private func prepared(
+        file: String, root: String?, variant: ScreenVariant, seed: Int, wholeScript: Bool = false,
+        into lua: inout LuaState?
+    ) throws(LuaFailure) -> LuaState {
+        let restored = try states.exclusively { () throws(LuaFailure) -> Bool in
+            try states.prepare(
+                file: file, root: root, variant: variant, seed: seed, wholeScript: wholeScript, scripts: scripts,
+                into: &lua)
+        }
+        if restored == true, let lua { return lua }
+        let state = try scripts.makeState(root: root, seed: seed, variant: variant)
+        lua = state
+        try state.run(file: file)
+        return state
     }
 
     /// Runs one test in a fresh state: the file's top level again, then the test. With
@@ -88,9 +112,9 @@ public struct TestRunner: Sendable {
         var lua: LuaState?
         var result: TestResult
         do {
-            let state = try scripts.makeState(root: test.root, seed: seed, variant: test.variant)
-            lua = state
-            try state.run(file: test.file)
+            let state = try prepared(
+                file: test.file, root: test.root, variant: test.variant, seed: seed, wholeScript: test.index == 0,
+                into: &lua)
             if test.index == 0 {
                 result = TestResult(test: test, status: .passed)
             } else {
