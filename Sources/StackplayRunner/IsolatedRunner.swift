@@ -17,17 +17,22 @@ struct IsolatedRunner {
     /// `--repeat N`.
     let repeats: Int
 
-    /// Each script's tests, in the scripts' order; false when a signal ended the search early.
-    func discover(_ scripts: [Script]) -> ([Result<[TestCase], TestResult>], Bool) {
-        var found: [Result<[TestCase], TestResult>?] = Array(repeating: nil, count: scripts.count)
+    /// Each script's tests, in the scripts' order (with a whole script's result, which finding it
+    /// out ran); false when a signal ended the search early.
+    func discover(_ scripts: [Script]) -> ([TestRunner.Discovered], Bool) {
+        var found: [TestRunner.Discovered?] = Array(repeating: nil, count: scripts.count)
         let runner = self.runner
         let pool = WorkerPool(workers: jobs, count: scripts.count, timeout: timeout) { index in
             var wire = WireWriter()
-            switch runner.discover(file: scripts[index].path, root: scripts[index].root) {
+            let discovered = runner.discoverRunning(file: scripts[index].path, root: scripts[index].root)
+            switch discovered.outcome {
             case .success(let tests):
                 wire.bool(true)
                 wire.int(tests.count)
                 for test in tests { wire.test(test) }
+                wire.optionalString(discovered.fallback)
+                wire.bool(discovered.ran != nil)
+                if let ran = discovered.ran { wire.result(ran) }
             case .failure(let result):
                 wire.bool(false)
                 wire.result(result)
@@ -39,7 +44,7 @@ struct IsolatedRunner {
                 file: scripts[index].path, root: scripts[index].root, name: scripts[index].path,
                 position: scripts[index].path, index: 0, skipped: false)
             guard case .finished(let bytes) = outcome else {
-                found[index] = .failure(Self.lost(whole, outcome, while: "while loading"))
+                found[index] = .init(outcome: .failure(Self.lost(whole, outcome, while: "while loading")))
                 return
             }
             var wire = WireReader(bytes)
@@ -49,15 +54,19 @@ struct IsolatedRunner {
                     guard let test = wire.test() else { break }
                     tests.append(test)
                 }
-                if tests.count == count {
-                    found[index] = .success(tests)
-                    return
+                if tests.count == count, let fallback = wire.optionalString(), let hasRun = wire.bool() {
+                    let ran = hasRun ? wire.result() : nil
+                    if !hasRun || ran != nil {
+                        found[index] = .init(outcome: .success(tests), ran: ran, fallback: fallback)
+                        return
+                    }
                 }
             } else if let result = wire.result() {
-                found[index] = .failure(result)
+                found[index] = .init(outcome: .failure(result))
                 return
             }
-            found[index] = .failure(Self.lost(whole, .crashed(signal: nil, status: -1), while: "while loading"))
+            found[index] = .init(
+                outcome: .failure(Self.lost(whole, .crashed(signal: nil, status: -1), while: "while loading")))
         }
         pool.killAll()
         return (found.compactMap { $0 }, ended)

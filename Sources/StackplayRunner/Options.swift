@@ -54,6 +54,8 @@ struct Options {
     /// `--exclude-tag NAME[,NAME]`, repeatable: tests with any of these tags do not run.
     var excludedTags: [String] = []
     var list = false
+    /// `--verbose`: say on stderr how the run goes about it (a file whose tests re-run its top level).
+    var verbose = false
     var jobs: Int?
     var shard: (index: Int, count: Int)?
     /// `--shard-timings FILE`: a previous run's JUnit file, whose durations balance the shards.
@@ -161,6 +163,8 @@ struct Options {
                                  do not run tests tagged with any of these; repeatable; wins
                                  over --tag
           --list                 list the tests that would run, and exit
+          --verbose              say on stderr which files re-run their top level for each
+                                 test (one that makes a screen or draws random numbers there)
           --jobs N               run N tests at once, each in its own Lua state
                                  (default: the number of cores)
           --shard K/N            run the K-th of N deterministic shards (1 <= K <= N), so that N
@@ -309,6 +313,7 @@ struct Options {
             case "--exclude-tag", "--exclude-tags":
                 options.excludedTags += try tagList(try value(), for: name)
             case "--list": options.list = true
+            case "--verbose": options.verbose = true
             case "--jobs":
                 let text = try value()
                 guard let jobs = Int(text), jobRange.contains(jobs) else {
@@ -370,7 +375,7 @@ struct Options {
                     "--artifacts",
                     "--tolerance", "--at", "--output", "--seed", "--repeat", "--forbid-only", "--timeout",
                     "--tag", "--exclude-tag", "--matrix", "--shard-timings", "--mirror", "--audit",
-                    "--runs", "--steps", "--time", "--out",
+                    "--runs", "--steps", "--time", "--out", "--verbose",
                 ]
                 if let near = nearestOption(name, known) { message += " (did you mean '\(near)'?)" }
                 throw UsageError(message: message)
@@ -390,7 +395,7 @@ struct Options {
             "--filter", "--list", "--jobs", "--shard", "--tap", "--json", "--junit", "--cpu-budget",
             "--memory-budget", "--trace", "--golden", "--update", "--ci", "--artifacts", "--seed",
             "--repeat", "--forbid-only", "--timeout", "--tag", "--tags", "--exclude-tag", "--exclude-tags",
-            "--matrix", "--shard-timings", "--mirror", "--audit",
+            "--matrix", "--shard-timings", "--mirror", "--audit", "--verbose",
         ] {
             scopes[flag] = [.run]
         }

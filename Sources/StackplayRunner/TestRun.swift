@@ -1,4 +1,5 @@
 import Bindings
+import LuaRuntime
 import Traces
 
 #if canImport(Glibc)
@@ -39,11 +40,23 @@ struct TestRun {
         }
         var tests: [TestCase] = []
         var broken: [TestResult] = []
-        for outcome in discovered {
-            switch outcome {
-            case .success(let found) where EmptyScript.isEmpty(found):
-                broken.append(EmptyScript.failure(found[0]))
-            case .success(let found): tests += found
+        // Whole scripts that finding their tests ran, by file: their run is that result.
+        var ranWhole: [String: TestResult] = [:]
+        if options.verbose, let reason = LuaState.freshStatesReason {
+            Output.err("stackplay: every test runs in a fresh Lua state (\(reason))")
+        }
+        for found in discovered {
+            if options.verbose, let why = found.fallback, case .success(let cases) = found.outcome,
+                let file = cases.first?.file
+            {
+                Output.err("stackplay: \(file): each test runs the file's top level again: \(why)")
+            }
+            switch found.outcome {
+            case .success(let cases) where EmptyScript.isEmpty(cases):
+                broken.append(EmptyScript.failure(cases[0]))
+            case .success(let cases):
+                tests += cases
+                if let ran = found.ran, options.repeats == 1 { ranWhole[ran.test.file] = ran }
             case .failure(let failed): broken.append(failed)
             }
         }
@@ -71,7 +84,12 @@ struct TestRun {
             return chosenBroken.isEmpty ? ExitCode.success : ExitCode.failure
         }
 
-        let (ran, runEnded) = isolated.run(chosen)
+        // A whole script in its plain variant already ran: only the others go to the workers.
+        let done = chosen.map { test in ranWhole[test.file].flatMap { $0.test == test ? $0 : nil } }
+        let pending = zip(chosen, done).compactMap { $1 == nil ? $0 : nil }
+        let (ranPending, runEnded) = isolated.run(pending)
+        var next = ranPending.makeIterator()
+        let ran = done.map { $0 ?? next.next() ?? nil }
         var results = broken.filter { chosenBroken.contains($0.test) } + ran.compactMap { $0 }
         if options.forbidOnly || options.ci { results = FocusRule.apply(to: results, ci: options.ci) }
         guard runEnded else {

@@ -30,18 +30,43 @@ public struct TestRunner: Sendable {
 
     /// The tests of `file`, or a failed result when the file does not load or run.
     public func discover(file: String, root: String?) -> Result<[TestCase], TestResult> {
+        discoverRunning(file: file, root: root).outcome
+    }
+
+    /// What finding a file's tests found.
+    public struct Discovered {
+        /// The tests, or the failure of a file that does not load or run.
+        public var outcome: Result<[TestCase], TestResult>
+        /// A file without tests is one test, the whole script, and finding that out ran it: its
+        /// result, as ``run(_:repeats:)`` gives it for the script in its plain variant.
+        public var ran: TestResult?
+        /// Why the file's tests re-run its top level in this process (no snapshot after it), if they do.
+        public var fallback: String?
+    }
+
+    /// The tests of `file`, as ``discover(file:root:)``; a whole script's result comes with it.
+    public func discoverRunning(file: String, root: String?) -> Discovered {
+        let clock = ContinuousClock()
+        let start = clock.now
         let whole = TestCase(file: file, root: root, name: file, position: file, index: 0, skipped: false)
         let seed = RunSeed.seed(seed, file: file, name: file)
         var lua: LuaState?
         do {
             let state = try prepared(file: file, root: root, variant: ScreenVariant(), seed: seed, into: &lua)
+            let fallback = states.fallback(for: file)
             let listed = try state.callRunner("tests", [])
             guard case .array(let entries)? = listed.first, !entries.isEmpty else {
                 // A file that only declares explorations has no tests: `stackplay explore` runs it.
-                if listed.count > 1, let explorations = listed[1].number, explorations > 0 { return .success([]) }
-                return .success([whole])
+                if listed.count > 1, let explorations = listed[1].number, explorations > 0 {
+                    return Discovered(outcome: .success([]), fallback: fallback)
+                }
+                var result = TestResult(test: whole, status: .passed)
+                result.seed = seed
+                Self.collect(state, into: &result)
+                result.seconds = Self.seconds(since: start, on: clock)
+                return Discovered(outcome: .success([whole]), ran: result, fallback: fallback)
             }
-            return .success(
+            let tests =
                 entries.enumerated().map { offset, entry in
                     guard case .table(let fields) = entry else { return whole }
                     return TestCase(
@@ -49,12 +74,13 @@ public struct TestRunner: Sendable {
                         position: fields["position"]?.string ?? file, index: offset + 1,
                         skipped: fields["skipped"]?.boolean ?? false,
                         focused: fields["only"]?.boolean ?? false, tags: Self.strings(fields["tags"]))
-                })
+                }
+            return Discovered(outcome: .success(tests), fallback: fallback)
         } catch {
             var failed = Self.failed(whole, error, in: lua)
             failed.seed = seed
             if let lua { Self.collect(lua, into: &failed) }
-            return .failure(failed)
+            return Discovered(outcome: .failure(failed))
         }
     }
 
@@ -101,8 +127,7 @@ public struct TestRunner: Sendable {
                 break
             }
         }
-        let elapsed = clock.now - start
-        result.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        result.seconds = Self.seconds(since: start, on: clock)
         return result
     }
 
@@ -143,6 +168,11 @@ public struct TestRunner: Sendable {
         result.seed = seed
         if let lua { Self.collect(lua, into: &result) }
         return result
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant, on clock: ContinuousClock) -> Double {
+        let elapsed = clock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 
     /// The output, the traces and, for a failure, the screens' state: read from the session.
