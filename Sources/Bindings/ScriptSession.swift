@@ -28,8 +28,15 @@ package final class ScriptSession {
     private var live: [Tracked] = []
     /// Bytes held by the recorders of screens that are gone (their traces are kept for output).
     private var frozenBytes = 0
-    /// Whether every screen is recorded (`--trace`, `--golden`, `--artifacts`).
+    /// Whether every screen is recorded (`--trace`, `--golden`, `--artifacts`, or `--mirror`'s
+    /// comparison).
     var recordsTraces: Bool
+    /// Whether the run asked for every screen's trace (`--trace`, `--golden`, `--artifacts`): a
+    /// screen recorded only for `--mirror`'s comparison is not recorded as far as the script can
+    /// tell (`screen:trace()` says so), so a run that compares behaves as one that does not.
+    var requestsTraces = false
+    /// The recorders of screens whose trace was asked for (``requestsTraces``, `record = true`).
+    package private(set) var requestedRecorders: [TraceRecorder] = []
     /// `--update`: `expect_trace` records its golden trace again instead of comparing.
     var updatesGolden: Bool
     /// Whether the script asked `screen:mirrored()`: a test that knows its world may act on it,
@@ -68,6 +75,7 @@ package final class ScriptSession {
 
     init(recordsTraces: Bool = false, updatesGolden: Bool = false) {
         self.recordsTraces = recordsTraces
+        requestsTraces = recordsTraces
         self.updatesGolden = updatesGolden
     }
 
@@ -81,7 +89,10 @@ package final class ScriptSession {
         if recordsTraces || record {
             recorder = TraceRecorder(screen: screen, stackplay: StackplayVersion.string)
             recorders.append(recorder!)
-            recorderOf[ObjectIdentifier(screen)] = recorder
+            if requestsTraces || record {
+                requestedRecorders.append(recorder!)
+                recorderOf[ObjectIdentifier(screen)] = recorder
+            }
         }
         live.append(Tracked(screen, recorder: recorder))
         if let audit { AuditObserver.attach(to: screen, options: audit, session: self) }
@@ -161,6 +172,7 @@ extension ScriptSession {
         screens = []
         screenCount = 0
         recorders = []
+        requestedRecorders = []
         recorderOf = [:]
         live = []
         frozenBytes = 0

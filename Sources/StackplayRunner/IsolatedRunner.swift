@@ -73,25 +73,47 @@ struct IsolatedRunner {
     }
 
     /// Each test's result, in the tests' order (nil for a test a signal kept from running); false
-    /// when a signal ended the run early.
+    /// when a signal ended the run early. A test followed by its mirrored copy (`--mirror`) is one
+    /// job: the plain run is the mirrored run's twin.
     func run(_ tests: [TestCase]) -> ([TestResult?], Bool) {
         var results: [TestResult?] = Array(repeating: nil, count: tests.count)
         let runner = self.runner
         let repeats = self.repeats
-        let pool = WorkerPool(workers: jobs, count: tests.count, timeout: timeout) { index in
+        // Each job's first test (`units`); a pair's mirrored copy is the next one.
+        var units: [(first: Int, paired: Bool)] = []
+        var index = 0
+        while index < tests.count {
+            let test = tests[index]
+            let paired =
+                index + 1 < tests.count && !test.variant.isMirrored
+                && tests[index + 1] == test.under(test.variant.mirrored)
+            units.append((index, paired))
+            index += paired ? 2 : 1
+        }
+        let pool = WorkerPool(workers: jobs, count: units.count, timeout: timeout) { job in
             var wire = WireWriter()
-            wire.result(runner.run(tests[index], repeats: repeats))
+            let (first, paired) = units[job]
+            if paired {
+                let (plain, mirrored) = runner.run(plain: tests[first], mirrored: tests[first + 1], repeats: repeats)
+                wire.result(plain)
+                wire.result(mirrored)
+            } else {
+                wire.result(runner.run(tests[first], repeats: repeats))
+            }
             return wire.bytes
         }
-        let ended = pool.run { index, outcome in
+        let ended = pool.run { job, outcome in
+            let (first, paired) = units[job]
+            let indices = paired ? [first, first + 1] : [first]
             if case .finished(let bytes) = outcome {
                 var wire = WireReader(bytes)
-                if let result = wire.result() {
-                    results[index] = result
+                let read = indices.compactMap { _ in wire.result() }
+                if read.count == indices.count {
+                    for (index, result) in zip(indices, read) { results[index] = result }
                     return
                 }
             }
-            results[index] = Self.lost(tests[index], outcome, while: "")
+            for index in indices { results[index] = Self.lost(tests[index], outcome, while: "") }
         }
         pool.killAll()
         return (results, ended)

@@ -110,5 +110,27 @@ extension BindingsTests {
             #expect(ran.traces == again.traces)
             #expect(ran.seed == again.seed)
         }
+
+        @Test func `a test and its mirrored copy run twice in all, not three times`() throws {
+            let (folder, file) = try Self.script(
+                "test('t', function() top_level(); local s = stackplay.screen {}; s:notification_stack { items = { 'a' } } end)")
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let counter = Counter()
+            let runner = TestRunner(
+                scripts: ScriptRunner(modules: StackplayModules.standard + [CountingModule(counter: counter)]))
+            let plain = try #require(try runner.discover(file: file, root: folder).get().first)
+            let mirrored = plain.under(plain.variant.mirrored)
+            let (first, second) = runner.run(plain: plain, mirrored: mirrored)
+            #expect(counter.runs == 2)
+            #expect(first.test == plain)
+            #expect(second.test == mirrored)
+            #expect(first.status == .passed)
+            #expect(second.status == .passed)
+            #expect(first.traces.isEmpty, "the plain run asked for no trace")
+            #expect(second.traces.count == 1, "the mirrored run reports what it compared, as before")
+            let alone = runner.run(plain)
+            #expect(alone.output == first.output)
+            #expect(alone.traces == first.traces)
+        }
     }
 }

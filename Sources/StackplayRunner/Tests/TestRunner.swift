@@ -112,21 +112,56 @@ public struct TestRunner: Sendable {
     /// the output or a trace differs between runs.
     public func run(_ test: TestCase, repeats: Int = 1) -> TestResult {
         if test.skipped { return TestResult(test: test, status: .skipped) }
-        let clock = ContinuousClock()
-        let start = clock.now
-        var result = runMirrorChecked(test)
+        return repeated(repeats) { [timed { runMirrorChecked(test) }] }[0]
+    }
+
+    /// Runs `plain` and `mirrored`, its copy in the mirrored world (`--mirror`), as
+    /// ``run(_:repeats:)`` runs each: the plain run is the mirrored run's twin, so each runs once,
+    /// not the plain one twice.
+    public func run(plain: TestCase, mirrored: TestCase, repeats: Int = 1) -> (plain: TestResult, mirrored: TestResult) {
+        if plain.skipped || mirrored.skipped { return (run(plain, repeats: repeats), run(mirrored, repeats: repeats)) }
+        let results = repeated(repeats) {
+            var twin = mirrored
+            twin.variant = mirrored.variant.twin
+            let compared = timed { runUntimed(twin) }
+            var plainResult = compared
+            // what the plain run reports: its own test, and only the traces it asked for
+            plainResult.test = plain
+            plainResult.traces = compared.requestedTraces
+            var checked = timed { MirrorCheck.check(runUntimed(mirrored), twin: compared, kinds: traceKinds) }
+            checked.seconds += compared.seconds
+            return [plainResult, checked]
+        }
+        return (results[0], results[1])
+    }
+
+    /// `body`'s results (each timed) `repeats` times, each from a fresh start: a result that differs
+    /// from its first run fails as flaky; the times add up.
+    private func repeated(_ repeats: Int, _ body: () -> [TestResult]) -> [TestResult] {
+        var results = body()
+        var flagged = Array(repeating: false, count: results.count)
         var run = 1
-        while run < repeats {
+        while run < repeats, flagged.contains(false) {
             run += 1
-            let again = runMirrorChecked(test)
-            if let difference = Self.difference(result, again) {
-                result.status = .failed
-                result.message =
-                    "\(test.position): flaky: run \(run) of \(repeats) differs from run 1: \(difference)\n"
+            let again = body()
+            for index in results.indices where !flagged[index] {
+                results[index].seconds += again[index].seconds
+                guard let difference = Self.difference(results[index], again[index]) else { continue }
+                flagged[index] = true
+                results[index].status = .failed
+                results[index].message =
+                    "\(results[index].test.position): flaky: run \(run) of \(repeats) differs from run 1: \(difference)\n"
                     + "  To fix: find what the test reads that is not the same on every run."
-                break
             }
         }
+        return results
+    }
+
+    /// `body`'s result with the wall time it took.
+    private func timed(_ body: () -> TestResult) -> TestResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var result = body()
         result.seconds = Self.seconds(since: start, on: clock)
         return result
     }
@@ -180,6 +215,7 @@ public struct TestRunner: Sendable {
         lua.session.applyAudit(to: &result)
         result.output = lua.session.output.captured
         result.traces = lua.session.recorders.map(\.text)
+        result.requestedTraces = lua.session.requestedRecorders.map(\.text)
         result.asksMirror = lua.session.asksMirror
         if result.status == .failed { result.dump = lua.session.dump() }
         if result.status == .failed, result.kind == .failure, let moving = lua.session.stillAnimating() {
