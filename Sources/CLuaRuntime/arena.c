@@ -7,6 +7,7 @@
 #include "arena.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <lauxlib.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -160,6 +161,12 @@ static void stackplay_ledger_release_all(stackplay_ledger *l, void (*release)(vo
 /// Dirty pages above a snapshot's end past this many bytes are given back at a restore.
 #define STACKPLAY_ARENA_TRIM (8u << 20)
 
+/// A snapshot at least this large is restored page by page: its pages are write-protected after
+/// each restore, the first write to a page records it (SIGSEGV, then the page is made writable
+/// again), and the next restore copies back only the recorded pages. A smaller one is copied whole
+/// (a memcpy of 1 MiB costs about what a few dozen write faults do).
+#define STACKPLAY_TRACK_BYTES (2u << 20)
+
 typedef struct stackplay_snapshot {
     char *copy;       // the arena's bytes [base, base + size)
     size_t size;
@@ -178,7 +185,83 @@ struct stackplay_arena {
     stackplay_ledger ledgers[STACKPLAY_SNAPSHOT_LEVELS + 1]; // [k]: since snapshot k (k = levels: now)
     void (*release)(void *);
     lua_State *state;
+    // Write tracking of the newest snapshot (STACKPLAY_TRACK_BYTES): written from the SIGSEGV handler.
+    size_t page;                    // the page size
+    volatile size_t tracked;        // bytes from base write-protected now; 0: not tracking
+    unsigned char *written;         // one byte a page of the arena: written since the restore
+    size_t *written_pages;          // their indices, in the order first written
+    volatile size_t written_count;
 };
+
+/// Arenas whose writes are tracked, for the SIGSEGV handler.
+#define STACKPLAY_TRACKED_MAX 32
+static stackplay_arena *volatile stackplay_tracked_arenas[STACKPLAY_TRACKED_MAX];
+static struct sigaction stackplay_previous_segv;
+
+/// A write to a tracked page: records it and makes it writable; anything else goes to the handler
+/// that was there before (or ends the process as SIGSEGV would).
+static void stackplay_segv(int signal, siginfo_t *info, void *context) {
+    char *at = (char *)info->si_addr;
+    for (int i = 0; i < STACKPLAY_TRACKED_MAX; i++) {
+        stackplay_arena *a = stackplay_tracked_arenas[i];
+        if (!a || !a->tracked || at < a->base || at >= a->base + a->tracked) continue;
+        size_t index = (size_t)(at - a->base) / a->page;
+        if (!a->written[index]) {
+            a->written[index] = 1;
+            a->written_pages[a->written_count++] = index;
+        }
+        if (mprotect(a->base + index * a->page, a->page, PROT_READ | PROT_WRITE) == 0) return;
+        break;
+    }
+    if (stackplay_previous_segv.sa_flags & SA_SIGINFO) {
+        if (stackplay_previous_segv.sa_sigaction) {
+            stackplay_previous_segv.sa_sigaction(signal, info, context);
+            return;
+        }
+    } else if (stackplay_previous_segv.sa_handler != SIG_DFL && stackplay_previous_segv.sa_handler != SIG_IGN) {
+        stackplay_previous_segv.sa_handler(signal);
+        return;
+    }
+    // the default action: the faulting instruction runs again and ends the process
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigaction(SIGSEGV, &fallback, NULL);
+}
+
+/// Installs stackplay_segv unless it is the handler now (a forked worker resets SIGSEGV to the
+/// default: checked before every tracking). 0 when it cannot.
+static int stackplay_segv_install(void) {
+    struct sigaction now;
+    if (sigaction(SIGSEGV, NULL, &now) != 0) return 0;
+    if ((now.sa_flags & SA_SIGINFO) && now.sa_sigaction == stackplay_segv) return 1;
+    struct sigaction mine;
+    memset(&mine, 0, sizeof mine);
+    mine.sa_sigaction = stackplay_segv;
+    mine.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&mine.sa_mask);
+    return sigaction(SIGSEGV, &mine, &stackplay_previous_segv) == 0;
+}
+
+/// Stops tracking `a`'s writes: every page writable again, none recorded.
+static void stackplay_untrack(stackplay_arena *a) {
+    if (!a->tracked) return;
+    size_t tracked = a->tracked;
+    a->tracked = 0;
+    mprotect(a->base, tracked, PROT_READ | PROT_WRITE);
+    for (size_t i = 0; i < a->written_count; i++) a->written[a->written_pages[i]] = 0;
+    a->written_count = 0;
+}
+
+/// Write-protects the first `size` bytes of `a` (rounded up to pages) and records writes to them
+/// from now on; returns 0 (nothing changes) when it cannot.
+static int stackplay_track(stackplay_arena *a, size_t size) {
+    if (!a->written || !stackplay_segv_install()) return 0;
+    size_t bytes = (size + a->page - 1) / a->page * a->page;
+    if (mprotect(a->base, bytes, PROT_READ) != 0) return 0;
+    a->tracked = bytes;
+    return 1;
+}
 
 static unsigned stackplay_arena_slots; // bit k: slot k is mapped in this process
 
@@ -234,6 +317,20 @@ stackplay_arena *stackplay_arena_open(size_t limit, char *why, size_t why_size) 
     a->heap->bump = a->base + ((sizeof(stackplay_heap) + 63) & ~(size_t)63);
     a->heap->end = a->base + reserve;
     a->tracking = 1;
+    a->page = (size_t)page;
+    a->written = (unsigned char *)calloc(reserve / (size_t)page, 1);
+    a->written_pages = (size_t *)malloc(reserve / (size_t)page * sizeof(size_t));
+    if (!a->written || !a->written_pages) {
+        free(a->written);
+        free(a->written_pages);
+        a->written = NULL;
+        a->written_pages = NULL;
+    }
+    for (int i = 0; i < STACKPLAY_TRACKED_MAX; i++) {
+        stackplay_arena *expected = NULL;
+        if (__atomic_compare_exchange_n(&stackplay_tracked_arenas[i], &expected, a, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE)) break;
+    }
     return a;
 #endif
 }
@@ -262,6 +359,14 @@ void *stackplay_arena_realloc(stackplay_arena *arena, void *ptr, size_t osize, s
 
 void stackplay_arena_close(stackplay_arena *arena) {
     if (!arena) return;
+    stackplay_untrack(arena);
+    for (int i = 0; i < STACKPLAY_TRACKED_MAX; i++) {
+        stackplay_arena *expected = arena;
+        __atomic_compare_exchange_n(&stackplay_tracked_arenas[i], &expected, NULL, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE);
+    }
+    free(arena->written);
+    free(arena->written_pages);
     for (int k = 0; k < arena->levels; k++) {
         free(arena->snapshots[k].copy);
         free(arena->snapshots[k].guard);
@@ -301,6 +406,7 @@ void stackplay_arena_release(stackplay_arena *arena, void *object, void (*releas
 int stackplay_snapshot_take(lua_State *L) {
     stackplay_arena *a = stackplay_arena_of(L);
     if (!a || a->levels >= STACKPLAY_SNAPSHOT_LEVELS || stackplay_guard_depth(L) > 0) return 0;
+    stackplay_untrack(a);
     size_t guard_size;
     void *guard = stackplay_guard_bytes(L, &guard_size);
     size_t used = stackplay_arena_used(a);
@@ -318,6 +424,7 @@ int stackplay_snapshot_take(lua_State *L) {
     s->size = used;
     s->guard_size = guard_size;
     a->levels++;
+    if (used >= STACKPLAY_TRACK_BYTES) stackplay_track(a, used);
     return a->levels;
 }
 
@@ -332,10 +439,28 @@ int stackplay_snapshot_restore(lua_State *L, int level) {
         free(a->snapshots[k].guard);
         memset(&a->snapshots[k], 0, sizeof a->snapshots[k]);
     }
+    int tracked_here = a->tracked && level == a->levels;
     a->levels = level;
     stackplay_snapshot *s = &a->snapshots[level - 1];
     char *dirty_end = a->heap->bump;
-    memcpy(a->base, s->copy, s->size);
+    if (tracked_here) {
+        // only the pages written since the last restore (or the snapshot) differ from it
+        for (size_t i = 0; i < a->written_count; i++) {
+            size_t index = a->written_pages[i];
+            size_t from = index * a->page;
+            if (from < s->size) {
+                size_t bytes = s->size - from < a->page ? s->size - from : a->page;
+                memcpy(a->base + from, s->copy + from, bytes);
+            }
+            a->written[index] = 0;
+        }
+        a->written_count = 0;
+        if (mprotect(a->base, a->tracked, PROT_READ) != 0) stackplay_untrack(a);
+    } else {
+        stackplay_untrack(a);
+        memcpy(a->base, s->copy, s->size);
+        if (s->size >= STACKPLAY_TRACK_BYTES) stackplay_track(a, s->size);
+    }
     size_t guard_size;
     void *guard = stackplay_guard_bytes(L, &guard_size);
     memcpy(guard, s->guard, guard_size < s->guard_size ? guard_size : s->guard_size);
@@ -361,6 +486,7 @@ size_t stackplay_snapshot_retains(lua_State *L) {
 
 void stackplay_arena_closing(lua_State *L, stackplay_arena *arena) {
     if (arena->levels > 0) stackplay_snapshot_restore(L, 1);
+    stackplay_untrack(arena);
     for (int k = 0; k <= STACKPLAY_SNAPSHOT_LEVELS; k++) stackplay_ledger_release_all(&arena->ledgers[k], arena->release);
     for (int k = 0; k < arena->levels; k++) {
         free(arena->snapshots[k].copy);

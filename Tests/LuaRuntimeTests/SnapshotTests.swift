@@ -136,4 +136,22 @@ import Testing
         _ = try lua.run("return math.random()")
         #expect(lua.randomState != state, "a draw moves it")
     }
+
+    @Test func `a large snapshot restored page by page comes back whole, test after test`() throws {
+        let lua = try Self.state()
+        // about 5 MiB: restored by copying back only the pages a test wrote
+        try lua.run("big = {} for i = 1, 300000 do big[i] = i end; text = string.rep('a', 100)")
+        let level = try #require(lua.takeSnapshot())
+        #expect(lua.arenaBytes > 2 << 20)
+        let check = "local s = 0 for i = 1, #big do s = s + big[i] end return s, #big, text"
+        let pristine = Self.words(try lua.run(check))
+        #expect(pristine == ["45000150000", "300000", String(repeating: "a", count: 100)])
+        for round in 0..<4 {
+            try lua.run("big[\(1 + round * 70001)] = -1; big[300000] = nil; text = 'changed'; x = {}")
+            try lua.run("for i = 1, 1000 do big[#big + 1] = i end; collectgarbage()")
+            try lua.restore(snapshot: level)
+            #expect(Self.words(try lua.run(check)) == pristine, "round \(round)")
+            #expect(Self.words(try lua.run("return type(x)")) == ["nil"])
+        }
+    }
 }

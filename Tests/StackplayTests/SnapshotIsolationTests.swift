@@ -87,8 +87,14 @@ import Testing
         return try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
     }
 
-    @Test func `a test after tests that dirty the state sees it as the first did, and as it does alone`() throws {
-        let folder = try temporaryFolder(["iso.lua": Self.probe + Self.dirtying])
+    /// A top level that leaves a large state (restored page by page, not copied whole).
+    static let ballast = "ballast = {} for i = 1, 300000 do ballast[i] = i end\n"
+
+    @Test(arguments: ["", ballast])
+    func `a test after tests that dirty the state sees it as the first did, and as it does alone`(prefix: String)
+        throws
+    {
+        let folder = try temporaryFolder(["iso.lua": prefix + Self.probe + Self.dirtying])
         defer { try? FileManager.default.removeItem(at: folder) }
         let all = try Self.run(folder, "iso.lua", traces: "all")
         #expect(all.status == 1)
