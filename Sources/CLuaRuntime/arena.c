@@ -13,8 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <linux/userfaultfd.h>
+#endif
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -166,6 +172,10 @@ static void stackplay_ledger_release_all(stackplay_ledger *l, void (*release)(vo
 /// again), and the next restore copies back only the recorded pages. A smaller one is copied whole
 /// (a memcpy of 1 MiB costs about what a few dozen write faults do).
 #define STACKPLAY_TRACK_BYTES (2u << 20)
+/// Writes are tracked in blocks of this many bytes (pages, 16 of 4 KiB): a test's writes cluster
+/// (new objects, the heap's free lists), and each block costs one fault and one mprotect, whose
+/// splitting of the mapping is most of a fault's cost.
+#define STACKPLAY_TRACK_BLOCK (64u << 10)
 
 typedef struct stackplay_snapshot {
     char *copy;       // the arena's bytes [base, base + size)
@@ -186,8 +196,12 @@ struct stackplay_arena {
     void (*release)(void *);
     lua_State *state;
     // Write tracking of the newest snapshot (STACKPLAY_TRACK_BYTES): written from the SIGSEGV handler.
-    size_t page;                    // the page size
+    size_t block;                   // the unit of write tracking: STACKPLAY_TRACK_BLOCK bytes
     volatile size_t tracked;        // bytes from base write-protected now; 0: not tracking
+    int uffd;                       // the userfaultfd that write-protects them (async); -1: mprotect
+    int pagemap;                    // /proc/self/pagemap, for PAGEMAP_SCAN
+    pid_t uffd_pid;                 // the process they were made in (a forked child has none)
+    int uffd_tried;
     unsigned char *written;         // one byte a page of the arena: written since the restore
     size_t *written_pages;          // their indices, in the order first written
     volatile size_t written_count;
@@ -205,12 +219,12 @@ static void stackplay_segv(int signal, siginfo_t *info, void *context) {
     for (int i = 0; i < STACKPLAY_TRACKED_MAX; i++) {
         stackplay_arena *a = stackplay_tracked_arenas[i];
         if (!a || !a->tracked || at < a->base || at >= a->base + a->tracked) continue;
-        size_t index = (size_t)(at - a->base) / a->page;
+        size_t index = (size_t)(at - a->base) / a->block;
         if (!a->written[index]) {
             a->written[index] = 1;
             a->written_pages[a->written_count++] = index;
         }
-        if (mprotect(a->base + index * a->page, a->page, PROT_READ | PROT_WRITE) == 0) return;
+        if (mprotect(a->base + index * a->block, a->block, PROT_READ | PROT_WRITE) == 0) return;
         break;
     }
     if (stackplay_previous_segv.sa_flags & SA_SIGINFO) {
@@ -243,11 +257,105 @@ static int stackplay_segv_install(void) {
     return sigaction(SIGSEGV, &mine, &stackplay_previous_segv) == 0;
 }
 
+// Dirty pages without signals (Linux 6.7 and later): the range is registered with a userfaultfd in
+// asynchronous write-protect mode, so the kernel itself lets a write through and marks the page
+// written; PAGEMAP_SCAN lists the written pages at the restore. Refused by some seccomp profiles
+// and older kernels: then the SIGSEGV handler above does it (same results, slower).
+#if defined(__linux__) && defined(UFFDIO_WRITEPROTECT)
+#define STACKPLAY_UFFD 1
+#define STACKPLAY_UFFD_WP_UNPOPULATED (1ull << 13)
+#define STACKPLAY_UFFD_WP_ASYNC (1ull << 15)
+#define STACKPLAY_USER_MODE_ONLY 1
+typedef struct stackplay_page_region { uint64_t start, end, categories; } stackplay_page_region;
+typedef struct stackplay_pm_scan_arg {
+    uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+    uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+} stackplay_pm_scan_arg;
+#define STACKPLAY_PAGE_IS_WRITTEN (1ull << 1)
+#define STACKPLAY_PM_SCAN_CHECK_WPASYNC (1ull << 1)
+#define STACKPLAY_PAGEMAP_SCAN _IOWR('f', 16, stackplay_pm_scan_arg)
+
+/// Sets up `a`'s userfaultfd over the whole arena, once a process; 0 when it cannot.
+static int stackplay_uffd_ready(stackplay_arena *a) {
+    if (a->uffd >= 0 && a->uffd_pid == getpid()) return 1;
+    if (a->uffd >= 0) { // made before a fork: this process has none
+        close(a->uffd);
+        close(a->pagemap);
+        a->uffd = -1;
+        a->uffd_tried = 0;
+    }
+    if (a->uffd_tried) return 0;
+    a->uffd_tried = 1;
+    if (getenv("STACKPLAY_NO_USERFAULTFD")) return 0;
+    int fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | STACKPLAY_USER_MODE_ONLY);
+    if (fd < 0) return 0;
+    struct uffdio_api api = {.api = UFFD_API, .features = STACKPLAY_UFFD_WP_ASYNC | STACKPLAY_UFFD_WP_UNPOPULATED};
+    struct uffdio_register reg = {.range = {(uintptr_t)a->base, a->reserve}, .mode = UFFDIO_REGISTER_MODE_WP};
+    int pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    stackplay_page_region probe;
+    stackplay_pm_scan_arg scan = {.size = sizeof scan, .flags = STACKPLAY_PM_SCAN_CHECK_WPASYNC,
+                                  .start = (uintptr_t)a->base, .end = (uintptr_t)a->base + a->block,
+                                  .vec = (uintptr_t)&probe, .vec_len = 1,
+                                  .category_mask = STACKPLAY_PAGE_IS_WRITTEN, .return_mask = STACKPLAY_PAGE_IS_WRITTEN};
+    if (ioctl(fd, UFFDIO_API, &api) != 0 || pagemap < 0 || ioctl(fd, UFFDIO_REGISTER, &reg) != 0 ||
+        ioctl(pagemap, STACKPLAY_PAGEMAP_SCAN, &scan) < 0) {
+        close(fd);
+        if (pagemap >= 0) close(pagemap);
+        return 0;
+    }
+    a->uffd = fd;
+    a->pagemap = pagemap;
+    a->uffd_pid = getpid();
+    return 1;
+}
+
+/// Write-protects (or, with `protect` 0, un-protects) `bytes` from `from` through the userfaultfd.
+static int stackplay_uffd_protect(stackplay_arena *a, char *from, size_t bytes, int protect) {
+    struct uffdio_writeprotect wp = {.range = {(uintptr_t)from, bytes},
+                                     .mode = protect ? UFFDIO_WRITEPROTECT_MODE_WP : 0};
+    return ioctl(a->uffd, UFFDIO_WRITEPROTECT, &wp) == 0;
+}
+
+/// Copies back from `s` the pages written since they were protected, and protects them again.
+/// 0 when the scan fails (the caller copies everything).
+static int stackplay_uffd_restore(stackplay_arena *a, const stackplay_snapshot *s) {
+    stackplay_page_region regions[128];
+    uint64_t start = (uintptr_t)a->base, end = (uintptr_t)a->base + a->tracked;
+    while (start < end) {
+        stackplay_pm_scan_arg scan = {.size = sizeof scan, .flags = STACKPLAY_PM_SCAN_CHECK_WPASYNC, .start = start,
+                                      .end = end, .vec = (uintptr_t)regions, .vec_len = 128,
+                                      .category_mask = STACKPLAY_PAGE_IS_WRITTEN,
+                                      .return_mask = STACKPLAY_PAGE_IS_WRITTEN};
+        long found = ioctl(a->pagemap, STACKPLAY_PAGEMAP_SCAN, &scan);
+        if (found < 0) return 0;
+        for (long i = 0; i < found; i++) {
+            size_t from = (size_t)(regions[i].start - (uintptr_t)a->base);
+            size_t to = (size_t)(regions[i].end - (uintptr_t)a->base);
+            if (from < s->size) memcpy(a->base + from, s->copy + from, (to < s->size ? to : s->size) - from);
+            if (!stackplay_uffd_protect(a, a->base + from, to - from, 1)) return 0;
+        }
+        if (scan.walk_end <= start) return 0;
+        start = scan.walk_end;
+    }
+    return 1;
+}
+#else
+static int stackplay_uffd_ready(stackplay_arena *a) { (void)a; return 0; }
+static int stackplay_uffd_protect(stackplay_arena *a, char *from, size_t bytes, int protect) {
+    (void)a; (void)from; (void)bytes; (void)protect; return 0;
+}
+static int stackplay_uffd_restore(stackplay_arena *a, const stackplay_snapshot *s) { (void)a; (void)s; return 0; }
+#endif
+
 /// Stops tracking `a`'s writes: every page writable again, none recorded.
 static void stackplay_untrack(stackplay_arena *a) {
     if (!a->tracked) return;
     size_t tracked = a->tracked;
     a->tracked = 0;
+    if (a->uffd >= 0 && a->uffd_pid == getpid()) {
+        stackplay_uffd_protect(a, a->base, tracked, 0);
+        return;
+    }
     mprotect(a->base, tracked, PROT_READ | PROT_WRITE);
     for (size_t i = 0; i < a->written_count; i++) a->written[a->written_pages[i]] = 0;
     a->written_count = 0;
@@ -256,8 +364,13 @@ static void stackplay_untrack(stackplay_arena *a) {
 /// Write-protects the first `size` bytes of `a` (rounded up to pages) and records writes to them
 /// from now on; returns 0 (nothing changes) when it cannot.
 static int stackplay_track(stackplay_arena *a, size_t size) {
+    size_t bytes = (size + a->block - 1) / a->block * a->block;
+    if (stackplay_uffd_ready(a)) {
+        if (!stackplay_uffd_protect(a, a->base, bytes, 1)) return 0;
+        a->tracked = bytes;
+        return 1;
+    }
     if (!a->written || !stackplay_segv_install()) return 0;
-    size_t bytes = (size + a->page - 1) / a->page * a->page;
     if (mprotect(a->base, bytes, PROT_READ) != 0) return 0;
     a->tracked = bytes;
     return 1;
@@ -278,7 +391,7 @@ stackplay_arena *stackplay_arena_open(size_t limit, char *why, size_t why_size) 
         return NULL;
     }
     long page = sysconf(_SC_PAGESIZE);
-    reserve = (reserve + (size_t)page - 1) & ~((size_t)page - 1);
+    reserve = (reserve + STACKPLAY_TRACK_BLOCK - 1) / STACKPLAY_TRACK_BLOCK * STACKPLAY_TRACK_BLOCK;
     void *at = MAP_FAILED;
     int slot = -1;
     int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
@@ -317,9 +430,11 @@ stackplay_arena *stackplay_arena_open(size_t limit, char *why, size_t why_size) 
     a->heap->bump = a->base + ((sizeof(stackplay_heap) + 63) & ~(size_t)63);
     a->heap->end = a->base + reserve;
     a->tracking = 1;
-    a->page = (size_t)page;
-    a->written = (unsigned char *)calloc(reserve / (size_t)page, 1);
-    a->written_pages = (size_t *)malloc(reserve / (size_t)page * sizeof(size_t));
+    a->uffd = -1;
+    a->pagemap = -1;
+    a->block = STACKPLAY_TRACK_BLOCK > (size_t)page ? STACKPLAY_TRACK_BLOCK : (size_t)page;
+    a->written = (unsigned char *)calloc(reserve / a->block + 1, 1);
+    a->written_pages = (size_t *)malloc((reserve / a->block + 1) * sizeof(size_t));
     if (!a->written || !a->written_pages) {
         free(a->written);
         free(a->written_pages);
@@ -367,6 +482,10 @@ void stackplay_arena_close(stackplay_arena *arena) {
     }
     free(arena->written);
     free(arena->written_pages);
+    if (arena->uffd >= 0) {
+        close(arena->uffd);
+        close(arena->pagemap);
+    }
     for (int k = 0; k < arena->levels; k++) {
         free(arena->snapshots[k].copy);
         free(arena->snapshots[k].guard);
@@ -439,17 +558,25 @@ int stackplay_snapshot_restore(lua_State *L, int level) {
         free(a->snapshots[k].guard);
         memset(&a->snapshots[k], 0, sizeof a->snapshots[k]);
     }
-    int tracked_here = a->tracked && level == a->levels;
+    // writes tracked through a userfaultfd of another process (this one was forked) are unknown here
+    int uffd_here = a->uffd >= 0 && a->uffd_pid == getpid();
+    int tracked_here = a->tracked && level == a->levels && (a->uffd < 0 || uffd_here);
     a->levels = level;
     stackplay_snapshot *s = &a->snapshots[level - 1];
     char *dirty_end = a->heap->bump;
-    if (tracked_here) {
+    if (tracked_here && uffd_here) {
+        if (!stackplay_uffd_restore(a, s)) {
+            stackplay_untrack(a);
+            memcpy(a->base, s->copy, s->size);
+            stackplay_track(a, s->size);
+        }
+    } else if (tracked_here) {
         // only the pages written since the last restore (or the snapshot) differ from it
         for (size_t i = 0; i < a->written_count; i++) {
             size_t index = a->written_pages[i];
-            size_t from = index * a->page;
+            size_t from = index * a->block;
             if (from < s->size) {
-                size_t bytes = s->size - from < a->page ? s->size - from : a->page;
+                size_t bytes = s->size - from < a->block ? s->size - from : a->block;
                 memcpy(a->base + from, s->copy + from, bytes);
             }
             a->written[index] = 0;
