@@ -361,6 +361,14 @@ static void stackplay_untrack(stackplay_arena *a) {
     a->written_count = 0;
 }
 
+/// The smallest snapshot worth restoring page by page: with a userfaultfd a restore costs a scan
+/// of the page tables and a fault costs no signal, so it pays from STACKPLAY_TRACK_BYTES_UFFD on;
+/// with write faults from STACKPLAY_TRACK_BYTES.
+#define STACKPLAY_TRACK_BYTES_UFFD (128u << 10)
+static size_t stackplay_track_bytes(stackplay_arena *a) {
+    return stackplay_uffd_ready(a) ? STACKPLAY_TRACK_BYTES_UFFD : STACKPLAY_TRACK_BYTES;
+}
+
 /// Write-protects the first `size` bytes of `a` (rounded up to pages) and records writes to them
 /// from now on; returns 0 (nothing changes) when it cannot.
 static int stackplay_track(stackplay_arena *a, size_t size) {
@@ -543,7 +551,7 @@ int stackplay_snapshot_take(lua_State *L) {
     s->size = used;
     s->guard_size = guard_size;
     a->levels++;
-    if (used >= STACKPLAY_TRACK_BYTES) stackplay_track(a, used);
+    if (used >= stackplay_track_bytes(a)) stackplay_track(a, used);
     return a->levels;
 }
 
@@ -586,7 +594,7 @@ int stackplay_snapshot_restore(lua_State *L, int level) {
     } else {
         stackplay_untrack(a);
         memcpy(a->base, s->copy, s->size);
-        if (s->size >= STACKPLAY_TRACK_BYTES) stackplay_track(a, s->size);
+        if (s->size >= stackplay_track_bytes(a)) stackplay_track(a, s->size);
     }
     size_t guard_size;
     void *guard = stackplay_guard_bytes(L, &guard_size);

@@ -225,7 +225,8 @@ func measureTable(
     let exit = peak.count == 2 ? peak[1] : -1
     rows.append(
         BenchRow(
-            measure: "peak RSS, \(big)-test file", today: "—", target: "≤ 20 MiB",
+            measure: "peak RSS, \(big)-test file (the runner and the workers it waited for)", today: "—",
+            target: "≤ 20 MiB",
             now: String(format: "%.1f MiB", mebibytes) + (exit == 0 ? "" : " (exit \(exit))"),
             met: mebibytes <= 20 && exit == 0))
 
