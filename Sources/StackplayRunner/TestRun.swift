@@ -84,12 +84,17 @@ struct TestRun {
             return chosenBroken.isEmpty ? ExitCode.success : ExitCode.failure
         }
 
-        // A whole script in its plain variant already ran: only the others go to the workers.
-        let done = chosen.map { test in ranWhole[test.file].flatMap { $0.test == test ? $0 : nil } }
-        let pending = zip(chosen, done).compactMap { $1 == nil ? $0 : nil }
-        let (ranPending, runEnded) = isolated.run(pending)
-        var next = ranPending.makeIterator()
-        let ran = done.map { $0 ?? next.next() ?? nil }
+        // A whole script in its plain variant already ran: only the others go to the workers (and
+        // without whole scripts the results are used as they come: a 10,000-test run holds no copy).
+        func ranAlready(_ test: TestCase) -> TestResult? { ranWhole[test.file].flatMap { $0.test == test ? $0 : nil } }
+        let pending = ranWhole.isEmpty ? chosen : chosen.filter { ranAlready($0) == nil }
+        var ran: [TestResult?]
+        let runEnded: Bool
+        (ran, runEnded) = isolated.run(pending)
+        if !ranWhole.isEmpty {
+            var next = ran.makeIterator()
+            ran = chosen.map { test in ranAlready(test) ?? next.next() ?? nil }
+        }
         var results = broken.filter { chosenBroken.contains($0.test) } + ran.compactMap { $0 }
         if options.forbidOnly || options.ci { results = FocusRule.apply(to: results, ci: options.ci) }
         guard runEnded else {

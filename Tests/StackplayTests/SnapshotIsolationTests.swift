@@ -133,10 +133,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let restored = try Self.run(folder, "iso.lua", traces: "restored")
         let arguments = [
-            "--json", "--jobs", "1", "--cpu-budget", "0.5", "--memory-budget", "32", "--trace",
+            "--json", "--verbose", "--jobs", "1", "--cpu-budget", "0.5", "--memory-budget", "32", "--trace",
             folder.appendingPathComponent("fresh").path, folder.appendingPathComponent("iso.lua").path,
         ]
         let fresh = try stackplay(arguments: arguments, environment: ["STACKPLAY_FRESH_STATES": "1"])
+        #expect(fresh.stderr.contains("every test runs in a fresh Lua state (STACKPLAY_FRESH_STATES=1)"))
+        #expect(!restored.stderr.contains("fresh Lua state"))
         let a = try Self.report(restored)
         let b = try Self.report(fresh)
         #expect(a.count == b.count)
