@@ -33,7 +33,8 @@ extension LuaState {
         let memory = budget.memoryBytes > 0 ? budget.memoryBytes : 0
         let (dispatch, release) = Self.callbacks
         guard
-            let state = stackplay_newstate_arena(memory, budget.cpuSeconds, dispatch, release, &why, why.count)
+            let state = stackplay_newstate_arena(
+                memory, budget.cpuSeconds, dispatch, release, &why, why.count)
         else {
             let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw LuaFailure(kind: .error, message: "no snapshot-restored state: \(reason)")
@@ -71,7 +72,8 @@ extension LuaState {
         switch isHost ? -2 : stackplay_snapshot_restore(stack.L, Int32(level)) {
         case 0: return
         case -1:
-            throw LuaFailure(kind: .error, message: "stackplay: a state cannot be restored while Lua runs in it")
+            throw LuaFailure(
+                kind: .error, message: "stackplay: a state cannot be restored while Lua runs in it")
         default:
             throw LuaFailure(kind: .error, message: "stackplay: the state has no snapshot \(level)")
         }

@@ -1,10 +1,10 @@
-// `make bench`'s table: issue 21's targets, each measured as a ratio within this one run.
-import StackplayRunner
-import LuaRuntime
 import Bindings
-import StackModel
 import CBenchBaseline
 import Foundation
+import LuaRuntime
+import StackModel
+// `make bench`'s table: issue 21's targets, each measured as a ratio within this one run.
+import StackplayRunner
 
 #if canImport(Glibc)
     import Glibc
@@ -45,7 +45,8 @@ func runInProcess(_ files: [String], root: String, runner: TestRunner = TestRunn
 
 /// Runs `program` with `arguments`, output to /dev/null; its wall time, exit status, and the peak
 /// resident memory of it and every process it waited for (`wait4`'s `ru_maxrss`), in KiB.
-func spawnMeasured(_ program: String, _ arguments: [String]) -> (seconds: Double, status: Int32, peakKiB: Int) {
+func spawnMeasured(_ program: String, _ arguments: [String]) -> (seconds: Double, status: Int32, peakKiB: Int)
+{
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -92,7 +93,8 @@ func dataDrivenFile(_ count: Int) -> String {
 }
 
 /// Writes `count` files of `perFile` tests made by `test` under `folder`; their paths, sorted.
-func writeSuite(_ folder: String, files count: Int, perFile: Int, _ test: (Int) -> String) throws -> [String] {
+func writeSuite(_ folder: String, files count: Int, perFile: Int, _ test: (Int) -> String) throws -> [String]
+{
     try writeFiles(folder, count) { file in (0..<perFile).map { test(file * perFile + $0) }.joined() }
 }
 
@@ -108,7 +110,9 @@ func writeFiles(_ folder: String, _ count: Int, _ text: (Int) -> String) throws 
 
 /// The per-test cost of data-driven files of `perFile` tests: `total` tests in `total / perFile`
 /// such files, discovered and run in this process (best of `samples`), in seconds a test.
-func perTestCost(_ folder: String, perFile: Int, total: Int, runner: TestRunner, samples: Int = 2) throws -> Double {
+func perTestCost(_ folder: String, perFile: Int, total: Int, runner: TestRunner, samples: Int = 2) throws
+    -> Double
+{
     let files = try writeFiles(folder, max(1, total / perFile)) { _ in dataDrivenFile(perFile) }
     let count = Double(max(1, total / perFile) * perFile)
     // each sample runs copies of its own, so that every file's top level runs again
@@ -143,7 +147,9 @@ func measureTable(
     let files = max(1, tests / perFile)
     let big = 10 * files * perFile
     let many = try writeSuite(folder + "/many", files: files, perFile: perFile, scenarioTest)
-    let empty = try writeSuite(folder + "/empty", files: files, perFile: perFile) { "test('empty \($0)', function() end)\n" }
+    let empty = try writeSuite(folder + "/empty", files: files, perFile: perFile) {
+        "test('empty \($0)', function() end)\n"
+    }
     let count = Double(files * perFile)
     // One runner for every in-process measure, as one worker serves a job's files.
     let runner = TestRunner()
@@ -163,7 +169,8 @@ func measureTable(
     // The curve: files of 10, 100, 1,000 and 10,000 data-driven tests, `big` tests at each point.
     var curve: [(tests: Int, seconds: Double)] = []
     for size in [10, 100, 1_000, 10_000] where size <= big {
-        curve.append((size, try perTestCost(folder + "/curve\(size)", perFile: size, total: big, runner: runner)))
+        curve.append(
+            (size, try perTestCost(folder + "/curve\(size)", perFile: size, total: big, runner: runner)))
     }
     let split = curve.first?.seconds ?? 0
     let whole = curve.last?.seconds ?? 0
@@ -175,7 +182,8 @@ func measureTable(
     var rows = [
         BenchRow(
             measure: "empty test vs the C fresh-state floor", today: "7–8× (230–312 µs)", target: "≤ 1×",
-            now: ratio(emptyTest / floor) + " (\(micro(emptyTest)) vs \(micro(floor)))", met: emptyTest / floor <= 1),
+            now: ratio(emptyTest / floor) + " (\(micro(emptyTest)) vs \(micro(floor)))",
+            met: emptyTest / floor <= 1),
         BenchRow(
             measure: "four-step scenario test vs the C floor", today: "8–13× (289–517 µs)", target: "≤ 1.5×",
             now: ratio(scenario / floor) + " (\(micro(scenario)))", met: scenario / floor <= 1.5),
@@ -194,7 +202,8 @@ func measureTable(
             now: touchMoveCard.map(ratio) ?? "not measured", met: touchMoveCard.map { $0 <= 2.5 }),
         BenchRow(
             measure: "explore, steps per CPU second", today: "69,000–80,000", target: "≥ 150,000",
-            now: exploreRate.map { String(Int($0)) } ?? "not measured", met: exploreRate.map { $0 >= 150_000 }),
+            now: exploreRate.map { String(Int($0)) } ?? "not measured", met: exploreRate.map { $0 >= 150_000 }
+        ),
     ]
     guard let binary else {
         for measure in ["start-up vs `lua5.4 -e ''`", "peak RSS, \(big)-test file", "--jobs 2 vs --jobs 1"] {
@@ -218,7 +227,8 @@ func measureTable(
     let bigFile = try writeFiles(folder + "/big", 1) { _ in dataDrivenFile(big) }[0]
     let report = folder + "/peak"
     _ = spawnMeasured(CommandLine.arguments[0], ["--peak-rss", report, binary, bigFile])
-    let peak = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: " ").compactMap {
+    let peak = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: " ").compactMap
+    {
         Int($0)
     }
     let mebibytes = Double(peak.first ?? 0) / 1024
@@ -235,7 +245,8 @@ func measureTable(
     rows.append(
         BenchRow(
             measure: "--jobs 2 vs --jobs 1, \(Int(count)) tests (\(files) files), wall", today: "0.46",
-            target: "≤ 0.55", now: String(format: "%.2f (%.2f s vs %.2f s)", twoJobs / oneJob, twoJobs, oneJob),
+            target: "≤ 0.55",
+            now: String(format: "%.2f (%.2f s vs %.2f s)", twoJobs / oneJob, twoJobs, oneJob),
             met: twoJobs / oneJob <= 0.55))
     return BenchTable(rows: rows, curve: curve)
 }
@@ -260,7 +271,9 @@ func printTable(_ table: BenchTable) {
     for point in table.curve {
         print(
             "| \(point.tests) | "
-                + String(format: "%.1f µs | %.2f×", point.seconds * 1e6, point.seconds / max(first.seconds, 1e-12)) + " |")
+                + String(
+                    format: "%.1f µs | %.2f×", point.seconds * 1e6, point.seconds / max(first.seconds, 1e-12))
+                + " |")
     }
 }
 
@@ -272,7 +285,9 @@ func profile(_ kind: String, count: Int) throws {
     case "state":
         for _ in 0..<count { _ = try ScriptRunner().makeState(root: nil) }
     case "empty":
-        let files = try writeSuite(folder, files: count, perFile: 10) { "test('empty \($0)', function() end)\n" }
+        let files = try writeSuite(folder, files: count, perFile: 10) {
+            "test('empty \($0)', function() end)\n"
+        }
         print("failed:", runInProcess(files, root: folder))
     case "scenario":
         let files = try writeSuite(folder, files: count, perFile: 10, scenarioTest)
@@ -307,7 +322,9 @@ func swiftMoves(readingCard: Bool) throws {
     var sum = 0.0
     for step in 1...1000 {
         try screen.touchMove(touch, to: Point(x: start.x - Double(step % 100), y: start.y))
-        if readingCard { sum += stack.cardSnapshots(in: screen.settings).first { $0.id == "calendar" }!.frame.x }
+        if readingCard {
+            sum += stack.cardSnapshots(in: screen.settings).first { $0.id == "calendar" }!.frame.x
+        }
     }
     try screen.touchUp(touch)
     if sum == .infinity { print(sum) }

@@ -25,7 +25,9 @@ import Testing
         return lua
     }
 
-    @Test func `objects a test makes go at the restore, and the snapshot's stay however the test drops them`() throws {
+    @Test func `objects a test makes go at the restore, and the snapshot's stay however the test drops them`()
+        throws
+    {
         let lua = try Self.state()
         #expect(lua.isSnapshotting)
         #expect(lua.hasFixedArena)
@@ -131,7 +133,9 @@ import Testing
         let state = lua.randomState
         #expect(!state.isEmpty)
         #expect(lua.seedRandom(42))
-        #expect(Self.words(try lua.run("math.randomseed = nil; return math.random(0), math.random(0)")) == expected)
+        #expect(
+            Self.words(try lua.run("math.randomseed = nil; return math.random(0), math.random(0)"))
+                == expected)
         #expect(lua.randomState == state, "the same seed and draws leave the same generator")
         _ = try lua.run("return math.random()")
         #expect(lua.randomState != state, "a draw moves it")

@@ -69,19 +69,23 @@ import Testing
 
     /// Runs `file` in `folder` (all of it, or the tests `filter` selects) with traces into `traces`.
     static func run(
-        _ folder: URL, _ file: String, filter: String? = nil, traces: String, environment: [String: String] = [:]
+        _ folder: URL, _ file: String, filter: String? = nil, traces: String,
+        environment: [String: String] = [:]
     ) throws -> Run {
         var arguments = [
             "--json", "--jobs", "1", "--cpu-budget", "0.5", "--memory-budget", "32", "--trace",
             folder.appendingPathComponent(traces).path,
         ]
         if let filter { arguments += ["--filter", filter] }
-        return try stackplay(arguments: arguments + [folder.appendingPathComponent(file).path], environment: environment)
+        return try stackplay(
+            arguments: arguments + [folder.appendingPathComponent(file).path], environment: environment)
     }
 
     static func trace(_ folder: URL, _ traces: String, named part: String) throws -> String {
         let directory = folder.appendingPathComponent(traces)
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(part) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.contains(part)
+        }
         #expect(names.count == 1, "one trace for \(part) in \(names)")
         guard let name = names.first else { return "" }
         return try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
@@ -122,7 +126,8 @@ import Testing
             #expect(output.contains("function\tfunction\tfunction\t3\n"))
             let slug = "-" + name.replacingOccurrences(of: " ", with: "-") + "-"
             #expect(
-                try Self.trace(folder, "all", named: slug) == Self.trace(folder, "alone-\(name)", named: slug))
+                try Self.trace(folder, "all", named: slug) == Self.trace(folder, "alone-\(name)", named: slug)
+            )
         }
         // Both probes draw their own numbers (seeded from their names), each as when run alone.
         #expect(results["probe first"]?["output"] as? String != results["probe last"]?["output"] as? String)
@@ -146,7 +151,8 @@ import Testing
             #expect(result["output"] as? String == b[name]?["output"] as? String, "\(name)")
             #expect(result["status"] as? String == b[name]?["status"] as? String, "\(name)")
         }
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("fresh").path)
+        let names = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("fresh").path)
         #expect(!names.isEmpty)
         for name in names {
             let x = try String(contentsOf: folder.appendingPathComponent("fresh/\(name)"), encoding: .utf8)
@@ -178,13 +184,17 @@ import Testing
         let run = try stackplay("--jobs", "1", "--verbose", path)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("2 passed, 0 failed"))
-        #expect(run.stderr.contains("\(path): each test runs the file's top level again: its top level made a screen"))
+        #expect(
+            run.stderr.contains(
+                "\(path): each test runs the file's top level again: its top level made a screen"))
         let quiet = try stackplay("--jobs", "1", path)
         #expect(quiet.status == 0)
         #expect(!quiet.stderr.contains("top level again"))
     }
 
-    @Test func `a file whose top level draws random numbers gives each test the numbers it gets alone`() throws {
+    @Test func `a file whose top level draws random numbers gives each test the numbers it gets alone`()
+        throws
+    {
         let script = """
             local drawn = math.random(1, 1000000)
             test("one", function() print(drawn, math.random(1, 1000000)) end)
@@ -203,7 +213,8 @@ import Testing
         }
     }
 
-    @Test func `a test that disposes of a function stackplay made does not free it for the next test`() throws {
+    @Test func `a test that disposes of a function stackplay made does not free it for the next test`() throws
+    {
         let script = """
             test("drops", function()
               stackplay.screen = nil

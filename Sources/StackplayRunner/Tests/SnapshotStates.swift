@@ -80,7 +80,8 @@ final class SnapshotStates: @unchecked Sendable {
     /// snapshot-restored state to use (the caller makes a fresh one). Throws what the top level
     /// raised, with `lua` set for the report.
     func prepare(
-        file: String, root: String?, variant: ScreenVariant, seed: Int, wholeScript: Bool, scripts: ScriptRunner,
+        file: String, root: String?, variant: ScreenVariant, seed: Int, wholeScript: Bool,
+        scripts: ScriptRunner,
         into lua: inout LuaState?
     ) throws(LuaFailure) -> Bool {
         guard unavailable == nil, let entry = entry(root: root, variant: variant, scripts: scripts) else {
@@ -126,7 +127,9 @@ final class SnapshotStates: @unchecked Sendable {
     private func reason(_ lua: LuaState, randomBefore: [UInt8]) -> String? {
         if lua.session.madeScreens { return "its top level made a screen" }
         if lua.retainsSinceSnapshot > 0 { return "its top level made Swift objects that Lua holds" }
-        if randomBefore.isEmpty || lua.randomState != randomBefore { return "its top level draws random numbers" }
+        if randomBefore.isEmpty || lua.randomState != randomBefore {
+            return "its top level draws random numbers"
+        }
         return nil
     }
 
@@ -162,6 +165,7 @@ final class SnapshotStates: @unchecked Sendable {
     /// Whether a failure to make a state came from the modules (a fresh state reports it) rather
     /// than from the arena (then none can be made in this process).
     private static func isModuleFailure(_ error: LuaFailure) -> Bool {
-        !error.message.hasPrefix("no snapshot-restored state") && !error.message.hasPrefix("snapshot-restored states are off")
+        !error.message.hasPrefix("no snapshot-restored state")
+            && !error.message.hasPrefix("snapshot-restored states are off")
     }
 }

@@ -118,8 +118,12 @@ public struct TestRunner: Sendable {
     /// Runs `plain` and `mirrored`, its copy in the mirrored world (`--mirror`), as
     /// ``run(_:repeats:)`` runs each: the plain run is the mirrored run's twin, so each runs once,
     /// not the plain one twice.
-    public func run(plain: TestCase, mirrored: TestCase, repeats: Int = 1) -> (plain: TestResult, mirrored: TestResult) {
-        if plain.skipped || mirrored.skipped { return (run(plain, repeats: repeats), run(mirrored, repeats: repeats)) }
+    public func run(plain: TestCase, mirrored: TestCase, repeats: Int = 1)
+        -> (plain: TestResult, mirrored: TestResult)
+    {
+        if plain.skipped || mirrored.skipped {
+            return (run(plain, repeats: repeats), run(mirrored, repeats: repeats))
+        }
         let results = repeated(repeats) {
             var twin = mirrored
             twin.variant = mirrored.variant.twin
