@@ -62,7 +62,11 @@ dependent-package:
 # A release build of the executable with the Swift runtime linked in (-static-stdlib, which
 # SwiftPM refuses in Package.swift), in its own scratch folder: it starts in about 15% less time
 # than one that loads libswiftCore and its neighbours at run time (`make bench`'s start-up row).
-STATIC := -c release -Xswiftc -static-stdlib --scratch-path .build/static
+# Linked by lld with packed relative relocations (DT_RELR, glibc 2.36 and later): the dynamic
+# loader then applies its 26,000 relative relocations from a 5 KiB bitmap instead of a 640 KiB
+# table, about 1 ms of every start (issue 21).
+STATIC := -c release -Xswiftc -static-stdlib -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld \
+	-Xlinker -z -Xlinker pack-relative-relocs --scratch-path .build/static
 release: deps
 	$(SWIFT) build $(STATIC) --product stackplay
 	@echo "built .build/static/release/stackplay"

@@ -21,4 +21,18 @@ package final class CapturedOutput {
     package var captured: String {
         dropped == 0 ? text : text + "... (\(dropped) more bytes of output not kept)\n"
     }
+
+    /// What was kept and counted at a moment, for ``restore(_:)``.
+    package struct Mark {
+        fileprivate let text: String
+        fileprivate let dropped: Int
+    }
+
+    package var mark: Mark { Mark(text: text, dropped: dropped) }
+
+    /// Back to what it held at `mark` (a snapshot-restored state's output at its snapshot).
+    package func restore(_ mark: Mark) {
+        text = mark.text
+        dropped = mark.dropped
+    }
 }

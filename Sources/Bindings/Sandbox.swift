@@ -30,6 +30,7 @@ public struct Sandbox: Sendable {
     /// Opens the allowed libraries in a fresh state and trims them.
     public func install(in lua: LuaState) throws(LuaFailure) {
         lua.openStandardLibraries()
+        if lua.isSnapshotting { lua.captureRandom() }  // each test seeds its own after a restore
         lua.scriptsRoot = root
         let root = self.root
         let locate = LuaValue.function("require") { arguments in

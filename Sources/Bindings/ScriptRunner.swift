@@ -24,10 +24,13 @@ public struct ScriptRunner: Sendable {
 
     /// A fresh state as scripts see it: sandbox, `require` under `root`, `math.random` seeded
     /// with `seed`, modules.
-    public func makeState(root: String?, seed: Int = RunSeed.standard, variant: ScreenVariant = ScreenVariant())
-        throws(LuaFailure) -> LuaState
-    {
-        let lua = try LuaState(budget: budget)
+    /// With `snapshotting`, the state lives in an arena and can take snapshots (``LuaState``'s
+    /// `takeSnapshot`); it throws when it cannot be made so.
+    public func makeState(
+        root: String?, seed: Int = RunSeed.standard, variant: ScreenVariant = ScreenVariant(),
+        snapshotting: Bool = false
+    ) throws(LuaFailure) -> LuaState {
+        let lua = try snapshotting ? LuaState(snapshotting: budget) : LuaState(budget: budget)
         lua.session.variant = variant
         try Sandbox(root: root, seed: seed).install(in: lua)
         for module in modules {

@@ -29,8 +29,15 @@ package final class ScriptSession {
     private var live: [Tracked] = []
     /// Bytes held by the recorders of screens that are gone (their traces are kept for output).
     private var frozenBytes = 0
-    /// Whether every screen is recorded (`--trace`, `--golden`, `--artifacts`).
+    /// Whether every screen is recorded (`--trace`, `--golden`, `--artifacts`, or `--mirror`'s
+    /// comparison).
     var recordsTraces: Bool
+    /// Whether the run asked for every screen's trace (`--trace`, `--golden`, `--artifacts`): a
+    /// screen recorded only for `--mirror`'s comparison is not recorded as far as the script can
+    /// tell (`screen:trace()` says so), so a run that compares behaves as one that does not.
+    var requestsTraces = false
+    /// The recorders of screens whose trace was asked for (``requestsTraces``, `record = true`).
+    package private(set) var requestedRecorders: [TraceRecorder] = []
     /// `--update`: `expect_trace` records its golden trace again instead of comparing.
     var updatesGolden: Bool
     /// Whether the script asked `screen:mirrored()`: a test that knows its world may act on it,
@@ -70,6 +77,7 @@ package final class ScriptSession {
 
     init(recordsTraces: Bool = false, updatesGolden: Bool = false) {
         self.recordsTraces = recordsTraces
+        requestsTraces = recordsTraces
         self.updatesGolden = updatesGolden
     }
 
@@ -84,7 +92,10 @@ package final class ScriptSession {
             recorder = TraceRecorder(
                 screen: screen, stackplay: StackplayVersion.string, calls: ActionSeam.calls())
             recorders.append(recorder!)
-            recorderOf[ObjectIdentifier(screen)] = recorder
+            if requestsTraces || record {
+                requestedRecorders.append(recorder!)
+                recorderOf[ObjectIdentifier(screen)] = recorder
+            }
         }
         live.append(Tracked(screen, recorder: recorder))
         if let audit { AuditObserver.attach(to: screen, options: audit, session: self) }
@@ -142,6 +153,39 @@ package final class ScriptSession {
             return false
         }
         return total
+    }
+}
+
+extension ScriptSession {
+    /// What a snapshot of the state keeps of the session: made after the file's top level, which
+    /// may print but must not have made a screen (``madeScreens``).
+    package struct Mark {
+        fileprivate let output: CapturedOutput.Mark
+        fileprivate let asksMirror: Bool
+        fileprivate let mirrorsScreens: Bool
+    }
+
+    /// Whether the state made a screen (a Swift object the next test must not see changed).
+    package var madeScreens: Bool { screenCount > 0 || !recorders.isEmpty || explored != nil }
+
+    package var mark: Mark { Mark(output: output.mark, asksMirror: asksMirror, mirrorsScreens: mirrorsScreens) }
+
+    /// Back to `mark`, with the screens, recorders and audit findings made since then forgotten
+    /// (the state was restored to its snapshot; the objects go with their last reference).
+    package func restore(_ mark: Mark) {
+        screens = []
+        screenCount = 0
+        recorders = []
+        requestedRecorders = []
+        recorderOf = [:]
+        live = []
+        frozenBytes = 0
+        explored = nil
+        auditFailure = nil
+        auditIssues = []
+        asksMirror = mark.asksMirror
+        mirrorsScreens = mark.mirrorsScreens
+        output.restore(mark.output)
     }
 }
 

@@ -76,6 +76,7 @@ public struct StackModelModule: LuaModule {
         let session = lua.session
         // A run `--mirror` compares with its twin records every screen (``MirrorCheck``).
         session.recordsTraces = recordsTraces || lua.session.variant.checksMirror
+        session.requestsTraces = recordsTraces
         session.updatesGolden = updatesGolden
         session.audit = audit
         lua.setMemoryMeter { session.footprint() }

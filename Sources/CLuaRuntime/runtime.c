@@ -38,6 +38,7 @@ typedef struct stackplay_guard {
     char where[400];      // "chunkname:line: " where the stop happened, once known
     char stop[512];       // the full stop message, built by stackplay_stop_message
     struct stackplay_pool *pool; // small blocks of this state (stackplay_pool_*); NULL: malloc only
+    stackplay_arena *arena; // the arena every block comes from (arena.c); NULL: the pool
 } stackplay_guard;
 
 static stackplay_guard *stackplay_guard_of(lua_State *L) {
@@ -437,11 +438,15 @@ static void *stackplay_pool_realloc(stackplay_pool *pool, void *ptr, size_t old,
 /// A refused fresh allocation (ptr == NULL) records the position first: the state is consistent
 /// then. A growing block (ptr != NULL, say a stack being moved) is granted within a small reserve
 /// and the hook raises the stop at the next instruction, with its position.
+static void *stackplay_block_realloc(stackplay_guard *g, void *ptr, size_t old, size_t nsize) {
+    return g->arena ? stackplay_arena_realloc(g->arena, ptr, old, nsize) : stackplay_pool_realloc(g->pool, ptr, old, nsize);
+}
+
 static void *stackplay_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     stackplay_guard *g = (stackplay_guard *)ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
-        stackplay_pool_realloc(g->pool, ptr, old, 0);
+        stackplay_block_realloc(g, ptr, old, 0);
         g->used -= old;
         return NULL;
     }
@@ -454,7 +459,7 @@ static void *stackplay_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         }
         stackplay_trip(g, NULL, STACKPLAY_STOP_MEMORY);
     }
-    void *block = stackplay_pool_realloc(g->pool, ptr, old, nsize);
+    void *block = stackplay_block_realloc(g, ptr, old, nsize);
     if (block) g->used = g->used - old + nsize;
     return block;
 }
@@ -465,8 +470,8 @@ static int stackplay_panic(lua_State *L) {
     return 0; // Lua aborts.
 }
 
-lua_State *stackplay_newstate(size_t limit, double cpu_budget, stackplay_dispatch_fn dispatch,
-                                            void (*release)(void *)) {
+static lua_State *stackplay_newstate_in(stackplay_arena *arena, size_t limit, double cpu_budget,
+                                        stackplay_dispatch_fn dispatch, void (*release)(void *)) {
     stackplay_guard *g = (stackplay_guard *)calloc(1, sizeof *g);
     if (!g) return NULL;
     g->limit = limit;
@@ -480,14 +485,42 @@ lua_State *stackplay_newstate(size_t limit, double cpu_budget, stackplay_dispatc
     g->cpu_budget = cpu_budget;
     g->dispatch = dispatch;
     g->release = release;
-    g->pool = stackplay_pool_new();
+    g->arena = arena;
+    g->pool = arena ? NULL : stackplay_pool_new();
     lua_State *L = lua_newstate(stackplay_alloc, g);
     if (!L) { stackplay_pool_free_all(g->pool); free(g); return NULL; }
     *(stackplay_guard **)lua_getextraspace(L) = g;
     g->main = L;
     lua_atpanic(L, stackplay_panic);
+    if (arena) stackplay_arena_attach(arena, L, release);
     return L;
 }
+
+lua_State *stackplay_newstate(size_t limit, double cpu_budget, stackplay_dispatch_fn dispatch,
+                              void (*release)(void *)) {
+    return stackplay_newstate_in(NULL, limit, cpu_budget, dispatch, release);
+}
+
+lua_State *stackplay_newstate_arena(size_t limit, double cpu_budget, stackplay_dispatch_fn dispatch,
+                                    void (*release)(void *), char *why, size_t why_size) {
+    stackplay_arena *arena = stackplay_arena_open(limit, why, why_size);
+    if (!arena) return NULL;
+    lua_State *L = stackplay_newstate_in(arena, limit, cpu_budget, dispatch, release);
+    if (!L) {
+        stackplay_arena_close(arena);
+        snprintf(why, why_size, "out of memory");
+    }
+    return L;
+}
+
+stackplay_arena *stackplay_arena_of(lua_State *L) { return stackplay_guard_of(L)->arena; }
+
+void *stackplay_guard_bytes(lua_State *L, size_t *size) {
+    *size = sizeof(stackplay_guard);
+    return stackplay_guard_of(L);
+}
+
+int stackplay_guard_depth(lua_State *L) { return stackplay_guard_of(L)->depth; }
 
 void stackplay_close(lua_State *L) {
     stackplay_guard *g = stackplay_guard_of(L);
@@ -495,11 +528,13 @@ void stackplay_close(lua_State *L) {
         g->cpu_deadline = stackplay_thread_cpu_seconds() + g->cpu_budget;
         lua_sethook(L, stackplay_hook, LUA_MASKCOUNT, g->hook_count);
     }
+    if (g->arena) stackplay_arena_closing(L, g->arena);
     g->exempt = 0;
     g->measure = NULL;
     lua_close(L);
     if (g->meter) g->release(g->meter);
     stackplay_pool_free_all(g->pool);
+    stackplay_arena_close(g->arena);
     free(g);
 }
 
@@ -518,7 +553,15 @@ static void stackplay_release_slot(lua_State *L, void (*release)(void *)) {
 
 /// `__gc` of every userdata holding a retained Swift object.
 static int stackplay_release_gc(lua_State *L) {
-    stackplay_release_slot(L, stackplay_guard_of(L)->release);
+    stackplay_guard *g = stackplay_guard_of(L);
+    void **slot = (void **)lua_touserdata(L, 1);
+    if (g->arena && slot && *slot) {
+        void *object = *slot;
+        *slot = NULL;
+        stackplay_arena_release(g->arena, object, g->release);
+        return 0;
+    }
+    stackplay_release_slot(L, g->release);
     return 0;
 }
 
@@ -755,6 +798,8 @@ void stackplay_push_swift_function(lua_State *L, void *box) {
     }
     lua_setmetatable(L, -2);
     lua_pushcclosure(L, stackplay_trampoline, 1);
+    stackplay_guard *g = stackplay_guard_of(L);
+    if (g->arena) stackplay_arena_retained(g->arena, box);
 }
 
 void stackplay_push_error(lua_State *L, const char *message, size_t size) {
@@ -907,4 +952,26 @@ void stackplay_charge(lua_State *L, size_t bytes) {
     stackplay_guard *g = stackplay_guard_of(L);
     g->charged += bytes;
     g->last_check = 0;
+}
+
+void stackplay_pushed_object(lua_State *L, void *object) {
+    if (stackplay_host_of(L)) { lua_settop(L, -2); return; }
+    stackplay_guard *g = stackplay_guard_of(L);
+    g->last_check = 0;
+    if (g->arena) stackplay_arena_retained(g->arena, object);
+}
+
+void stackplay_release_held(lua_State *L, void **slot) {
+    void *object = *slot;
+    if (!object) return;
+    *slot = NULL;
+    stackplay_host *h = stackplay_host_of(L);
+    if (h) {
+        lua_settop(L, -2);
+        h->release(object);
+        return;
+    }
+    stackplay_guard *g = stackplay_guard_of(L);
+    if (g->arena) stackplay_arena_release(g->arena, object, g->release);
+    else g->release(object);
 }

@@ -331,7 +331,9 @@ package struct LuaStack {
                 retained.release()
                 throw LuaError("no Lua class is defined for \(type(of: object))")
             }
-            stackplay_charge(L, 0)  // a new screen or component: measure Swift's memory after this call
+            // a new screen or component: measure Swift's memory after this call (and, in a
+            // snapshot-restored state, record the retain: LuaState+Snapshot.swift)
+            stackplay_pushed_object(L, retained.toOpaque())
         case .function(let function):
             stackplay_push_swift_function(L, Unmanaged.passRetained(FunctionBox(function)).toOpaque())
         }
@@ -365,10 +367,8 @@ package struct LuaStack {
 
     /// Releases the object held by the userdata at `index` now; its `__gc` then finds it dead.
     package func releaseObject<T: AnyObject>(at index: Int32, of type: T.Type) {
-        guard let slot = stackplay_object_slot(L, index, Self.classKey(type)), let pointer = slot.pointee
-        else { return }
-        slot.pointee = nil
-        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        guard let slot = stackplay_object_slot(L, index, Self.classKey(type)) else { return }
+        stackplay_release_held(L, slot)
     }
 
     // MARK: Errors

@@ -37,15 +37,26 @@ public final class LuaState {
     }
 
     /// A fresh state with no libraries open, enforcing `budget` while chunks run.
-    public init(budget: LuaBudget = .standard) throws(LuaFailure) {
+    public convenience init(budget: LuaBudget = .standard) throws(LuaFailure) {
         let memory = budget.memoryBytes > 0 ? budget.memoryBytes : 0
         guard let state = stackplay_newstate(memory, budget.cpuSeconds, Self.dispatch, Self.release) else {
             throw LuaFailure(kind: .error, message: "cannot create a Lua state: out of memory")
         }
+        self.init(owning: state, budget: budget)
+    }
+
+    /// Takes `state`, made by stackplay_newstate or stackplay_newstate_arena, enforcing `budget`.
+    package init(owning state: OpaquePointer, budget: LuaBudget) {
         stack = LuaStack(state)
         self.budget = budget
         isHost = false
         stackplay_set_budget_texts(state, budget.cpuStopText, budget.memoryStopText)
+    }
+
+    /// Calls the Swift closure of a Lua function and balances a userdata's retain (the C side's two
+    /// callbacks), for states made elsewhere in LuaRuntime.
+    package static var callbacks: (stackplay_dispatch_fn, @convention(c) (UnsafeMutableRawPointer?) -> Void) {
+        (dispatch, release)
     }
 
     /// The state of a host that loaded stackplay as a library (`require "stackplay"`), borrowed:

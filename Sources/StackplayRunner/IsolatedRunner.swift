@@ -17,30 +17,87 @@ struct IsolatedRunner {
     let timeout: Double
     /// `--repeat N`.
     let repeats: Int
+    /// The run's worker processes: forked for the discovery, they serve the tests after it (a
+    /// worker keeps the snapshots it made of the files it discovered).
+    private let workers = Workers()
 
-    /// Each script's tests, in the scripts' order; false when a signal ended the search early.
-    func discover(_ scripts: [Script]) -> ([Result<[TestCase], TestResult>], Bool) {
-        var found: [Result<[TestCase], TestResult>?] = Array(repeating: nil, count: scripts.count)
+    private final class Workers {
+        var pool: WorkerPool?
+    }
+
+    /// What a worker is asked to do.
+    private enum Request: Int {
+        case discover = 0, test = 1, mirrorPair = 2
+    }
+
+    /// The pool, made on first use.
+    private var pool: WorkerPool {
+        if let pool = workers.pool { return pool }
         let runner = self.runner
-        let pool = WorkerPool(workers: jobs, count: scripts.count, timeout: timeout) { index in
-            var wire = WireWriter()
-            switch runner.discover(file: scripts[index].path, root: scripts[index].root) {
+        let repeats = self.repeats
+        let pool = WorkerPool(workers: jobs, timeout: timeout) { request in
+            Self.answer(request, runner: runner, repeats: repeats)
+        }
+        workers.pool = pool
+        return pool
+    }
+
+    /// Lets the workers go (killed when a signal ended the run); the next use forks new ones.
+    private func release(killing: Bool) {
+        if killing { workers.pool?.killAll() }
+        workers.pool = nil
+    }
+
+    /// A worker's answer to `request`: a file's tests, or one test's result (two for a mirror pair).
+    private static func answer(_ request: [UInt8], runner: TestRunner, repeats: Int) -> [UInt8] {
+        var reader = WireReader(request)
+        var wire = WireWriter()
+        switch reader.int().flatMap(Request.init(rawValue:)) {
+        case .discover?:
+            guard let path = reader.string(), let root = reader.optionalString() else { break }
+            let discovered = runner.discoverRunning(file: path, root: root)
+            switch discovered.outcome {
             case .success(let tests):
                 wire.bool(true)
                 wire.int(tests.count)
                 for test in tests { wire.test(test) }
+                wire.optionalString(discovered.fallback)
+                wire.bool(discovered.ran != nil)
+                if let ran = discovered.ran { wire.result(ran) }
             case .failure(let result):
                 wire.bool(false)
                 wire.result(result)
             }
+        case .test?:
+            guard let test = reader.test() else { break }
+            wire.result(runner.run(test, repeats: repeats))
+        case .mirrorPair?:
+            guard let plain = reader.test(), let mirrored = reader.test() else { break }
+            let (first, second) = runner.run(plain: plain, mirrored: mirrored, repeats: repeats)
+            wire.result(first)
+            wire.result(second)
+        case nil: break
+        }
+        return wire.bytes
+    }
+
+    /// Each script's tests, in the scripts' order (with a whole script's result, which finding it
+    /// out ran); false when a signal ended the search early.
+    func discover(_ scripts: [Script]) -> ([TestRunner.Discovered], Bool) {
+        var found: [TestRunner.Discovered?] = Array(repeating: nil, count: scripts.count)
+        let requests = scripts.map { script in
+            var wire = WireWriter()
+            wire.int(Request.discover.rawValue)
+            wire.string(script.path)
+            wire.optionalString(script.root)
             return wire.bytes
         }
-        let ended = pool.run { index, outcome in
+        let ended = pool.run(requests) { index, outcome in
             let whole = TestCase(
                 file: scripts[index].path, root: scripts[index].root, name: scripts[index].path,
                 position: scripts[index].path, index: 0, skipped: false)
             guard case .finished(let bytes) = outcome else {
-                found[index] = .failure(Self.lost(whole, outcome, while: "while loading"))
+                found[index] = .init(outcome: .failure(Self.lost(whole, outcome, while: "while loading")))
                 return
             }
             var wire = WireReader(bytes)
@@ -50,42 +107,61 @@ struct IsolatedRunner {
                     guard let test = wire.test() else { break }
                     tests.append(test)
                 }
-                if tests.count == count {
-                    found[index] = .success(tests)
-                    return
+                if tests.count == count, let fallback = wire.optionalString(), let hasRun = wire.bool() {
+                    let ran = hasRun ? wire.result() : nil
+                    if !hasRun || ran != nil {
+                        found[index] = .init(outcome: .success(tests), ran: ran, fallback: fallback)
+                        return
+                    }
                 }
             } else if let result = wire.result() {
-                found[index] = .failure(result)
+                found[index] = .init(outcome: .failure(result))
                 return
             }
-            found[index] = .failure(Self.lost(whole, .crashed(signal: nil, status: -1), while: "while loading"))
+            found[index] = .init(
+                outcome: .failure(Self.lost(whole, .crashed(signal: nil, status: -1), while: "while loading")))
         }
-        pool.killAll()
+        if !ended { release(killing: true) }
         return (found.compactMap { $0 }, ended)
     }
 
     /// Each test's result, in the tests' order (nil for a test a signal kept from running); false
-    /// when a signal ended the run early.
+    /// when a signal ended the run early. A test followed by its mirrored copy (`--mirror`) is one
+    /// job: the plain run is the mirrored run's twin.
     func run(_ tests: [TestCase]) -> ([TestResult?], Bool) {
         var results: [TestResult?] = Array(repeating: nil, count: tests.count)
-        let runner = self.runner
-        let repeats = self.repeats
-        let pool = WorkerPool(workers: jobs, count: tests.count, timeout: timeout) { index in
+        // Each job's first test (`units`); a pair's mirrored copy is the next one.
+        var units: [(first: Int, paired: Bool)] = []
+        var index = 0
+        while index < tests.count {
+            let test = tests[index]
+            let paired =
+                index + 1 < tests.count && !test.variant.isMirrored
+                && tests[index + 1] == test.under(test.variant.mirrored)
+            units.append((index, paired))
+            index += paired ? 2 : 1
+        }
+        let requests = units.map { first, paired in
             var wire = WireWriter()
-            wire.result(runner.run(tests[index], repeats: repeats))
+            wire.int((paired ? Request.mirrorPair : Request.test).rawValue)
+            wire.test(tests[first])
+            if paired { wire.test(tests[first + 1]) }
             return wire.bytes
         }
-        let ended = pool.run { index, outcome in
+        let ended = pool.run(requests) { job, outcome in
+            let (first, paired) = units[job]
+            let indices = paired ? [first, first + 1] : [first]
             if case .finished(let bytes) = outcome {
                 var wire = WireReader(bytes)
-                if let result = wire.result() {
-                    results[index] = result
+                let read = indices.compactMap { _ in wire.result() }
+                if read.count == indices.count {
+                    for (index, result) in zip(indices, read) { results[index] = result }
                     return
                 }
             }
-            results[index] = Self.lost(tests[index], outcome, while: "")
+            for index in indices { results[index] = Self.lost(tests[index], outcome, while: "") }
         }
-        pool.killAll()
+        release(killing: !ended)
         return (results, ended)
     }
 

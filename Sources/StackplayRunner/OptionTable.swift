@@ -30,6 +30,13 @@ extension Options {
             "--list", commands: [.run], help: "list the tests that would run, and exit"
         ) { options, _ in options.list = true },
         OptionSpec(
+            "--verbose", commands: [.run],
+            help: """
+                say on stderr which files re-run their top level for each
+                test (one that makes a screen or draws random numbers there)
+                """
+        ) { options, _ in options.verbose = true },
+        OptionSpec(
             "--jobs", value: "N", commands: [.run, .explore], config: "jobs",
             help: """
                 run N tests at once, each in its own Lua state

@@ -71,6 +71,8 @@ struct Options {
     /// `--exclude-tag NAME[,NAME]`, repeatable: tests with any of these tags do not run.
     var excludedTags: [String] = []
     var list = false
+    /// `--verbose`: say on stderr how the run goes about it (a file whose tests re-run its top level).
+    var verbose = false
     var jobs: Int?
     var shard: (index: Int, count: Int)?
     /// `--shard-timings FILE`: a previous run's JUnit file, whose durations balance the shards.

@@ -1,5 +1,6 @@
 import Bindings
 import TestResults
+import LuaRuntime
 import Traces
 
 #if canImport(Glibc)
@@ -40,11 +41,23 @@ struct TestRun {
         }
         var tests: [TestCase] = []
         var broken: [TestResult] = []
-        for outcome in discovered {
-            switch outcome {
-            case .success(let found) where EmptyScript.isEmpty(found):
-                broken.append(EmptyScript.failure(found[0]))
-            case .success(let found): tests += found
+        // Whole scripts that finding their tests ran, by file: their run is that result.
+        var ranWhole: [String: TestResult] = [:]
+        if options.verbose, let reason = LuaState.freshStatesReason {
+            Output.err("stackplay: every test runs in a fresh Lua state (\(reason))")
+        }
+        for found in discovered {
+            if options.verbose, let why = found.fallback, case .success(let cases) = found.outcome,
+                let file = cases.first?.file
+            {
+                Output.err("stackplay: \(file): each test runs the file's top level again: \(why)")
+            }
+            switch found.outcome {
+            case .success(let cases) where EmptyScript.isEmpty(cases):
+                broken.append(EmptyScript.failure(cases[0]))
+            case .success(let cases):
+                tests += cases
+                if let ran = found.ran, options.repeats == 1 { ranWhole[ran.test.file] = ran }
             case .failure(let failed): broken.append(failed)
             }
         }
@@ -72,7 +85,17 @@ struct TestRun {
             return chosenBroken.isEmpty ? ExitCode.success : ExitCode.failure
         }
 
-        let (ran, runEnded) = isolated.run(chosen)
+        // A whole script in its plain variant already ran: only the others go to the workers (and
+        // without whole scripts the results are used as they come: a 10,000-test run holds no copy).
+        func ranAlready(_ test: TestCase) -> TestResult? { ranWhole[test.file].flatMap { $0.test == test ? $0 : nil } }
+        let pending = ranWhole.isEmpty ? chosen : chosen.filter { ranAlready($0) == nil }
+        var ran: [TestResult?]
+        let runEnded: Bool
+        (ran, runEnded) = isolated.run(pending)
+        if !ranWhole.isEmpty {
+            var next = ran.makeIterator()
+            ran = chosen.map { test in ranAlready(test) ?? next.next() ?? nil }
+        }
         var results = broken.filter { chosenBroken.contains($0.test) } + ran.compactMap { $0 }
         if options.forbidOnly || options.ci { results = FocusRule.apply(to: results, ci: options.ci) }
         guard runEnded else {

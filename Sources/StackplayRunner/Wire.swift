@@ -16,6 +16,11 @@ struct WireWriter {
         int(value.utf8.count)
         bytes.append(contentsOf: value.utf8)
     }
+    /// A string or none: a flag, then the string when there is one.
+    mutating func optionalString(_ value: String?) {
+        bool(value != nil)
+        if let value { string(value) }
+    }
 
     mutating func test(_ test: TestCase) { record(test) }
     mutating func result(_ result: TestResult) { record(result) }
@@ -48,6 +53,15 @@ struct WireReader {
         guard let count = int(), count >= 0, count <= bytes.count - offset else { return nil }
         defer { offset += count }
         return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
+    }
+
+    /// What ``WireWriter/optionalString(_:)`` wrote: `.some(nil)` for none, nil when the bytes
+    /// run out.
+    mutating func optionalString() -> String?? {
+        guard let present = bool() else { return nil }
+        guard present else { return .some(nil) }
+        guard let text = string() else { return nil }
+        return .some(text)
     }
 
     mutating func test() -> TestCase? { record(TestCase.self) }

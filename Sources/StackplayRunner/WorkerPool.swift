@@ -10,9 +10,12 @@ import Bindings
 /// (a trap, a signal) or passes the wall-clock limit is reported as that job's outcome, a new
 /// worker takes its place, and the other jobs go on.
 ///
-/// The workers are forked from this process once per batch of jobs, so each already holds the
-/// jobs; the parent sends a job's index down a pipe and reads the worker's answer (bytes made by
-/// `body`) back, length first. The parent stays single-threaded (it forks, so it must).
+/// The workers are forked from this process once, when the first batch needs them, and serve every
+/// batch after it (a run's discovery, then its tests: a worker keeps what it built, such as a
+/// file's snapshot). The parent sends a job's request down a pipe (bytes, length first; for the
+/// batch of ``init(workers:count:timeout:body:)`` the job's index) and reads the worker's answer
+/// back, length first. The parent stays single-threaded (it forks, so it must), and never waits
+/// for a worker it let go: stopped workers are reaped later, without blocking.
 final class WorkerPool {
     enum Outcome {
         /// What `body` returned.
@@ -54,34 +57,56 @@ final class WorkerPool {
 
     private let count: Int
     private let timeout: Double
-    private let body: (Int) -> [UInt8]
+    private let most: Int
+    /// Answers a request (in a worker, or here when no worker can be made).
+    private let serve: ([UInt8]) -> [UInt8]
     private var workers: [Worker] = []
+    /// The requests of the batch running now.
+    private var requests: [[UInt8]] = []
     /// The read buffer of ``receive(_:)``, made once: answers arrive once a test.
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     /// A pool of `workers` processes for jobs `0..<count`; `body(index)` runs in a worker.
     /// `timeout`: seconds of wall time a job may take; 0 or less: no limit.
-    init(workers: Int, count: Int, timeout: Double, body: @escaping (Int) -> [UInt8]) {
+    convenience init(workers: Int, count: Int, timeout: Double, body: @escaping (Int) -> [UInt8]) {
+        self.init(workers: workers, timeout: timeout, count: count) { request in
+            var index = 0
+            for (shift, byte) in request.prefix(8).enumerated() { index |= Int(byte) << (8 * shift) }
+            return body(index)
+        }
+    }
+
+    /// A pool of at most `workers` processes that answer requests with `serve`, batch after batch
+    /// (``run(_:_:)``). `timeout`: seconds of wall time a job may take; 0 or less: no limit.
+    init(workers: Int, timeout: Double, count: Int = 0, serve: @escaping ([UInt8]) -> [UInt8]) {
         self.count = count
         self.timeout = timeout
-        self.body = body
-        for _ in 0..<max(1, min(workers, count)) {
-            if let worker = spawn() { self.workers.append(worker) }
-        }
+        self.most = max(1, workers)
+        self.serve = serve
     }
 
     deinit {
         for worker in workers { stop(worker, kill: false) }
+        Self.reapStopped()
     }
 
-    /// Runs every job, calling `done(index, outcome)` as each ends (in the order they end).
-    /// Returns false when a signal interrupted the run before every job ended.
+    /// Runs the jobs `0..<count` of ``init(workers:count:timeout:body:)``, as ``run(_:_:)``.
     func run(_ done: (Int, Outcome) -> Void) -> Bool {
+        run((0..<count).map { index in withUnsafeBytes(of: Int64(index).littleEndian) { Array($0) } }, done)
+    }
+
+    /// Runs a job for each of `requests`, calling `done(index, outcome)` as each ends (in the order
+    /// they end). Returns false when a signal interrupted the run before every job ended.
+    func run(_ requests: [[UInt8]], _ done: (Int, Outcome) -> Void) -> Bool {
+        let count = requests.count
+        self.requests = requests
+        defer { self.requests = [] }
+        while workers.count < min(most, count), let worker = spawn() { workers.append(worker) }
         var next = 0
         var remaining = count
         if workers.isEmpty {
             // No process could be made: run here, unprotected, rather than not at all.
-            for index in 0..<count { done(index, .finished(body(index))) }
+            for index in 0..<count { done(index, .finished(serve(requests[index]))) }
             return true
         }
         while remaining > 0 {
@@ -89,7 +114,7 @@ final class WorkerPool {
             if !workers.contains(where: { $0.pid > 0 }) {
                 // Every worker is gone and none can be made: run what is left here, unprotected.
                 while next < count {
-                    done(next, .finished(body(next)))
+                    done(next, .finished(serve(requests[next])))
                     next += 1
                 }
                 return true
@@ -143,6 +168,7 @@ final class WorkerPool {
     // MARK: Workers
 
     private func spawn() -> Worker? {
+        Self.reapStopped()
         var requests: [Int32] = [0, 0]
         var answers: [Int32] = [0, 0]
         guard pipe(&requests) == 0 else { return nil }
@@ -178,13 +204,16 @@ final class WorkerPool {
         return Worker(pid: pid, requests: requests[1], answers: answers[0])
     }
 
-    /// The worker's loop: read a job index, run it, write the answer; end when the pipe closes.
+    /// The worker's loop: read a request, answer it, write the answer; end when the pipe closes.
     private func serve(requests: Int32, answers: Int32) -> Never {
         while true {
-            var index: Int64 = 0
-            let read = withUnsafeMutableBytes(of: &index) { readFully(requests, $0) }
-            guard read else { _exit(0) }
-            let answer = body(Int(Int64(littleEndian: index)))
+            var field: Int64 = 0
+            guard withUnsafeMutableBytes(of: &field, { readFully(requests, $0) }) else { _exit(0) }
+            let size = Int(Int64(littleEndian: field))
+            guard size >= 0 else { _exit(1) }
+            var request = [UInt8](repeating: 0, count: size)
+            guard request.withUnsafeMutableBytes({ readFully(requests, $0) }) else { _exit(0) }
+            let answer = serve(request)
             var length = Int64(answer.count).littleEndian
             let sent =
                 withUnsafeBytes(of: &length) { writeFully(answers, $0) }
@@ -194,8 +223,10 @@ final class WorkerPool {
     }
 
     private func send(_ job: Int, to slot: Int) -> Bool {
-        var index = Int64(job).littleEndian
-        guard withUnsafeBytes(of: &index, { writeFully(workers[slot].requests, $0) }) else { return false }
+        var length = Int64(requests[job].count).littleEndian
+        guard withUnsafeBytes(of: &length, { writeFully(workers[slot].requests, $0) }),
+            requests[job].withUnsafeBytes({ writeFully(workers[slot].requests, $0) })
+        else { return false }
         workers[slot].job = job
         workers[slot].started = Self.now()
         workers[slot].buffer.removeAll(keepingCapacity: true)
@@ -229,7 +260,7 @@ final class WorkerPool {
         // The numbers may come back from the next pipe(): a new worker must not close them.
         workers[slot].requests = -1
         workers[slot].answers = -1
-        if !alreadyReaped { _ = reap(old.pid) }
+        if !alreadyReaped { Self.letGo(old.pid) }
         if let fresh = spawn() {
             workers[slot] = fresh
         } else {
@@ -244,7 +275,26 @@ final class WorkerPool {
         close(worker.requests)
         close(worker.answers)
         if kill || worker.job != nil { Glibc.kill(worker.pid, SIGKILL) }
-        _ = reap(worker.pid)
+        Self.letGo(worker.pid)
+    }
+
+    /// Workers told to stop (their pipes closed, or killed) and not reaped yet.
+    nonisolated(unsafe) private static var stopped: [pid_t] = []
+
+    /// Leaves `pid`, told to stop, to end on its own: reaped later (``reapStopped()``), so that the
+    /// parent never waits for a worker's exit.
+    private static func letGo(_ pid: pid_t) {
+        stopped.append(pid)
+        reapStopped()
+    }
+
+    /// Reaps the stopped workers that have ended, without waiting for the others.
+    private static func reapStopped() {
+        stopped.removeAll { pid in
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            return result == pid || (result < 0 && errno != EINTR)
+        }
     }
 
     /// Kills every worker at once (the run was interrupted).

@@ -38,6 +38,9 @@ public struct TestResult: Error, Sendable, Equatable {
     public var picture: String = ""
     /// The test asked `screen:mirrored()` (read in the worker only, never sent).
     public var asksMirror = false
+    /// Of `traces`, those the run or the script asked for (`--trace`, `record = true`), without the
+    /// ones `--mirror` records for its comparison (read in the worker only, never sent).
+    public var requestedTraces: [String] = []
     /// The accessibility issues that failed it (`--audit`, `to_pass_audit`); empty otherwise.
     public var auditIssues: [AuditIssue] = []
 

@@ -144,7 +144,7 @@ func sandboxRows() throws -> [BenchRow] {
 /// difference of two ROUNDS divided by their difference; `lua5.4` runs the same Lua).
 func sandboxCommand(_ arguments: [String]) throws {
     guard arguments.count == 2, let rounds = Int(arguments[1]) else {
-        printTable(try sandboxRows())
+        printTable(BenchTable(rows: try sandboxRows(), curve: []))
         return
     }
     let lua = try ScriptRunner().makeState(root: nil)

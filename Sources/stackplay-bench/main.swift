@@ -255,22 +255,9 @@ do {
             + "without (\(String(format: "%.2f", with / without))×; target ≤ 2×; \(auditFailed) failed)")
 }
 
-// Issue 12's table: every target as a ratio measured in this run. Under `--rounds N` (callgrind)
-// the suites have N × 10 tests and no binary is run.
-let stackplayBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    .appendingPathComponent("stackplay").path
-let binaryExists = FileManager.default.isExecutableFile(atPath: stackplayBinary)
-if !binaryExists && fixedRounds == nil { print("no stackplay binary beside stackplay-bench (run `make bench`)") }
-let rows = try measureTable(
-    tests: fixedRounds.map { $0 * 10 } ?? 1000,
-    binary: binaryExists && fixedRounds == nil ? stackplayBinary : nil,
-    touchMove: fixedRounds == nil ? directMoves / luaMoves : nil,
-    touchMoveCard: fixedRounds == nil ? direct / throughLua : nil)
-printTable(rows + (try sandboxRows()))
-if binaryExists && fixedRounds == nil { try measureReaders(binary: stackplayBinary) }
-
 // MARK: - explore (branch `explore`): explored steps per second -----------------------------------
 
+var exploreRate: Double?
 // One core, in this process: `stackplay explore`'s runs of 100 steps on a 4-card dismissible
 // notification stack, every built-in invariant on (replay checked on every 100th run, as the
 // command does) and one Lua invariant called after every step. Target: ≥ 100,000 steps/s.
@@ -313,7 +300,24 @@ do {
     var steps = 0
     for round in 0..<(fixedRounds ?? 10) { steps += try explore(1_000 + round) }
     let cpuSeconds = Double(Glibc.clock() - cpuStart) / Double(CLOCKS_PER_SEC)
+    exploreRate = Double(steps) / max(cpuSeconds, 1e-9)
     print(
         "explore: \(Int(Double(steps) / max(cpuSeconds, 1e-9))) steps per CPU second "
             + "(\(steps) steps in \(String(format: "%.2f", cpuSeconds)) s of this process's CPU time)")
 }
+
+// Issue 21's table: every target as a ratio measured in this run, and the per-test cost curve.
+// Under `--rounds N` (callgrind) the suites have N × 10 tests and no binary is run.
+let stackplayBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("stackplay").path
+let binaryExists = FileManager.default.isExecutableFile(atPath: stackplayBinary)
+if !binaryExists && fixedRounds == nil { print("no stackplay binary beside stackplay-bench (run `make bench`)") }
+let rows = try measureTable(
+    tests: fixedRounds.map { $0 * 10 } ?? 1000,
+    binary: binaryExists && fixedRounds == nil ? stackplayBinary : nil,
+    touchMove: fixedRounds == nil ? directMoves / luaMoves : nil,
+    touchMoveCard: fixedRounds == nil ? direct / throughLua : nil,
+    exploreRate: fixedRounds == nil ? exploreRate : nil)
+printTable(BenchTable(rows: rows.rows + (try sandboxRows()), curve: rows.curve))
+if binaryExists && fixedRounds == nil { try measureReaders(binary: stackplayBinary) }
+

@@ -57,5 +57,80 @@ extension BindingsTests {
             #expect(result.message.contains("file.lua:3: a test called \"a\" is already defined at "))
             #expect(result.message.hasSuffix("file.lua:1"))
         }
+
+        /// Counts the calls of `top_level()` across every state of the process.
+        final class Counter: @unchecked Sendable { var runs = 0 }
+        struct CountingModule: LuaModule {
+            let counter: Counter
+            func install(in lua: LuaState) throws {
+                let counter = self.counter
+                try lua.setGlobal(
+                    "top_level",
+                    .function("top_level") { _ in
+                        counter.runs += 1
+                        return []
+                    })
+            }
+        }
+
+        @Test func `a file's top level runs once for discovering and running all its tests`() throws {
+            let (folder, file) = try Self.script("top_level()\nprint('top')\n" + Self.tests(20))
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let counter = Counter()
+            let runner = TestRunner(
+                scripts: ScriptRunner(modules: StackplayModules.standard + [CountingModule(counter: counter)]))
+            let tests = try runner.discover(file: file, root: folder).get()
+            #expect(tests.count == 20)
+            for test in tests {
+                let result = runner.run(test)
+                #expect(result.status == .passed)
+                #expect(result.output == "top\n")
+            }
+            #expect(counter.runs == 1)
+        }
+
+        @Test func `a whole script is run by its discovery, with the result a run gives`() throws {
+            let (folder, file) = try Self.script("top_level()\nprint('whole')\nlocal s = stackplay.screen { record = true }\n")
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let counter = Counter()
+            let runner = TestRunner(
+                scripts: ScriptRunner(modules: StackplayModules.standard + [CountingModule(counter: counter)]))
+            let discovered = runner.discoverRunning(file: file, root: folder)
+            let ran = try #require(discovered.ran)
+            #expect(counter.runs == 1)
+            let whole = try discovered.outcome.get()
+            #expect(whole.count == 1)
+            let again = runner.run(whole[0])
+            #expect(ran.test == again.test)
+            #expect(ran.status == .passed)
+            #expect(ran.status == again.status)
+            #expect(ran.output == "whole\n")
+            #expect(ran.output == again.output)
+            #expect(ran.traces.count == 1)
+            #expect(ran.traces == again.traces)
+            #expect(ran.seed == again.seed)
+        }
+
+        @Test func `a test and its mirrored copy run twice in all, not three times`() throws {
+            let (folder, file) = try Self.script(
+                "test('t', function() top_level(); local s = stackplay.screen {}; s:notification_stack { items = { 'a' } } end)")
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let counter = Counter()
+            let runner = TestRunner(
+                scripts: ScriptRunner(modules: StackplayModules.standard + [CountingModule(counter: counter)]))
+            let plain = try #require(try runner.discover(file: file, root: folder).get().first)
+            let mirrored = plain.under(plain.variant.mirrored)
+            let (first, second) = runner.run(plain: plain, mirrored: mirrored)
+            #expect(counter.runs == 2)
+            #expect(first.test == plain)
+            #expect(second.test == mirrored)
+            #expect(first.status == .passed)
+            #expect(second.status == .passed)
+            #expect(first.traces.isEmpty, "the plain run asked for no trace")
+            #expect(second.traces.count == 1, "the mirrored run reports what it compared, as before")
+            let alone = runner.run(plain)
+            #expect(alone.output == first.output)
+            #expect(alone.traces == first.traces)
+        }
     }
 }

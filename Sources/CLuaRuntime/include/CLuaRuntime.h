@@ -134,5 +134,14 @@ void stackplay_watchdog_answer_to(int fd);
 
 /// The exit status of a process stopped that way with no answer pipe (1 by default).
 void stackplay_watchdog_exit_status(int status);
+/// After stackplay_push_object pushed a userdata holding `object`: stackplay_charge(L, 0), and in a
+/// snapshot-restored state the retain is recorded (arena.h).
+void stackplay_pushed_object(lua_State *L, void *object);
+
+/// Releases the object in `slot` now (a class's release method) and marks the slot dead. In a
+/// snapshot-restored state a retain that belongs to a snapshot is kept (arena.h).
+void stackplay_release_held(lua_State *L, void **slot);
+
+#include "arena.h"
 
 #endif

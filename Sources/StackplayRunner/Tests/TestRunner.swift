@@ -16,6 +16,9 @@ public struct TestRunner: Sendable {
     /// test's file and name.
     public var seed: Int
 
+    /// This runner's snapshot-restored states in this process (a forked worker has its own copy).
+    let states = SnapshotStates()
+
     public init(scripts: ScriptRunner = ScriptRunner(), seed: Int = RunSeed.standard) {
         self.scripts = scripts
         self.seed = seed
@@ -29,20 +32,43 @@ public struct TestRunner: Sendable {
 
     /// The tests of `file`, or a failed result when the file does not load or run.
     public func discover(file: String, root: String?) -> Result<[TestCase], TestResult> {
+        discoverRunning(file: file, root: root).outcome
+    }
+
+    /// What finding a file's tests found.
+    public struct Discovered {
+        /// The tests, or the failure of a file that does not load or run.
+        public var outcome: Result<[TestCase], TestResult>
+        /// A file without tests is one test, the whole script, and finding that out ran it: its
+        /// result, as ``run(_:repeats:)`` gives it for the script in its plain variant.
+        public var ran: TestResult?
+        /// Why the file's tests re-run its top level in this process (no snapshot after it), if they do.
+        public var fallback: String?
+    }
+
+    /// The tests of `file`, as ``discover(file:root:)``; a whole script's result comes with it.
+    public func discoverRunning(file: String, root: String?) -> Discovered {
+        let clock = ContinuousClock()
+        let start = clock.now
         let whole = TestCase(file: file, root: root, name: file, position: file, index: 0, skipped: false)
         let seed = RunSeed.seed(seed, file: file, name: file)
         var lua: LuaState?
         do {
-            let state = try scripts.makeState(root: root, seed: seed)
-            lua = state
-            try state.run(file: file)
+            let state = try prepared(file: file, root: root, variant: ScreenVariant(), seed: seed, into: &lua)
+            let fallback = states.fallback(for: file)
             let listed = try state.callRunner("tests", [])
             guard case .array(let entries)? = listed.first, !entries.isEmpty else {
                 // A file that only declares explorations has no tests: `stackplay explore` runs it.
-                if listed.count > 1, let explorations = listed[1].number, explorations > 0 { return .success([]) }
-                return .success([whole])
+                if listed.count > 1, let explorations = listed[1].number, explorations > 0 {
+                    return Discovered(outcome: .success([]), fallback: fallback)
+                }
+                var result = TestResult(test: whole, status: .passed)
+                result.seed = seed
+                Self.collect(state, into: &result)
+                result.seconds = Self.seconds(since: start, on: clock)
+                return Discovered(outcome: .success([whole]), ran: result, fallback: fallback)
             }
-            return .success(
+            let tests =
                 entries.enumerated().map { offset, entry in
                     guard case .table(let fields) = entry else { return whole }
                     return TestCase(
@@ -50,13 +76,37 @@ public struct TestRunner: Sendable {
                         position: fields["position"]?.string ?? file, index: offset + 1,
                         skipped: fields["skipped"]?.boolean ?? false,
                         focused: fields["only"]?.boolean ?? false, tags: Self.strings(fields["tags"]))
-                })
+                }
+            return Discovered(outcome: .success(tests), fallback: fallback)
         } catch {
             var failed = Self.failed(whole, error, in: lua)
             failed.seed = seed
             if let lua { Self.collect(lua, into: &failed) }
-            return .failure(failed)
+            return Discovered(outcome: .failure(failed))
         }
+    }
+
+    /// Why the tests of `file` re-run its top level in this process (no snapshot after it), if they do.
+    public func snapshotFallback(for file: String) -> String? { states.fallback(for: file) }
+
+    /// A state at the start of a test of `file` (or of the whole script): its top level has run,
+    /// `math.random` is seeded with `seed`. A snapshot-restored one when this process has them (the
+    /// top level then runs once a file), else a fresh one. `lua` is set as soon as there is a state,
+    /// so that a top level that raises is reported with what it printed.
+    private func prepared(
+        file: String, root: String?, variant: ScreenVariant, seed: Int, wholeScript: Bool = false,
+        into lua: inout LuaState?
+    ) throws(LuaFailure) -> LuaState {
+        let restored = try states.exclusively { () throws(LuaFailure) -> Bool in
+            try states.prepare(
+                file: file, root: root, variant: variant, seed: seed, wholeScript: wholeScript, scripts: scripts,
+                into: &lua)
+        }
+        if restored == true, let lua { return lua }
+        let state = try scripts.makeState(root: root, seed: seed, variant: variant)
+        lua = state
+        try state.run(file: file)
+        return state
     }
 
     /// Runs one test in a fresh state: the file's top level again, then the test. With
@@ -64,23 +114,61 @@ public struct TestRunner: Sendable {
     /// the output or a trace differs between runs.
     public func run(_ test: TestCase, repeats: Int = 1) -> TestResult {
         if test.skipped { return TestResult(test: test, status: .skipped) }
-        let clock = ContinuousClock()
-        let start = clock.now
-        var result = runMirrorChecked(test)
+        return repeated(repeats) { [timed { runMirrorChecked(test) }] }[0]
+    }
+
+    /// Runs `plain` and `mirrored`, its copy in the mirrored world (`--mirror`), as
+    /// ``run(_:repeats:)`` runs each: the plain run is the mirrored run's twin, so each runs once,
+    /// not the plain one twice.
+    public func run(plain: TestCase, mirrored: TestCase, repeats: Int = 1)
+        -> (plain: TestResult, mirrored: TestResult)
+    {
+        if plain.skipped || mirrored.skipped {
+            return (run(plain, repeats: repeats), run(mirrored, repeats: repeats))
+        }
+        let results = repeated(repeats) {
+            var twin = mirrored
+            twin.variant = mirrored.variant.twin
+            let compared = timed { runUntimed(twin) }
+            var plainResult = compared
+            // what the plain run reports: its own test, and only the traces it asked for
+            plainResult.test = plain
+            plainResult.traces = compared.requestedTraces
+            var checked = timed { MirrorCheck.check(runUntimed(mirrored), twin: compared, kinds: traceKinds) }
+            checked.seconds += compared.seconds
+            return [plainResult, checked]
+        }
+        return (results[0], results[1])
+    }
+
+    /// `body`'s results (each timed) `repeats` times, each from a fresh start: a result that differs
+    /// from its first run fails as flaky; the times add up.
+    private func repeated(_ repeats: Int, _ body: () -> [TestResult]) -> [TestResult] {
+        var results = body()
+        var flagged = Array(repeating: false, count: results.count)
         var run = 1
-        while run < repeats {
+        while run < repeats, flagged.contains(false) {
             run += 1
-            let again = runMirrorChecked(test)
-            if let difference = Self.difference(result, again) {
-                result.status = .failed
-                result.message =
-                    "\(test.position): flaky: run \(run) of \(repeats) differs from run 1: \(difference)\n"
+            let again = body()
+            for index in results.indices where !flagged[index] {
+                results[index].seconds += again[index].seconds
+                guard let difference = Self.difference(results[index], again[index]) else { continue }
+                flagged[index] = true
+                results[index].status = .failed
+                results[index].message =
+                    "\(results[index].test.position): flaky: run \(run) of \(repeats) differs from run 1: \(difference)\n"
                     + "  To fix: find what the test reads that is not the same on every run."
-                break
             }
         }
-        let elapsed = clock.now - start
-        result.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        return results
+    }
+
+    /// `body`'s result with the wall time it took.
+    private func timed(_ body: () -> TestResult) -> TestResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var result = body()
+        result.seconds = Self.seconds(since: start, on: clock)
         return result
     }
 
@@ -90,9 +178,9 @@ public struct TestRunner: Sendable {
         var lua: LuaState?
         var result: TestResult
         do {
-            let state = try scripts.makeState(root: test.root, seed: seed, variant: test.variant)
-            lua = state
-            try state.run(file: test.file)
+            let state = try prepared(
+                file: test.file, root: test.root, variant: test.variant, seed: seed, wholeScript: test.index == 0,
+                into: &lua)
             if test.index == 0 {
                 result = TestResult(test: test, status: .passed)
             } else {
@@ -134,6 +222,11 @@ public struct TestRunner: Sendable {
         return result
     }
 
+    private static func seconds(since start: ContinuousClock.Instant, on clock: ContinuousClock) -> Double {
+        let elapsed = clock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
     /// The output, the traces and, for a failure, the screens' state: read from the session.
     private static func collect(_ lua: LuaState, into result: inout TestResult) {
         lua.session.applyAudit(to: &result)
@@ -148,6 +241,7 @@ public struct TestRunner: Sendable {
             if result.status != .failed { result.position = result.test.position }
             result.status = .failed
         }
+        result.requestedTraces = lua.session.requestedRecorders.map(\.text)
         result.asksMirror = lua.session.asksMirror
         if result.status == .failed { result.dump = lua.session.dump() }
         if result.status == .failed, result.kind == .failure, let moving = lua.session.stillAnimating() {

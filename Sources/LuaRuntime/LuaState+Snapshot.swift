@@ -1,0 +1,101 @@
+import CLua
+import CLuaRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Snapshot-restored states (issue 21, `arena.h`): a state whose Lua memory is one arena at a
+/// fixed address, so that copying a snapshot back restores it byte for byte. A worker builds a
+/// file's state once and restores it before each test.
+///
+/// Swift objects its userdata hold are counted per snapshot: a restore releases those the
+/// discarded Lua objects held, and a finalizer run during a test never releases an object a
+/// snapshot still points at. Nothing Swift keeps may refer to Lua objects made after a snapshot
+/// (no registry references outlive a test: LuaRuntime takes none).
+extension LuaState {
+    /// Why snapshot-restored states are off in this process, or nil: `STACKPLAY_FRESH_STATES=1`, or
+    /// a build with AddressSanitizer (which must see every block of Lua's heap).
+    package static let freshStatesReason: String? = {
+        if let value = getenv("STACKPLAY_FRESH_STATES"), String(cString: value) == "1" {
+            return "STACKPLAY_FRESH_STATES=1"
+        }
+        return nil
+    }()
+
+    /// A fresh state, as ``init(budget:)``, whose memory is an arena of its own; throws (with the
+    /// reason) when there can be none: snapshots off, no memory budget, no address range.
+    package convenience init(snapshotting budget: LuaBudget) throws(LuaFailure) {
+        if let reason = Self.freshStatesReason {
+            throw LuaFailure(kind: .error, message: "snapshot-restored states are off: \(reason)")
+        }
+        var why = [CChar](repeating: 0, count: 200)
+        let memory = budget.memoryBytes > 0 ? budget.memoryBytes : 0
+        let (dispatch, release) = Self.callbacks
+        guard
+            let state = stackplay_newstate_arena(
+                memory, budget.cpuSeconds, dispatch, release, &why, why.count)
+        else {
+            let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw LuaFailure(kind: .error, message: "no snapshot-restored state: \(reason)")
+        }
+        self.init(owning: state, budget: budget)
+    }
+
+    /// Whether this state lives in an arena and can take snapshots.
+    package var isSnapshotting: Bool { !isHost && stackplay_arena_of(stack.L) != nil }
+
+    /// Whether the arena is at its fixed address (else at one the kernel chose, which works the same
+    /// within the process).
+    package var hasFixedArena: Bool {
+        guard !isHost, let arena = stackplay_arena_of(stack.L) else { return false }
+        return stackplay_arena_fixed(arena) != 0
+    }
+
+    /// Bytes of the arena in use, its allocator's bookkeeping included (0 without an arena).
+    package var arenaBytes: Int {
+        guard !isHost, let arena = stackplay_arena_of(stack.L) else { return 0 }
+        return stackplay_arena_used(arena)
+    }
+
+    /// Takes a snapshot of the state now; returns its level, for ``restore(snapshot:)``, or nil when
+    /// the state has no arena, a Lua call is running, or every level is taken.
+    package func takeSnapshot() -> Int? {
+        guard !isHost else { return nil }
+        let level = stackplay_snapshot_take(stack.L)
+        return level > 0 ? Int(level) : nil
+    }
+
+    /// Puts the state back as it was when snapshot `level` was taken, dropping newer snapshots.
+    /// Refused while a Lua call is running on the state (a Swift function called from Lua).
+    package func restore(snapshot level: Int) throws(LuaFailure) {
+        switch isHost ? -2 : stackplay_snapshot_restore(stack.L, Int32(level)) {
+        case 0: return
+        case -1:
+            throw LuaFailure(
+                kind: .error, message: "stackplay: a state cannot be restored while Lua runs in it")
+        default:
+            throw LuaFailure(kind: .error, message: "stackplay: the state has no snapshot \(level)")
+        }
+    }
+
+    /// How many snapshots the state holds.
+    package var snapshotLevels: Int { isHost ? 0 : Int(stackplay_snapshot_levels(stack.L)) }
+
+    /// Swift objects made since the newest snapshot that Lua userdata still hold.
+    package var retainsSinceSnapshot: Int { isHost ? 0 : stackplay_snapshot_retains(stack.L) }
+
+    /// Keeps the library's `math.randomseed` for ``seedRandom(_:)`` and ``randomState``: call it
+    /// right after the standard libraries are open, before any script can replace it.
+    package func captureRandom() { stackplay_random_capture(stack.L) }
+
+    /// `math.randomseed(seed)` with the library's own function (as the sandbox seeds a fresh state).
+    package func seedRandom(_ seed: Int) -> Bool { stackplay_random_seed(stack.L, Int64(seed)) == 0 }
+
+    /// The random generator's state, to tell whether a chunk drew numbers; empty when unknown.
+    package var randomState: [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = bytes.withUnsafeMutableBytes { stackplay_random_state(stack.L, $0.baseAddress, $0.count) }
+        return Array(bytes.prefix(count))
+    }
+}

@@ -1,0 +1,172 @@
+import TestResults
+import Bindings
+import LuaRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The snapshot-restored states of one runner in one process (issue 21): a state is built once
+/// (sandbox, modules, prelude) and snapshotted; a file's top level then runs once and is
+/// snapshotted too, and each test of the file starts by restoring that snapshot. Every internal
+/// pointer of the state is valid again after a restore, so a test sees the state exactly as the
+/// first test did.
+///
+/// A file whose top level made Swift objects that Lua holds (a screen, a component), or drew random
+/// numbers, is not snapshotted after its top level: each of its tests restores the state from
+/// before the top level and runs it again, as a fresh state would (``fallback(for:)`` says why).
+/// Everything outside the arena is restored with it: the guard's counters (C), the session's
+/// output and screens (``ScriptSession/restore(_:)``), the test's own random seed.
+///
+/// `STACKPLAY_FRESH_STATES=1`, a build with AddressSanitizer, or a run without a memory budget
+/// use fresh malloc-backed states instead, as before.
+final class SnapshotStates: @unchecked Sendable {
+    /// What a state is built for: the scripts' folder and the `--matrix`/`--mirror` variant.
+    private struct Key: Hashable {
+        var root: String?
+        var variant: ScreenVariant
+    }
+
+    private final class Entry {
+        let lua: LuaState
+        /// The snapshot after the sandbox, the modules and the prelude.
+        let base: Int
+        let baseMark: ScriptSession.Mark
+        /// The file whose top level ran last in `lua` (nil after a whole script or a failure), as it
+        /// was then (a file that changed runs again).
+        var file: String?
+        var identity: CompiledFiles.Identity?
+        /// The snapshot after `file`'s top level; nil when its tests re-run it (`fallback`).
+        var fileLevel: Int?
+        var fileMark: ScriptSession.Mark?
+        var used = 0
+
+        init(lua: LuaState, base: Int) {
+            self.lua = lua
+            self.base = base
+            baseMark = lua.session.mark
+        }
+    }
+
+    /// The states kept at once (one for each variant a worker runs: `--mirror` needs two).
+    static let kept = 8
+
+    private var entries: [Key: Entry] = [:]
+    private var uses = 0
+    /// Set when no arena can be made in this process: every test then gets a fresh state.
+    private var unavailable: String? = LuaState.freshStatesReason
+    /// Files whose tests re-run the top level, and why.
+    private var fallbacks: [String: String] = [:]
+    private var lock = pthread_mutex_t()
+
+    init() { pthread_mutex_init(&lock, nil) }
+    deinit { pthread_mutex_destroy(&lock) }
+
+    /// Runs `body` holding the states, or returns nil at once when another thread holds them (that
+    /// thread's test runs in a fresh state instead).
+    func exclusively<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T? {
+        guard pthread_mutex_trylock(&lock) == 0 else { return nil }
+        defer { pthread_mutex_unlock(&lock) }
+        return try body()
+    }
+
+    /// Why `file`'s tests re-run its top level, if they do.
+    func fallback(for file: String) -> String? {
+        exclusively { fallbacks[file] } ?? nil
+    }
+
+    /// Puts `lua` at the start of a test of `file`: its top level has run (once a file, or again
+    /// for a file that falls back), `math.random` seeded with `seed`. A `wholeScript` is the file
+    /// itself, run from the state before its top level. Returns false when there is no
+    /// snapshot-restored state to use (the caller makes a fresh one). Throws what the top level
+    /// raised, with `lua` set for the report.
+    func prepare(
+        file: String, root: String?, variant: ScreenVariant, seed: Int, wholeScript: Bool,
+        scripts: ScriptRunner,
+        into lua: inout LuaState?
+    ) throws(LuaFailure) -> Bool {
+        guard unavailable == nil, let entry = entry(root: root, variant: variant, scripts: scripts) else {
+            return false
+        }
+        let state = entry.lua
+        let session = state.session
+        let identity = CompiledFiles.Identity(file)
+        let known = entry.file == file && identity != nil && entry.identity == identity
+        if !wholeScript, known, let level = entry.fileLevel, let mark = entry.fileMark {
+            try state.restore(snapshot: level)
+            session.restore(mark)
+            guard state.seedRandom(seed) else { return false }
+            lua = state
+            return true
+        }
+        try state.restore(snapshot: entry.base)
+        session.restore(entry.baseMark)
+        guard state.seedRandom(seed) else { return false }
+        lua = state
+        if !known { fallbacks[file] = nil }
+        entry.file = nil
+        entry.fileLevel = nil
+        entry.fileMark = nil
+        let before = state.randomState
+        try state.run(file: file)
+        if wholeScript { return true }
+        entry.file = file
+        entry.identity = identity
+        if known && fallbacks[file] != nil { return true }
+        if let why = reason(state, randomBefore: before) {
+            fallbacks[file] = why
+        } else if let level = state.takeSnapshot() {
+            entry.fileLevel = level
+            entry.fileMark = session.mark
+        } else {
+            fallbacks[file] = "the state could not be snapshotted"
+        }
+        return true
+    }
+
+    /// Why a state whose file's top level just ran must not be snapshotted there, or nil.
+    private func reason(_ lua: LuaState, randomBefore: [UInt8]) -> String? {
+        if lua.session.madeScreens { return "its top level made a screen" }
+        if lua.retainsSinceSnapshot > 0 { return "its top level made Swift objects that Lua holds" }
+        if randomBefore.isEmpty || lua.randomState != randomBefore {
+            return "its top level draws random numbers"
+        }
+        return nil
+    }
+
+    /// The state for `root` and `variant`, built and snapshotted on first use; nil when it cannot be
+    /// (the caller's fresh state then reports any error of the modules).
+    private func entry(root: String?, variant: ScreenVariant, scripts: ScriptRunner) -> Entry? {
+        let key = Key(root: root, variant: variant)
+        uses += 1
+        if let entry = entries[key] {
+            entry.used = uses
+            return entry
+        }
+        if entries.count >= Self.kept, let oldest = entries.min(by: { $0.value.used < $1.value.used })?.key {
+            entries[oldest] = nil
+        }
+        let lua: LuaState
+        do {
+            lua = try scripts.makeState(root: root, variant: variant, snapshotting: true)
+        } catch {
+            if !Self.isModuleFailure(error) { unavailable = error.message }
+            return nil
+        }
+        guard let base = lua.takeSnapshot() else {
+            unavailable = "the state could not be snapshotted"
+            return nil
+        }
+        let entry = Entry(lua: lua, base: base)
+        entry.used = uses
+        entries[key] = entry
+        return entry
+    }
+
+    /// Whether a failure to make a state came from the modules (a fresh state reports it) rather
+    /// than from the arena (then none can be made in this process).
+    private static func isModuleFailure(_ error: LuaFailure) -> Bool {
+        !error.message.hasPrefix("no snapshot-restored state")
+            && !error.message.hasPrefix("snapshot-restored states are off")
+    }
+}
