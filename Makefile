@@ -170,14 +170,15 @@ viewer:
 SWIFT_SOURCES = $(shell git ls-files '*.swift' | grep -v -e 'Sources/Bindings/EmbeddedLua.swift' -e 'Sources/Traces/EmbeddedViewer.swift')
 
 format:
-	$(SWIFT) format --in-place --parallel $(SWIFT_SOURCES)
+	@$(SWIFT) format --in-place --parallel $(SWIFT_SOURCES)
 
 # The code's own hygiene, as CI runs it (.ci/run): swift-format's lint with zero findings, luacheck
 # with zero warnings, the generated files current, and the Swift suite under AddressSanitizer.
 check: lint-swift lint-lua drift asan
 
 lint-swift:
-	$(SWIFT) format lint --strict --parallel $(SWIFT_SOURCES)
+	@echo "swift format lint --strict (every Swift file but the generated ones)"
+	@$(SWIFT) format lint --strict --parallel $(SWIFT_SOURCES)
 
 # stackplay's own Lua (sandbox, prelude), the scenarios, the specs and the shipped standards.
 lint-lua: lua-tools

@@ -36,7 +36,8 @@ let package = Package(
         .target(name: "TestResults", dependencies: ["StackModel"]),
         // Pure Swift: traces of a screen's inputs and frames (JSON Lines), replay, SVG pictures.
         // Its viewer page (Viewer/*.css, *.js) is compiled in through EmbeddedViewer.swift (`make viewer`).
-        .target(name: "Traces", dependencies: ["StackModel", "TestResults", "SystemCalls"], exclude: ["Viewer"]),
+        .target(
+            name: "Traces", dependencies: ["StackModel", "TestResults", "SystemCalls"], exclude: ["Viewer"]),
         // Pure Swift: `stackplay explore`'s engine: generated actions, invariants, shrinking, and
         // the shrunk run written out as a Lua scenario. No Lua here (Bindings runs the files).
         .target(name: "Exploration", dependencies: ["StackModel", "Traces"]),
@@ -46,14 +47,16 @@ let package = Package(
         // The Lua API over StackModel, through LuaRuntime's typed helpers.
         // Its own Lua (Lua/*.lua) is compiled in through EmbeddedLua.swift, which `make lua` writes.
         .target(
-            name: "Bindings", dependencies: ["LuaRuntime", "StackModel", "TestResults", "Traces", "Exploration"],
+            name: "Bindings",
+            dependencies: ["LuaRuntime", "StackModel", "TestResults", "Traces", "Exploration"],
             exclude: ["Lua"]),
         // The runner: options and config, discovery, selection and shards, worker processes,
         // reporters, `check`, traces/golden/artifact outputs. Unit-tested in StackplayRunnerTests.
         .target(
             name: "StackplayRunner",
             dependencies: [
-                "Bindings", "LuaRuntime", "SystemCalls", "StackModel", "TestResults", "Traces", "Exploration", "Wording",
+                "Bindings", "LuaRuntime", "SystemCalls", "StackModel", "TestResults", "Traces", "Exploration",
+                "Wording",
             ]),
         // The thin executable: hands the arguments to StackplayRunner and exits with its code.
         .executableTarget(name: "stackplay", dependencies: ["StackplayRunner"]),
@@ -62,7 +65,10 @@ let package = Package(
         .target(name: "StackplayLua", dependencies: ["Bindings"]),
         // `make bench`: events per second, release build.
         .executableTarget(
-            name: "stackplay-bench", dependencies: ["StackplayRunner", "Bindings", "LuaRuntime", "StackModel", "CBenchBaseline", "Exploration"]),
+            name: "stackplay-bench",
+            dependencies: [
+                "StackplayRunner", "Bindings", "LuaRuntime", "StackModel", "CBenchBaseline", "Exploration",
+            ]),
         // The bench's floor: a fresh Lua state in plain C.
         .target(name: "CBenchBaseline", dependencies: ["CLua"]),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
@@ -72,9 +78,12 @@ let package = Package(
         .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime"]),
         .testTarget(
             name: "BindingsTests",
-            dependencies: ["Bindings", "StackplayRunner", "LuaRuntime", "StackModel", "CLuaRuntime", "TestResults"]),
+            dependencies: [
+                "Bindings", "StackplayRunner", "LuaRuntime", "StackModel", "CLuaRuntime", "TestResults",
+            ]),
         .testTarget(
-            name: "StackplayRunnerTests", dependencies: ["StackplayRunner", "Bindings", "TestResults", "Traces"]),
+            name: "StackplayRunnerTests",
+            dependencies: ["StackplayRunner", "Bindings", "TestResults", "Traces"]),
         // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).
         .testTarget(name: "StackplayTests", dependencies: ["stackplay"], exclude: ["Fixtures"]),
     ],

@@ -26,7 +26,9 @@ enum ComponentMethods {
             try a.object(at: 1, as: ComponentHandle<C>.self)
         }
         /// The point of `target` (argument 2; nil means the component's own tap target).
-        func point(_ a: LuaArguments, _ h: ComponentHandle<C>, defaultTarget: ComponentTarget?) throws -> Point {
+        func point(_ a: LuaArguments, _ h: ComponentHandle<C>, defaultTarget: ComponentTarget?) throws
+            -> Point
+        {
             let target: ComponentTarget
             if let given = try a.optionalString(at: 2) {
                 target = h.resolve(given)
@@ -57,7 +59,8 @@ enum ComponentMethods {
                 return [
                     LuaSnapshot.hit(
                         try a.model {
-                            try h.view.drag(fromScreenPoint: at, by: translation, steps: steps, duration: duration)
+                            try h.view.drag(
+                                fromScreenPoint: at, by: translation, steps: steps, duration: duration)
                         })
                 ]
             },
@@ -83,7 +86,10 @@ enum ComponentMethods {
             "cards": { a in
                 let h = try handle(a)
                 return [
-                    .array(h.view.cards(of: h.component).map { LuaSnapshot.card($0, integerID: h.integerID($0.id)) })
+                    .array(
+                        h.view.cards(of: h.component).map {
+                            LuaSnapshot.card($0, integerID: h.integerID($0.id))
+                        })
                 ]
             },
             "frame": { a in

@@ -1,4 +1,5 @@
 import LuaRuntime
+
 /// stackplay's own Lua chunks (``EmbeddedLua``), each compiled once per process: a test's fresh
 /// state loads the bytecode without parsing.
 enum EmbeddedChunk: LuaEmbeddedChunk, Sendable {

@@ -23,7 +23,7 @@ local registry = { tests = {}, names = {}, before_each = {}, after_each = {}, ex
 local type, ipairs, next, tostring, select, error = type, ipairs, next, tostring, select, error
 local rawget, rawlen, getmetatable, setmetatable = rawget, rawlen, getmetatable, setmetatable
 local xpcall, pcall, tonumber, load = xpcall, pcall, tonumber, load
-local format, rep, concat, sort = string.format, string.rep, table.concat, table.sort
+local format, concat, sort = string.format, table.concat, table.sort
 local find, match, gsub = string.find, string.match, string.gsub
 local math_type, floor, abs, huge = math.type, math.floor, math.abs, math.huge
 local explored = internal.explored
@@ -243,14 +243,14 @@ function Expectation:to_equal(...)
   })
 end
 
-local function near(expected, actual, tolerance)
+local function is_near(expected, actual, tolerance)
   if type(expected) == "number" and type(actual) == "number" then
     return abs(expected - actual) <= tolerance
   end
   if type(expected) ~= "table" or type(actual) ~= "table" then return false end
   local k, v = next(expected)
   while k ~= nil do
-    if not near(v, rawget(actual, k), tolerance) then return false end
+    if not is_near(v, rawget(actual, k), tolerance) then return false end
     k, v = next(expected, k)
   end
   k = next(actual)
@@ -272,7 +272,7 @@ function Expectation:to_be_near(expected, tolerance)
   local lines
   if type(expected) == "table" and type(self.actual) == "table" then lines = diff(expected, self.actual, "", {}) end
   local wanted = show(expected) .. " ± " .. show_number(tolerance)
-  return outcome(self, near(expected, self.actual, tolerance), {
+  return outcome(self, is_near(expected, self.actual, tolerance), {
     message = "values are not near", wanted = "a value near " .. wanted, expected = wanted, diff = lines,
   })
 end
@@ -659,7 +659,9 @@ function _ENV.explore(name, spec)
     error(format("bad argument #1 to 'explore' (a name expected, got %s)", show(name)), 2)
   end
   for _, e in ipairs(registry.explorations) do
-    if e.name == name then error(format("an exploration called %s is already declared at %s", show(name), e.position), 2) end
+    if e.name == name then
+      error(format("an exploration called %s is already declared at %s", show(name), e.position), 2)
+    end
   end
   local entry = read_spec(spec)
   entry.name, entry.position = name, where()

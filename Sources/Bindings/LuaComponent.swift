@@ -55,7 +55,9 @@ extension LuaComponent {
     }
 
     static func defineClass(in lua: LuaState) throws {
-        try lua.defineClass(ComponentHandle<Self>.self, name: "stackplay.\(luaName)", methods: lua.session.auditing(methods()))
+        try lua.defineClass(
+            ComponentHandle<Self>.self, name: "stackplay.\(luaName)", methods: lua.session.auditing(methods())
+        )
     }
 
     /// The LuaLS class of `screen:<kind> { ... }`'s options: the kind's own, after the shared ones.

@@ -1,5 +1,5 @@
-import LuaRuntime
 import Exploration
+import LuaRuntime
 import StackModel
 
 /// One exploration a file declares with `explore(name, { ... })`, as the runner lists it.

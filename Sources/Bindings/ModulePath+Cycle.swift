@@ -1,4 +1,5 @@
 import LuaRuntime
+
 /// A module that requires itself, directly or through others, would load for ever (each load
 /// runs the chunk again before it can be marked loaded): `require` refuses it and names the
 /// chain, `module 'a' requires itself (a -> b -> a)`.

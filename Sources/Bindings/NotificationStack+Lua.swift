@@ -7,9 +7,11 @@ extension NotificationStack: LuaComponent {
     private typealias D = Defaults
 
     static let luaOptions: [LuaComponentOption] = [
-        .items, .init("expanded", "boolean", default: D.isExpanded), .init("title", "string", default: D.title),
+        .items, .init("expanded", "boolean", default: D.isExpanded),
+        .init("title", "string", default: D.title),
         .init("spacing", "number", default: D.spacing), .init("peek", "number", default: D.peek),
-        .init("dismissible", "boolean", "cards can be swiped away", default: D.isDismissible), .cardHeight, .x,
+        .init("dismissible", "boolean", "cards can be swiped away", default: D.isDismissible), .cardHeight,
+        .x,
         .y, .width, .name,
     ]
 

@@ -62,7 +62,9 @@ enum ScreenMethods {
         else { return LuaStack.fallback }
         let s = Unmanaged<Screen>.fromOpaque(object!).takeUnretainedValue()
         // `touchMove` throws (an unknown finger) before it changes anything: the closure says why.
-        do { try ScriptView.touchMove(finger, to: Point(x: x, y: y), on: s) } catch { return LuaStack.fallback }
+        do { try ScriptView.touchMove(finger, to: Point(x: x, y: y), on: s) } catch {
+            return LuaStack.fallback
+        }
         return 0
     }
 
@@ -165,7 +167,9 @@ enum ScreenMethods {
                 let v = try view(a)
                 return [
                     LuaSnapshot.hit(
-                        try a.model { try v.drag(from: start, by: translation, steps: steps, duration: duration) })
+                        try a.model {
+                            try v.drag(from: start, by: translation, steps: steps, duration: duration)
+                        })
                 ]
             },
             "hit_test": { a in

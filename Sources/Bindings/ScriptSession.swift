@@ -1,6 +1,6 @@
-import TestResults
 import LuaRuntime
 import StackModel
+import TestResults
 import Traces
 
 /// What one script's Lua state knows beyond Lua: the screens it made, so that a failure can show
@@ -168,7 +168,9 @@ extension ScriptSession {
     /// Whether the state made a screen (a Swift object the next test must not see changed).
     package var madeScreens: Bool { screenCount > 0 || !recorders.isEmpty || explored != nil }
 
-    package var mark: Mark { Mark(output: output.mark, asksMirror: asksMirror, mirrorsScreens: mirrorsScreens) }
+    package var mark: Mark {
+        Mark(output: output.mark, asksMirror: asksMirror, mirrorsScreens: mirrorsScreens)
+    }
 
     /// Back to `mark`, with the screens, recorders and audit findings made since then forgotten
     /// (the state was restored to its snapshot; the objects go with their last reference).

@@ -9,7 +9,8 @@ extension StickyStackedCards: LuaComponent {
     static let luaOptions: [LuaComponentOption] = [
         .items, .init("spacing", "number", default: D.spacing), .init("top", "number", default: D.top),
         .init("peek", "number", default: D.peek), .init("max_peeking", "integer", default: D.maxPeeking),
-        .cardHeight, .x, .y, .width, .init("height", "number", "the scroll view's visible height in pt, >= 0"),
+        .cardHeight, .x, .y, .width,
+        .init("height", "number", "the scroll view's visible height in pt, >= 0"),
         .init("inset_top", "number", ">= 0", default: D.insetTop),
         .init("inset_bottom", "number", ">= 0", default: D.insetBottom),
         .init("scroll_offset", "number", default: D.scrollOffset), .name,

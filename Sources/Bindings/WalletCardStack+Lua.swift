@@ -8,7 +8,8 @@ extension WalletCardStack: LuaComponent {
 
     static let luaOptions: [LuaComponentOption] = [
         .items, .init("selection", "string", "the selected card's id; an id of no card counts as none (W11)"),
-        .cardHeight, .init("peek", "number", default: D.peek), .init("pile_height", "number", default: D.pileHeight),
+        .cardHeight, .init("peek", "number", default: D.peek),
+        .init("pile_height", "number", default: D.pileHeight),
         .x, .y, .width, .init("height", "number", "the stack's height in pt, >= 0"), .name,
     ]
 
@@ -70,7 +71,9 @@ extension WalletCardStack: LuaComponent {
             let h = try handle(a)
             let o = try LuaOptions(a, at: 2, known: ["items", "card_height"])
             let cards = try readCards(
-                o, defaultHeight: try o.number("card_height", default: h.component.cardHeight, allowNegative: false))
+                o,
+                defaultHeight: try o.number(
+                    "card_height", default: h.component.cardHeight, allowNegative: false))
             try a.model { try h.screen.setItems(cards, of: h.component.name) }
             h.integerIDs.formUnion(integerIDs(o))
             return []

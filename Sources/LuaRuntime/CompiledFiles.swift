@@ -59,7 +59,9 @@ package final class CompiledFiles: Sendable {
     package func parsed(_ path: String, identity: Identity?, bytecode: [UInt8]?) {
         table.withLock { table in
             table.parses[path, default: 0] += 1
-            if let identity, let bytecode { table.entries[path] = Entry(identity: identity, bytecode: bytecode) }
+            if let identity, let bytecode {
+                table.entries[path] = Entry(identity: identity, bytecode: bytecode)
+            }
         }
     }
 

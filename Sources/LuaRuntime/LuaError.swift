@@ -90,4 +90,3 @@ public struct LuaFailure: Error, CustomStringConvertible, Equatable, Sendable {
         )
     }
 }
-

@@ -1,6 +1,6 @@
-import SystemCalls
 import CLua
 import CLuaRuntime
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc

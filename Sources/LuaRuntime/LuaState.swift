@@ -180,7 +180,8 @@ public final class LuaState {
             throw Self.unknownMember(try a.value(at: 2), of: name, known: known)
         }
         try defineClass(
-            type, name: name, methods: all.map { function in (function.name, { try $0.push(.function(function)) }) },
+            type, name: name,
+            methods: all.map { function in (function.name, { try $0.push(.function(function)) }) },
             unknown: { try $0.push(unknown) }, fast: fast)
     }
 
@@ -191,7 +192,8 @@ public final class LuaState {
         let isHost = self.isHost
         try defineClass(
             type, name: table.className,
-            methods: table.methods.map { method in (method.name, { method.box.push(on: $0, isHost: isHost) }) },
+            methods: table.methods.map { method in (method.name, { method.box.push(on: $0, isHost: isHost) })
+            },
             unknown: { table.unknown.push(on: $0, isHost: isHost) }, fast: table.fast)
     }
 
@@ -311,7 +313,9 @@ public final class LuaState {
     /// Runs one of stackplay's own chunks with `arguments`. With `keepingResult`, its first result
     /// stays in the Lua registry (the prelude's runner table), where ``callRunner(_:_:)`` finds it
     /// and no script can.
-    package func run(embedded chunk: some LuaEmbeddedChunk, arguments: [LuaValue], keepingResult: Bool = false)
+    package func run(
+        embedded chunk: some LuaEmbeddedChunk, arguments: [LuaValue], keepingResult: Bool = false
+    )
         throws(LuaFailure)
     {
         let status: Int32

@@ -161,7 +161,9 @@ struct TopmostCards {
         }
         var best: (offset: Int, card: CardSnapshot)?
         for entry in cards where entry.card.frame.contains(point) {
-            if let best, !(best.card.z != entry.card.z ? best.card.z < entry.card.z : best.offset < entry.offset) {
+            if let best,
+                !(best.card.z != entry.card.z ? best.card.z < entry.card.z : best.offset < entry.offset)
+            {
                 continue
             }
             best = entry

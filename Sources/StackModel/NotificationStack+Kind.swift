@@ -25,7 +25,9 @@ extension OwnerChange {
 extension NotificationStack {
     /// The owner's changes a notification stack takes, and what each does.
     public static let ownerChangeHandlers: [OwnerChangeHandler<NotificationStack>] = [
-        .init(OwnerChange.setExpanded) { stack, expanded, settings in stack.setExpanded(expanded, in: settings) },
+        .init(OwnerChange.setExpanded) { stack, expanded, settings in
+            stack.setExpanded(expanded, in: settings)
+        },
         .init(OwnerChange.setItems) { stack, cards, settings in try stack.setCards(cards, in: settings) },
     ]
 

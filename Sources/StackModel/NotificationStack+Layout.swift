@@ -95,15 +95,20 @@ extension NotificationStack {
 
     public var cardTextBytes: Int { cards.reduce(0) { $0 + $1.id.utf8.count + $1.label.utf8.count } }
 
-    public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? { hitTester(in: settings)(point) }
+    public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
+        hitTester(in: settings)(point)
+    }
 
     public func hitTester(in settings: ScreenSettings) -> (Point) -> ComponentTarget? {
-        let header = showsHeader ? (frame: headerFrame(in: settings), showLess: showLessFrame(in: settings)) : nil
+        let header =
+            showsHeader ? (frame: headerFrame(in: settings), showLess: showLessFrame(in: settings)) : nil
         // The first card is on top (N5): z falls with the index.
         let cards = isOpen ? TopmostCards(cardSnapshots(in: settings)) : nil
         let layout = layoutFrame(in: settings)
         return { point in
-            if let header, header.frame.contains(point) { return header.showLess.contains(point) ? "show_less" : "header" }
+            if let header, header.frame.contains(point) {
+                return header.showLess.contains(point) ? "show_less" : "header"
+            }
             if let card = cards?.card(at: point) { return .card(card.id) }
             return layout.contains(point) ? "stack" : nil
         }

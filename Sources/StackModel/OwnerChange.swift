@@ -172,7 +172,9 @@ public struct OwnerChangeHandler<C: Component>: Sendable {
     public let schema: OwnerChange.Schema
     private let body: @Sendable (C, OwnerChange, ScreenSettings) throws -> Bool
 
-    public init<P>(_ type: OwnerChangeType<P>, _ apply: @escaping @Sendable (C, P, ScreenSettings) throws -> Void) {
+    public init<P>(
+        _ type: OwnerChangeType<P>, _ apply: @escaping @Sendable (C, P, ScreenSettings) throws -> Void
+    ) {
         schema = type.schema
         body = { component, change, settings in
             guard let value = try type.value(of: change) else { return false }

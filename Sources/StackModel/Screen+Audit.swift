@@ -44,7 +44,8 @@ struct Auditor {
         let firstOfID: [String: Int]
 
         init(
-            index: Int, component: any Component, snapshot: ComponentSnapshot, elements: [AccessibilityElement],
+            index: Int, component: any Component, snapshot: ComponentSnapshot,
+            elements: [AccessibilityElement],
             targets: [TouchTarget]
         ) {
             (self.index, self.component, self.snapshot, self.elements, self.targets) =

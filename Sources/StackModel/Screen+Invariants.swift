@@ -16,13 +16,19 @@ extension Screen {
         var names = Set<String>()
         for component in snapshot().components {
             let label = "\(component.kind.rawValue) '\(component.name)'"
-            if !names.insert(component.name).inserted { violations.append("two components are named '\(component.name)'") }
+            if !names.insert(component.name).inserted {
+                violations.append("two components are named '\(component.name)'")
+            }
             var ids = Set<String>()
             var zs = Set<Double>()
             let checksNumbers = component.frame.isFinite
             for card in component.cards {
-                if !ids.insert(card.id).inserted { violations.append("\(label) holds card '\(card.id)' twice") }
-                if !zs.insert(card.z).inserted { violations.append("\(label): card '\(card.id)' shares z \(formatNumber(card.z))") }
+                if !ids.insert(card.id).inserted {
+                    violations.append("\(label) holds card '\(card.id)' twice")
+                }
+                if !zs.insert(card.z).inserted {
+                    violations.append("\(label): card '\(card.id)' shares z \(formatNumber(card.z))")
+                }
                 guard checksNumbers else { continue }
                 if !card.frame.isFinite || card.frame.width < 0 || card.frame.height < 0 {
                     violations.append("\(label): card '\(card.id)' has frame \(card.frame)")
@@ -49,7 +55,8 @@ extension Screen {
             let violations = invariantViolations()
             if !violations.isEmpty {
                 preconditionFailure(
-                    "stackplay: a model invariant broke after \(event()): " + violations.joined(separator: "; "))
+                    "stackplay: a model invariant broke after \(event()): "
+                        + violations.joined(separator: "; "))
             }
         #endif
     }

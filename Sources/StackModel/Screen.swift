@@ -154,7 +154,9 @@ public final class Screen {
         }
         return { point in
             for (index, name, test) in testers {
-                if let target = test(point) { return Hit(componentIndex: index, componentName: name, part: target) }
+                if let target = test(point) {
+                    return Hit(componentIndex: index, componentName: name, part: target)
+                }
             }
             return nil
         }

@@ -133,7 +133,9 @@ public struct ScriptView {
     /// `component`'s elements in VoiceOver's order, in the caller's world.
     public func accessibilityElements(of component: any Component) -> [AccessibilityElement] {
         let mirror = mirror
-        return component.accessibilityElements(in: screen.settings).inVoiceOverOrder().map { mirror.element($0) }
+        return component.accessibilityElements(in: screen.settings).inVoiceOverOrder().map {
+            mirror.element($0)
+        }
     }
 }
 

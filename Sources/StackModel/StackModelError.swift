@@ -29,4 +29,3 @@ public struct StackModelError: Error, Equatable, Sendable, CustomStringConvertib
         guard value.isFinite, value >= 0 else { throw invalid(argument, value, "a finite number ≥ 0") }
     }
 }
-

@@ -52,7 +52,9 @@ extension StickyStackedCards {
     /// The front-most card under `point` (S5), else the scroll view itself. Nothing outside the
     /// scroll view's visible rectangle takes a touch: a `UIScrollView` tests its own bounds before
     /// its subviews, so the part of a card scrolled out of sight is not hittable.
-    public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? { hitTester(in: settings)(point) }
+    public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
+        hitTester(in: settings)(point)
+    }
 
     public func hitTester(in settings: ScreenSettings) -> (Point) -> ComponentTarget? {
         let viewport = viewportFrame(in: settings)

@@ -28,7 +28,9 @@ extension WalletCardStack {
     /// The owner's changes a wallet takes, and what each does.
     public static let ownerChangeHandlers: [OwnerChangeHandler<WalletCardStack>] = [
         .init(OwnerChange.setItems) { wallet, cards, _ in try wallet.setCards(cards) },
-        .init(OwnerChange.select) { wallet, selection, settings in wallet.setSelection(selection, in: settings) },
+        .init(OwnerChange.select) { wallet, selection, settings in
+            wallet.setSelection(selection, in: settings)
+        },
         .init(OwnerChange.setHeight) { wallet, height, _ in try wallet.setHeight(height) },
     ]
 

@@ -82,7 +82,9 @@ extension WalletCardStack {
 
     /// Cards first, top-most by z (later over earlier, W3), then the details under them. The rest
     /// of the stack's rectangle has no content shape, so touches there pass through.
-    public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? { hitTester(in: settings)(point) }
+    public func hitTest(_ point: Point, in settings: ScreenSettings) -> ComponentTarget? {
+        hitTester(in: settings)(point)
+    }
 
     public func hitTester(in settings: ScreenSettings) -> (Point) -> ComponentTarget? {
         let cards = TopmostCards(cardSnapshots(in: settings))

@@ -64,7 +64,8 @@ public final class WalletCardStack: Component {
     public init(
         name: String = Defaults.name, cards: [CardSpec], selection: String? = nil,
         cardHeight: Double = Defaults.cardHeight, peek: Double = Defaults.peek,
-        pileHeight: Double = Defaults.pileHeight, origin: Point = .zero, width: Double = 350, height: Double = 600
+        pileHeight: Double = Defaults.pileHeight, origin: Point = .zero, width: Double = 350,
+        height: Double = 600
     ) throws {
         try CardSpec.validate(cards)
         try StackModelError.requireNonNegative(cardHeight, "cardHeight")

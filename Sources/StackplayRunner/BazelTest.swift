@@ -79,14 +79,16 @@ struct BazelTest {
                 undeclaredOutputsDirectory, "TEST_UNDECLARED_OUTPUTS_DIR", unused: "no artifacts are written")
         }
         if let temporaryDirectory {
-            self.temporaryDirectory = usableFolder(temporaryDirectory, "TEST_TMPDIR", unused: "TMPDIR is not set")
+            self.temporaryDirectory = usableFolder(
+                temporaryDirectory, "TEST_TMPDIR", unused: "TMPDIR is not set")
         }
     }
 
     /// `path` when it is a folder (or nothing is there yet); else nil, and the refusal noted.
     private mutating func usableFolder(_ path: String, _ variable: String, unused: String) -> String? {
         guard let kind = Self.notFolder(path) else { return path }
-        refusals.append("\(variable) names \(path), which is \(kind), not a folder: \(unused), and it is left as it is")
+        refusals.append(
+            "\(variable) names \(path), which is \(kind), not a folder: \(unused), and it is left as it is")
         return nil
     }
 
@@ -144,13 +146,15 @@ struct BazelTest {
         var info = stat()
         if lstat(path, &info) != 0 { return errno == ENOENT ? nil : "unreachable" }
         if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { return nil }
-        return (info.st_mode & S_IFMT) == S_IFLNK ? "a broken link" : TraceFile.notRegular(info.st_mode) ?? "a file"
+        return (info.st_mode & S_IFMT) == S_IFLNK
+            ? "a broken link" : TraceFile.notRegular(info.st_mode) ?? "a file"
     }
 
     /// Makes an empty `path` where nothing was (`O_EXCL`: never a file that is there, never
     /// through a link, never blocking), returning its device and inode.
     private static func create(_ path: String, variable: String) -> (device: UInt64, inode: UInt64)? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
+        let descriptor = open(
+            path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             Output.err("stackplay: cannot create \(path) (\(variable)): \(String(cString: strerror(errno)))")
             return nil

@@ -1,5 +1,5 @@
-import LuaRuntime
 import Bindings
+import LuaRuntime
 
 /// `stackplay check`: compiles each script (syntax errors) and looks for calls to API names that
 /// do not exist, `stackplay.scren` or `stack:tapp()`, without running anything.

@@ -104,7 +104,8 @@ enum Discovery {
                         let problem = String(cString: strerror(errno))
                         let shown = path.utf8.count > 200 ? "\(path.prefix(80))...\(path.suffix(80))" : path
                         Output.err(
-                            "stackplay: skipped \(shown) and what is under it: \(problem) (\(path.utf8.count) bytes)")
+                            "stackplay: skipped \(shown) and what is under it: \(problem) (\(path.utf8.count) bytes)"
+                        )
                     } else if name.hasSuffix(".lua") {
                         found.append(path)
                     } else if !bytes.elementsEqual(name.utf8) {

@@ -1,6 +1,6 @@
-import LuaRuntime
 import Bindings
 import Exploration
+import LuaRuntime
 import StackModel
 import Traces
 
@@ -48,7 +48,8 @@ enum ExploreCommand {
         let seed = options.seed ?? RunSeed.standard
         // Each call into the file (its top level, a setup, an action, the invariants of a step)
         // has the CPU budget of a test: a loop in one, in Lua, C or Swift, stops there.
-        let runner = ScriptRunner(budget: options.budget, modules: StackplayModules.standard(screen: config.screen))
+        let runner = ScriptRunner(
+            budget: options.budget, modules: StackplayModules.standard(screen: config.screen))
         var jobs: [Job] = []
         var failed = 0
         for script in scripts {
@@ -86,7 +87,8 @@ enum ExploreCommand {
         let workers = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
         // `--time` is a hard bound: the search and the shrinking stop at it, and a worker still
         // busy a little later (a call that does not return) is killed.
-        let pool = WorkerPool(workers: workers, count: jobs.count, timeout: hardBound(explore.seconds)) { index in
+        let pool = WorkerPool(workers: workers, count: jobs.count, timeout: hardBound(explore.seconds)) {
+            index in
             let job = jobs[index]
             let (passed, report) = runJob(
                 job, runner: runner, budget: explore, out: out, artifacts: artifacts, command: command(job))
@@ -245,11 +247,13 @@ enum ExploreCommand {
                         TraceSVG.render(frame, caption: caption), to: "\(folder)/step-\(index + 1).svg")
                 }
                 // The filmstrip: every step's frame in a row, with its line of Lua.
-                var html = "<!doctype html><meta charset=\"utf-8\"><title>\(TraceSVG.escape(job.name))</title>\n"
+                var html =
+                    "<!doctype html><meta charset=\"utf-8\"><title>\(TraceSVG.escape(job.name))</title>\n"
                 html += "<h1>\(TraceSVG.escape(job.name)): \(TraceSVG.escape(failure.invariant))</h1>\n"
                 html += "<div style=\"display:flex;gap:12px;overflow-x:auto;font:12px sans-serif\">\n"
                 for (index, step) in steps.enumerated() {
-                    html += "<figure><img src=\"step-\(index + 1).svg\" width=\"240\">"
+                    html +=
+                        "<figure><img src=\"step-\(index + 1).svg\" width=\"240\">"
                         + "<figcaption>\(index + 1). \(TraceSVG.escape(step.action.lua))</figcaption></figure>\n"
                 }
                 html += "</div>\n<p>\(TraceSVG.escape(failure.message))</p>\n"

@@ -44,10 +44,14 @@ struct HumanReporter: Reporter {
             var text = "stackplay: \(message)"
             if result.test.index > 0 { text = "stackplay: \(terminalSafe(result.test.fullName))\n" + message }
             if !result.dump.isEmpty {
-                text += "\n  state when it failed:\n" + indent(terminalSafe(result.dump, newlines: true), by: "    ")
+                text +=
+                    "\n  state when it failed:\n"
+                    + indent(terminalSafe(result.dump, newlines: true), by: "    ")
             }
             if !result.traceback.isEmpty { text += "\n" + terminalSafe(result.traceback, newlines: true) }
-            if let seed { text += "\n  seed: \(seed) (to run it again with the same random numbers: --seed \(seed))" }
+            if let seed {
+                text += "\n  seed: \(seed) (to run it again with the same random numbers: --seed \(seed))"
+            }
             sink.err(text)
         }
         sink.out(paint(summary.line, summary.failed > 0 ? "31" : "32"))

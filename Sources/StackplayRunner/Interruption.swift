@@ -8,7 +8,9 @@ import Traces
 /// SIGINT or SIGTERM ended the run: report what finished, write a valid (partial) JUnit file,
 /// exit 130 or 143 as shells do.
 enum Interruption {
-    static func report(_ results: [TestResult], of total: Int, junit: String?, format: Options.Format?) -> Int32 {
+    static func report(_ results: [TestResult], of total: Int, junit: String?, format: Options.Format?)
+        -> Int32
+    {
         let signal = WorkerPool.interruption
         Reporters.report(results, format: format ?? .human, seed: nil, junit: junit)
         Output.err(

@@ -27,7 +27,9 @@ struct IsolatedRunner {
 
     /// What a worker is asked to do.
     private enum Request: Int {
-        case discover = 0, test = 1, mirrorPair = 2
+        case discover = 0
+        case test = 1
+        case mirrorPair = 2
     }
 
     /// The pool, made on first use.
@@ -119,7 +121,8 @@ struct IsolatedRunner {
                 return
             }
             found[index] = .init(
-                outcome: .failure(Self.lost(whole, .crashed(signal: nil, status: -1), while: "while loading")))
+                outcome: .failure(Self.lost(whole, .crashed(signal: nil, status: -1), while: "while loading"))
+            )
         }
         if !ended { release(killing: true) }
         return (found.compactMap { $0 }, ended)

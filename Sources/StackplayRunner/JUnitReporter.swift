@@ -1,6 +1,6 @@
-import Wording
 import TestResults
 import Traces
+import Wording
 
 /// `--junit FILE`: JUnit XML as CI servers read it: a test suite a script, a test case a test.
 /// Every test case's `file` and `line` say where the test is defined; an `expect` that did not
@@ -71,7 +71,8 @@ struct JUnitReporter: Reporter {
                 let output =
                     result.output.isEmpty ? "" : "\n      <system-out>\(text(result.output))</system-out>"
                 switch result.status {
-                case .passed: lines.append(open + (output.isEmpty ? "/>" : ">" + output + "\n    </testcase>"))
+                case .passed:
+                    lines.append(open + (output.isEmpty ? "/>" : ">" + output + "\n    </testcase>"))
                 case .skipped: lines.append(open + ">\n      <skipped/>\n    </testcase>")
                 case .failed:
                     let firstLine = result.message.split(separator: "\n").first.map(String.init) ?? ""

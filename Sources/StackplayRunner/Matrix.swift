@@ -16,18 +16,22 @@ struct Matrix: Equatable {
 
     /// Named screen sizes for `device=...`: points, portrait.
     static let devices: [(name: String, width: Double, height: Double)] = [
-        ("iphone-se", 375, 667), ("iphone-15", 393, 852), ("iphone-15-pro-max", 430, 932), ("ipad", 820, 1180),
+        ("iphone-se", 375, 667), ("iphone-15", 393, 852), ("iphone-15-pro-max", 430, 932),
+        ("ipad", 820, 1180),
     ]
 
     /// Adds `KEY=V1,V2` (a flag's value); `dynamic_type=all` is every size, `device=NAME` a
     /// named size. Errors name the key or value, with suggestions.
     mutating func add(_ text: String) throws(VariantError) {
         guard let equals = text.firstIndex(of: "=") else {
-            throw VariantError("a matrix axis is KEY=V1,V2,... (like layout_direction=ltr,rtl), not '\(text)'")
+            throw VariantError(
+                "a matrix axis is KEY=V1,V2,... (like layout_direction=ltr,rtl), not '\(text)'")
         }
         let key = String(text[..<equals])
-        let values = text[text.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false)
-            .map(String.init)
+        let values = text[text.index(after: equals)...].split(
+            separator: ",", omittingEmptySubsequences: false
+        )
+        .map(String.init)
         try add(key: key, values: values)
     }
 
@@ -61,7 +65,8 @@ struct Matrix: Equatable {
         }
         var seen: Set<[UInt8]> = []
         for value in expanded where !seen.insert(Array(value.utf8)).inserted {
-            let all = key == "dynamic_type" && values.contains("all") && !values.filter { $0 == value }.isEmpty
+            let all =
+                key == "dynamic_type" && values.contains("all") && !values.filter { $0 == value }.isEmpty
             throw VariantError(
                 "\(key): '\(value)' is given twice"
                     + (all ? " (dynamic_type=all holds every size already)" : "")

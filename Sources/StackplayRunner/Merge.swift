@@ -52,7 +52,8 @@ enum Merge {
             }
         }
         results = order(results)
-        var written = Reporters.report(results, format: options.format ?? .human, seed: seed, junit: options.junit)
+        var written = Reporters.report(
+            results, format: options.format ?? .human, seed: seed, junit: options.junit)
         if let directory = options.artifactsDirectory {
             written = TraceOutputs.writeArtifacts(results, in: directory, golden: nil) && written
         }
@@ -107,8 +108,10 @@ enum Merge {
         }
         var results: [TestResult] = []
         for (i, test) in tests.enumerated() {
-            do { results.append(try decoder.decode(TestResult.self, from: test, at: [JSONKey("tests"), JSONKey(i)])) }
-            catch { problems.append(JSONDecodingProblem(error).description) }
+            do {
+                results.append(
+                    try decoder.decode(TestResult.self, from: test, at: [JSONKey("tests"), JSONKey(i)]))
+            } catch { problems.append(JSONDecodingProblem(error).description) }
         }
         guard problems.isEmpty else {
             var lines = problems.prefix(20).map { "\(path): \($0)" }

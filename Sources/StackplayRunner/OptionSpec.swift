@@ -1,5 +1,5 @@
-import LuaRuntime
 import Bindings
+import LuaRuntime
 import StackModel
 
 /// One command-line option, declared once in ``Options/table``: its spellings, what follows it,

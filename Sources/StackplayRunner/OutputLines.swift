@@ -1,4 +1,5 @@
 import Wording
+
 /// A test's printed output as lines, without the empty one after its last newline: what the
 /// human report quotes under the test and TAP writes as comments.
 func outputLines(_ output: String) -> [Substring] {
@@ -16,7 +17,8 @@ func outputLines(_ output: String) -> [Substring] {
 func terminalSafe(_ text: some StringProtocol, newlines: Bool = false) -> String {
     func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
-        return (value < 0x20 && value != 0x09 && !(newlines && value == 0x0A)) || (0x7F..<0xA0).contains(value)
+        return (value < 0x20 && value != 0x09 && !(newlines && value == 0x0A))
+            || (0x7F..<0xA0).contains(value)
             || value == 0x2028 || value == 0x2029 || RawByte.scalars.contains(value)
     }
     guard text.unicodeScalars.contains(where: isControl) else { return String(text) }

@@ -22,7 +22,8 @@ struct ShardTimings: Equatable {
         while true {
             let tag: XMLTags.Tag?
             do { tag = try tags.next() } catch {
-                throw Options.UsageError(message: "\(path): not well-formed XML at byte \(error.offset): \(error.message)")
+                throw Options.UsageError(
+                    message: "\(path): not well-formed XML at byte \(error.offset): \(error.message)")
             }
             guard let tag else { break }
             guard tag.name == "testcase" else { continue }
@@ -180,7 +181,9 @@ struct XMLTags {
         throw Malformed(offset: start, message: "\(what) is not closed with '\(terminator)'")
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
         !isSpace(byte) && byte != UInt8(ascii: "/") && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "=")
@@ -222,7 +225,9 @@ struct XMLTags {
             } else {
                 index += 1
                 let tagName = name()
-                guard !tagName.isEmpty else { throw Malformed(offset: start, message: "'<' that starts no tag") }
+                guard !tagName.isEmpty else {
+                    throw Malformed(offset: start, message: "'<' that starts no tag")
+                }
                 return Tag(name: tagName, attributes: try attributes(of: tagName, from: start))
             }
         }
@@ -254,7 +259,9 @@ struct XMLTags {
         var result: [String: String] = [:]
         while true {
             skipSpace()
-            guard index < bytes.count else { throw Malformed(offset: start, message: "<\(tag) is not closed with '>'") }
+            guard index < bytes.count else {
+                throw Malformed(offset: start, message: "<\(tag) is not closed with '>'")
+            }
             if bytes[index] == UInt8(ascii: ">") {
                 index += 1
                 return result
@@ -274,8 +281,10 @@ struct XMLTags {
             }
             index += 1
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
-                throw Malformed(offset: at, message: "attribute '\(attribute)' of <\(tag)> needs a quoted value")
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'")
+            else {
+                throw Malformed(
+                    offset: at, message: "attribute '\(attribute)' of <\(tag)> needs a quoted value")
             }
             let quote = bytes[index]
             index += 1

@@ -1,5 +1,5 @@
-import LuaRuntime
 import Bindings
+import LuaRuntime
 import Traces
 
 #if canImport(Glibc)

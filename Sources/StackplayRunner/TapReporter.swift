@@ -37,7 +37,6 @@ struct TapReporter: Reporter {
         return true
     }
 
-
     /// A test's name on its `ok` line: one line, `#` escaped so that it does not start a
     /// directive, backslashes, newlines, carriage returns and tabs as `\\`, `\n`, `\r`, `\t`, other
     /// control characters as `\u{1B}` (``terminalSafe(_:newlines:)``).
@@ -79,7 +78,8 @@ struct TapReporter: Reporter {
         case .bool(let flag): flag ? "true" : "false"
         case .null: "null"
         case .array(let items): "[" + items.map(yaml).joined(separator: ", ") + "]"
-        case .object(let fields): "{ " + fields.map { "\($0.0): \(yaml($0.1))" }.joined(separator: ", ") + " }"
+        case .object(let fields):
+            "{ " + fields.map { "\($0.0): \(yaml($0.1))" }.joined(separator: ", ") + " }"
         }
     }
 

@@ -1,6 +1,6 @@
 import Bindings
-import TestResults
 import LuaRuntime
+import TestResults
 import Traces
 
 #if canImport(Glibc)
@@ -30,7 +30,8 @@ struct TestRun {
         let seed = options.seed ?? RunSeed.standard
         let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: modules), seed: seed)
         let jobs = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
-        let isolated = IsolatedRunner(runner: runner, jobs: jobs, timeout: options.timeout, repeats: options.repeats)
+        let isolated = IsolatedRunner(
+            runner: runner, jobs: jobs, timeout: options.timeout, repeats: options.repeats)
         runner.prepare()  // before the workers are forked: they share the compiled prelude
         WorkerPool.installSignalHandlers()
 
@@ -68,7 +69,8 @@ struct TestRun {
             shard: options.shard, timings: timings)
         // A file that does not load has no tags: a tag selection leaves it out, a filter may keep it.
         let chosenBroken =
-            options.tags.isEmpty ? Selection.apply(broken.map(\.test), filters: options.filters, shard: nil) : []
+            options.tags.isEmpty
+            ? Selection.apply(broken.map(\.test), filters: options.filters, shard: nil) : []
         let selecting = !options.filters.isEmpty || !options.tags.isEmpty || !options.excludedTags.isEmpty
         if selecting, chosen.isEmpty, chosenBroken.isEmpty {
             let selection = Selection.describe(
@@ -87,7 +89,9 @@ struct TestRun {
 
         // A whole script in its plain variant already ran: only the others go to the workers (and
         // without whole scripts the results are used as they come: a 10,000-test run holds no copy).
-        func ranAlready(_ test: TestCase) -> TestResult? { ranWhole[test.file].flatMap { $0.test == test ? $0 : nil } }
+        func ranAlready(_ test: TestCase) -> TestResult? {
+            ranWhole[test.file].flatMap { $0.test == test ? $0 : nil }
+        }
         let pending = ranWhole.isEmpty ? chosen : chosen.filter { ranAlready($0) == nil }
         var ran: [TestResult?]
         let runEnded: Bool
@@ -99,12 +103,14 @@ struct TestRun {
         var results = broken.filter { chosenBroken.contains($0.test) } + ran.compactMap { $0 }
         if options.forbidOnly || options.ci { results = FocusRule.apply(to: results, ci: options.ci) }
         guard runEnded else {
-            return Interruption.report(results, of: chosen.count, junit: options.junit, format: options.format)
+            return Interruption.report(
+                results, of: chosen.count, junit: options.junit, format: options.format)
         }
         let (tracedResults, tracesWritten) = TraceOutputs(options: options).apply(to: results)
         results = tracedResults
 
-        guard Reporters.report(results, format: options.format ?? .human, seed: seed, junit: options.junit) else {
+        guard Reporters.report(results, format: options.format ?? .human, seed: seed, junit: options.junit)
+        else {
             return ExitCode.failure
         }
         return Summary(results).failed == 0 && tracesWritten ? ExitCode.success : ExitCode.failure

@@ -33,7 +33,9 @@ enum TraceCommands {
 
     /// Writes the SVG of one frame of a trace.
     static func render(_ path: String, at index: Int?, to output: String?) -> Int32 {
-        emit(to: output) { () throws(TraceError) in try TraceSVG.render(try Trace(contentsOf: path), at: index) }
+        emit(to: output) { () throws(TraceError) in
+            try TraceSVG.render(try Trace(contentsOf: path), at: index)
+        }
     }
 
     /// Writes the trace viewer for `paths`: one test a trace, named by its path. A trace that

@@ -97,7 +97,8 @@ struct TraceOutputs {
                 TraceViewer.Screen(
                     name: name, trace: text,
                     golden: (result.status == .failed ? golden : nil).flatMap { directory in
-                        TraceFile.exists("\(directory)/\(name)") ? try? TraceFile.read("\(directory)/\(name)") : nil
+                        TraceFile.exists("\(directory)/\(name)")
+                            ? try? TraceFile.read("\(directory)/\(name)") : nil
                     })
             }
             return TraceViewer.Test(

@@ -1,6 +1,6 @@
+import Bindings
 import LuaRuntime
 import SystemCalls
-import Bindings
 
 #if canImport(Glibc)
     import Glibc
@@ -119,7 +119,8 @@ final class WorkerPool {
                 }
                 return true
             }
-            for slot in workers.indices where workers[slot].pid > 0 && workers[slot].job == nil && next < count {
+            for slot in workers.indices
+            where workers[slot].pid > 0 && workers[slot].job == nil && next < count {
                 if send(next, to: slot) {
                     next += 1
                 } else {
@@ -128,7 +129,9 @@ final class WorkerPool {
                 }
             }
             // a gone slot polls fd -1, which poll() skips
-            var fds = workers.map { pollfd(fd: $0.pid > 0 ? $0.answers : -1, events: Int16(POLLIN), revents: 0) }
+            var fds = workers.map {
+                pollfd(fd: $0.pid > 0 ? $0.answers : -1, events: Int16(POLLIN), revents: 0)
+            }
             let wait = pollTimeout()
             let ready = poll(&fds, nfds_t(fds.count), wait)
             if ready < 0 {
@@ -147,7 +150,11 @@ final class WorkerPool {
                             workers[slot].job = nil
                         }
                         remaining -= 1
-                        done(job, stopped ? .stopped(message: String(decoding: answer, as: UTF8.self)) : .finished(answer))
+                        done(
+                            job,
+                            stopped
+                                ? .stopped(message: String(decoding: answer, as: UTF8.self))
+                                : .finished(answer))
                     } else if workers[slot].closed {
                         let (signal, status) = reap(workers[slot].pid)
                         replace(slot, alreadyReaped: true)

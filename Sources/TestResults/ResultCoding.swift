@@ -22,14 +22,17 @@ extension CodingUserInfoKey {
 }
 
 /// A case of a string enum read back, or an error that lists the cases.
-private func decodeCase<T: RawRepresentable & CaseIterable>(_ type: T.Type, from decoder: any Decoder) throws -> T
+private func decodeCase<T: RawRepresentable & CaseIterable>(_ type: T.Type, from decoder: any Decoder) throws
+    -> T
 where T.RawValue == String {
     let text = try decoder.singleValueContainer().decode(String.self)
     guard let value = T(rawValue: text) else {
         let names = T.allCases.map { "'\($0.rawValue)'" }
-        let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
+        let list =
+            names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
         throw DecodingError.dataCorrupted(
-            DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected \(list), got '\(text)'"))
+            DecodingError.Context(
+                codingPath: decoder.codingPath, debugDescription: "expected \(list), got '\(text)'"))
     }
     return value
 }
@@ -66,17 +69,21 @@ extension TestCase: Codable {
         let record = try decoder.container(keyedBy: RecordKey.self)
         let file = try record.decode(String.self, forKey: .file)
         let name = try record.decode(String.self, forKey: .name)
-        try self.init(record, file: file, name: name, position: try record.decode(String.self, forKey: .position))
+        try self.init(
+            record, file: file, name: name, position: try record.decode(String.self, forKey: .position))
     }
 
     /// The test of a record whose file, name and position are read: a report's record lacks the
     /// rest (a whole file is the test named as its file; a merged test is never `only`).
-    fileprivate init(_ record: KeyedDecodingContainer<RecordKey>, file: String, name: String, position: String)
+    fileprivate init(
+        _ record: KeyedDecodingContainer<RecordKey>, file: String, name: String, position: String
+    )
         throws
     {
         self.init(
             file: file, root: try record.decodeIfPresent(String.self, forKey: .root), name: name,
-            position: position, index: try record.decodeIfPresent(Int.self, forKey: .index) ?? (name == file ? 0 : 1),
+            position: position,
+            index: try record.decodeIfPresent(Int.self, forKey: .index) ?? (name == file ? 0 : 1),
             skipped: try record.decodeIfPresent(Bool.self, forKey: .skipped) ?? false,
             focused: try record.decodeIfPresent(Bool.self, forKey: .focused) ?? false,
             tags: try record.decodeIfPresent([String].self, forKey: .tags) ?? [])
@@ -115,21 +122,26 @@ extension TestResult: Codable {
 
     public init(from decoder: any Decoder) throws {
         let record = try decoder.container(keyedBy: RecordKey.self)
-        func text(_ key: RecordKey) throws -> String { try record.decodeIfPresent(String.self, forKey: key) ?? "" }
+        func text(_ key: RecordKey) throws -> String {
+            try record.decodeIfPresent(String.self, forKey: key) ?? ""
+        }
         let file = try record.decode(String.self, forKey: .file)
         let name = try record.decode(String.self, forKey: .name)
         let status = try record.decode(Status.self, forKey: .status)
         let seconds = try record.decode(Double.self, forKey: .seconds)
         guard seconds.isFinite, seconds >= 0 else {
             throw DecodingError.dataCorruptedError(
-                forKey: .seconds, in: record, debugDescription: "expected a duration in seconds >= 0, got \(seconds)")
+                forKey: .seconds, in: record,
+                debugDescription: "expected a duration in seconds >= 0, got \(seconds)")
         }
-        var test = try TestCase(record, file: file, name: name, position: record.decode(String.self, forKey: .position))
+        var test = try TestCase(
+            record, file: file, name: name, position: record.decode(String.self, forKey: .position))
         if !record.contains(.skipped) { test.skipped = status == .skipped }
         self.init(
             test: test, status: status, message: try text(.message), traceback: try text(.traceback),
             dump: try text(.dump), position: try text(.failurePosition), seconds: seconds,
-            traces: try record.decodeIfPresent([String].self, forKey: .traces) ?? [], output: try text(.output),
+            traces: try record.decodeIfPresent([String].self, forKey: .traces) ?? [],
+            output: try text(.output),
             seed: try record.decodeIfPresent(Int.self, forKey: .seed) ?? 0)
         kind = try record.decodeIfPresent(FailureKind.self, forKey: .kind) ?? .error
         expected = try text(.expected)
@@ -145,7 +157,9 @@ extension AuditType: Codable {
 }
 
 extension AuditIssue: Codable {
-    private enum Key: String, CodingKey { case type, rule, component, kind, element, frame, compact, detail, time }
+    private enum Key: String, CodingKey {
+        case type, rule, component, kind, element, frame, compact, detail, time
+    }
     private enum FrameKey: String, CodingKey { case x, y, width, height }
 
     public func encode(to encoder: any Encoder) throws {
@@ -175,10 +189,13 @@ extension AuditIssue: Codable {
         let box = try issue.nestedContainer(keyedBy: FrameKey.self, forKey: .frame)
         let frame = Rect(
             x: try box.decode(Double.self, forKey: .x), y: try box.decode(Double.self, forKey: .y),
-            width: try box.decode(Double.self, forKey: .width), height: try box.decode(Double.self, forKey: .height))
+            width: try box.decode(Double.self, forKey: .width),
+            height: try box.decode(Double.self, forKey: .height))
         self.init(
-            type: type, rule: rule, component: component, kind: ComponentKind(kind), element: element, frame: frame,
+            type: type, rule: rule, component: component, kind: ComponentKind(kind), element: element,
+            frame: frame,
             compact: try issue.decode(String.self, forKey: .compact),
-            detail: try issue.decode(String.self, forKey: .detail), time: try issue.decode(Double.self, forKey: .time))
+            detail: try issue.decode(String.self, forKey: .detail),
+            time: try issue.decode(Double.self, forKey: .time))
     }
 }

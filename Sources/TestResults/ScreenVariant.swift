@@ -55,7 +55,8 @@ public struct ScreenVariant: Sendable, Equatable, Hashable, Codable {
         for setting in settings {
             switch setting.key {
             case "layout_direction": parts.append(setting.value)
-            case "dynamic_type": parts.append(DynamicTypeSize(name: setting.value)?.shortName ?? setting.value)
+            case "dynamic_type":
+                parts.append(DynamicTypeSize(name: setting.value)?.shortName ?? setting.value)
             case "width": width = setting.value
             case "height": height = setting.value
             case Self.mirrorKey: if setting.value == "on" { mirrored = true }

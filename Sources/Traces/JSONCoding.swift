@@ -11,7 +11,8 @@ public struct JSONValueEncoder: Sendable {
 
     public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         let node = EncodingNode()
-        try value.encode(to: NodeEncoder(node: node, codingPath: [], userInfo: userInfo as [CodingUserInfoKey: Any]))
+        try value.encode(
+            to: NodeEncoder(node: node, codingPath: [], userInfo: userInfo as [CodingUserInfoKey: Any]))
         return node.json
     }
 
@@ -30,9 +31,11 @@ public struct JSONValueDecoder: Sendable {
 
     public init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) { self.userInfo = userInfo }
 
-    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: [any CodingKey] = []) throws -> T
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: [any CodingKey] = [])
+        throws -> T
     {
-        try T(from: NodeDecoder(value: value, codingPath: path, userInfo: userInfo as [CodingUserInfoKey: Any]))
+        try T(
+            from: NodeDecoder(value: value, codingPath: path, userInfo: userInfo as [CodingUserInfoKey: Any]))
     }
 }
 
@@ -178,12 +181,6 @@ private struct NodeEncoder: Encoder {
     let codingPath: [any CodingKey]
     let userInfo: [CodingUserInfoKey: Any]
 
-    init(node: EncodingNode, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) {
-        self.node = node
-        self.codingPath = codingPath
-        self.userInfo = userInfo
-    }
-
     func child(_ node: EncodingNode, _ key: any CodingKey) -> NodeEncoder {
         NodeEncoder(node: node, codingPath: codingPath + [key], userInfo: userInfo)
     }
@@ -291,12 +288,6 @@ private struct NodeDecoder: Decoder {
     let codingPath: [any CodingKey]
     let userInfo: [CodingUserInfoKey: Any]
 
-    init(value: JSONValue, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) {
-        self.value = value
-        self.codingPath = codingPath
-        self.userInfo = userInfo
-    }
-
     func child(_ value: JSONValue, _ key: any CodingKey) -> NodeDecoder {
         NodeDecoder(value: value, codingPath: codingPath + [key], userInfo: userInfo)
     }
@@ -304,7 +295,8 @@ private struct NodeDecoder: Decoder {
     func mismatch(_ expected: String) -> DecodingError {
         .typeMismatch(
             Any.self,
-            DecodingError.Context(codingPath: codingPath, debugDescription: "expected \(expected), got \(value.typeName)"))
+            DecodingError.Context(
+                codingPath: codingPath, debugDescription: "expected \(expected), got \(value.typeName)"))
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -317,7 +309,9 @@ private struct NodeDecoder: Decoder {
         return UnkeyedNodeDecoder(decoder: self, items: items)
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleNodeDecoder(decoder: self) }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleNodeDecoder(decoder: self)
+    }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if type == String.self {
@@ -438,7 +432,9 @@ private struct UnkeyedNodeDecoder: UnkeyedDecodingContainer {
         try next().container(keyedBy: type)
     }
 
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try next().unkeyedContainer()
+    }
 
     mutating func superDecoder() throws -> any Decoder { try next() }
 }

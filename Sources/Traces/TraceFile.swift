@@ -1,4 +1,5 @@
 import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -43,7 +44,8 @@ public enum TraceFile {
         switch Syscall.readAll(descriptor, limit: limit) {
         case .success(let read): bytes = read
         // The file grew while it was read.
-        case .failure(Errno(EFBIG)): throw Failure(message: "cannot read \(path): it is larger than \(limit >> 20) MiB")
+        case .failure(Errno(EFBIG)):
+            throw Failure(message: "cannot read \(path): it is larger than \(limit >> 20) MiB")
         case .failure(let error): throw Failure(message: "cannot read \(path): \(error)")
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }

@@ -9,15 +9,15 @@ func measureReaders(binary: String) throws {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try """
-        test("big trace", function()
-          local screen = stackplay.screen {}
-          local wallet = screen:wallet_card_stack { items = { "amex", "visa", "mc", "d", "e", "f" } }
-          for _ = 1, 170 do
-            wallet:tap("visa"); screen:settle()
-            screen:escape(); screen:settle()
-          end
-        end)
-        """.write(toFile: folder + "/big.lua", atomically: true, encoding: .utf8)
+    test("big trace", function()
+      local screen = stackplay.screen {}
+      local wallet = screen:wallet_card_stack { items = { "amex", "visa", "mc", "d", "e", "f" } }
+      for _ = 1, 170 do
+        wallet:tap("visa"); screen:settle()
+        screen:escape(); screen:settle()
+      end
+    end)
+    """.write(toFile: folder + "/big.lua", atomically: true, encoding: .utf8)
     let recorded = spawnMeasured(binary, ["--trace", folder + "/traces", folder + "/big.lua"])
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/traces")) ?? []
     guard recorded.status == 0, let name = names.first(where: { $0.hasSuffix(".jsonl") }) else {
@@ -32,7 +32,8 @@ func measureReaders(binary: String) throws {
     let copies = max(1, 28_000_000 / (trace.utf8.count + trace.utf8.count / 6))
     let tests: [[String: Any]] = (0..<copies).map { index in
         [
-            "file": "f\(index % 7).lua", "name": "test \(index)", "position": "f\(index % 7).lua:\(index + 1)",
+            "file": "f\(index % 7).lua", "name": "test \(index)",
+            "position": "f\(index % 7).lua:\(index + 1)",
             "status": "passed", "seconds": 0.01, "message": "", "output": "printed \"\(index)\"\n",
             "seed": index, "tags": ["a"], "traces": [trace], "audit": [],
         ]

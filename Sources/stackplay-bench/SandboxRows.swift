@@ -130,11 +130,14 @@ func sandboxRows() throws -> [BenchRow] {
     return [
         row("pairs", "sandbox: one pairs traversal of 10^5 string keys vs lua5.4", today: "55×", target: 3),
         BenchRow(
-            measure: "sandbox: next(t) == nil on 10^5 keys", today: "371 ms", target: "≤ 1 ms", now: milli(next),
+            measure: "sandbox: next(t) == nil on 10^5 keys", today: "371 ms", target: "≤ 1 ms",
+            now: milli(next),
             met: next <= 1e-3),
         row("format", "sandbox: string.format(\"%d %s\", i, \"x\") vs lua5.4", today: "10×", target: 1.5),
         row("tostring", "sandbox: tostring of 10^5 distinct tables vs lua5.4", today: "4.3×", target: 1.5),
-        row("plain", "sandbox: plain Lua (sort, strings, churn) under default budgets vs lua5.4", today: "1.9×",
+        row(
+            "plain", "sandbox: plain Lua (sort, strings, churn) under default budgets vs lua5.4",
+            today: "1.9×",
             target: 1.2),
     ]
 }
@@ -156,7 +159,8 @@ func sandboxCommand(_ arguments: [String]) throws {
         case "format": try lua.run("formats(100000)", name: "=bench")
         case "tostring": try lua.run("tostrings(make_tables(100000))", name: "=bench")
         case "plain": try lua.run("plain()", name: "=bench")
-        default: throw BenchError("--sandbox takes pairs, next, format, tostring or plain, not '\(arguments[0])'")
+        default:
+            throw BenchError("--sandbox takes pairs, next, format, tostring or plain, not '\(arguments[0])'")
         }
     }
 }

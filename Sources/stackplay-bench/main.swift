@@ -1,12 +1,12 @@
+import Bindings
+import Exploration
+import Foundation
+import LuaRuntime
+import StackModel
 // `make bench`: how many touch-move events per second the models take, release build.
 // Each event moves a finger that is swiping a card of a 4-card open NotificationStack, then
 // reads the whole frame snapshot (every card's geometry), as a scenario or a trace does.
 import StackplayRunner
-import LuaRuntime
-import Bindings
-import Exploration
-import Foundation
-import StackModel
 
 /// `stackplay-bench --peak-rss FILE PROGRAM ARGUMENTS...`: runs PROGRAM and writes to FILE the peak
 /// resident memory (KiB) of it and the processes it waited for. The table runs the bench again
@@ -15,7 +15,8 @@ import StackModel
 /// after its measures.
 if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "--peak-rss" {
     let measured = spawnMeasured(CommandLine.arguments[3], Array(CommandLine.arguments.dropFirst(4)))
-    try "\(measured.peakKiB) \(measured.status)".write(toFile: CommandLine.arguments[2], atomically: true, encoding: .utf8)
+    try "\(measured.peakKiB) \(measured.status)".write(
+        toFile: CommandLine.arguments[2], atomically: true, encoding: .utf8)
     exit(0)
 }
 
@@ -267,21 +268,22 @@ do {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/bench.lua"
     try """
-        local stack
-        explore("bench", {
-          setup = function()
-            local screen = stackplay.screen {}
-            stack = screen:notification_stack {
-              items = { "messages", "calendar", "mail", "fitness" }, card_height = 70, dismissible = true,
-            }
-            return screen
-          end,
-          invariants = { ["count plus dismissed"] = function() return stack:count() + #stack:dismissed() == 4 end },
-          actions = { owner = 0 },
-        })
-        """.write(toFile: path, atomically: true, encoding: .utf8)
+    local stack
+    explore("bench", {
+      setup = function()
+        local screen = stackplay.screen {}
+        stack = screen:notification_stack {
+          items = { "messages", "calendar", "mail", "fitness" }, card_height = 70, dismissible = true,
+        }
+        return screen
+      end,
+      invariants = { ["count plus dismissed"] = function() return stack:count() + #stack:dismissed() == 4 end },
+      actions = { owner = 0 },
+    })
+    """.write(toFile: path, atomically: true, encoding: .utf8)
     let file = try LuaExplorationFile(
-        file: path, root: folder, runner: ScriptRunner(budget: LuaBudget(cpuSeconds: 3_600, memoryMiB: 1_024)),
+        file: path, root: folder,
+        runner: ScriptRunner(budget: LuaBudget(cpuSeconds: 3_600, memoryMiB: 1_024)),
         seed: 0)
     func explore(_ round: Int) throws -> Int {
         let explorer = file.explorer(0, budget: ExploreBudget(seed: round, runs: 100, steps: 100))
@@ -311,7 +313,9 @@ do {
 let stackplayBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("stackplay").path
 let binaryExists = FileManager.default.isExecutableFile(atPath: stackplayBinary)
-if !binaryExists && fixedRounds == nil { print("no stackplay binary beside stackplay-bench (run `make bench`)") }
+if !binaryExists && fixedRounds == nil {
+    print("no stackplay binary beside stackplay-bench (run `make bench`)")
+}
 let rows = try measureTable(
     tests: fixedRounds.map { $0 * 10 } ?? 1000,
     binary: binaryExists && fixedRounds == nil ? stackplayBinary : nil,
@@ -320,4 +324,3 @@ let rows = try measureTable(
     exploreRate: fixedRounds == nil ? exploreRate : nil)
 printTable(BenchTable(rows: rows.rows + (try sandboxRows()), curve: rows.curve))
 if binaryExists && fixedRounds == nil { try measureReaders(binary: stackplayBinary) }
-

@@ -127,7 +127,9 @@ extension BindingsTests {
                 declared += 1
                 let owner = String(match.output.1)
                 guard let member = match.output.2.map(String.init) else {
-                    #expect(globals.contains(owner), "types/stackplay.lua declares a global \(owner) that does not exist")
+                    #expect(
+                        globals.contains(owner),
+                        "types/stackplay.lua declares a global \(owner) that does not exist")
                     continue
                 }
                 let exists = owner == "stackplay" ? api.fields.contains(member) : api.methods.contains(member)

@@ -1,9 +1,9 @@
-@testable import StackplayRunner
 import Foundation
 import TestResults
 import Testing
 
 @testable import Bindings
+@testable import StackplayRunner
 
 /// stackplay's own Lua lives in Sources/Bindings/Lua/*.lua; `make lua` copies it into
 /// EmbeddedLua.swift. This keeps the two equal.
@@ -30,13 +30,16 @@ import Testing
     @Test func `errors inside the prelude name its file and line`() throws {
         let lua = try makeState()
         let failure = runFailure(of: "expect(1):to_be_near(1, -1)", in: lua)
-        #expect(failure?.message == "test.lua:1: bad argument #2 to 'to_be_near' (tolerance must be a number >= 0, got -1)")
+        #expect(
+            failure?.message
+                == "test.lua:1: bad argument #2 to 'to_be_near' (tolerance must be a number >= 0, got -1)")
         let traceback = try #require(failure?.traceback)
         #expect(traceback.contains("stackplay/prelude.lua:"))
     }
 
     @Test func `the flake detector names the first difference`() {
-        let test = TestCase(file: "f.lua", root: nil, name: "t", position: "f.lua:1", index: 1, skipped: false)
+        let test = TestCase(
+            file: "f.lua", root: nil, name: "t", position: "f.lua:1", index: 1, skipped: false)
         let a = TestResult(test: test, status: .passed, output: "1\n2\n")
         var b = a
         b.output = "1\n3\n"

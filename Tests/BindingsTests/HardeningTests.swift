@@ -1,5 +1,5 @@
-import LuaRuntime
 import Foundation
+import LuaRuntime
 import StackModel
 import Testing
 import Traces

@@ -1,6 +1,6 @@
-import LuaRuntime
 import CLua
 import CLuaRuntime
+import LuaRuntime
 import Testing
 
 @testable import Bindings

@@ -1,6 +1,6 @@
-import StackplayRunner
-import LuaRuntime
 import Foundation
+import LuaRuntime
+import StackplayRunner
 import Testing
 
 @testable import Bindings
@@ -47,7 +47,8 @@ extension BindingsTests {
         }
 
         @Test func `a second test of the same name still names the first one's line`() throws {
-            let (folder, file) = try Self.script("test('a', function() end)\ntest('b', function() end)\ntest('a', function() end)")
+            let (folder, file) = try Self.script(
+                "test('a', function() end)\ntest('b', function() end)\ntest('a', function() end)")
             defer { try? FileManager.default.removeItem(atPath: folder) }
             guard case .failure(let result) = TestRunner().discover(file: file, root: folder) else {
                 Issue.record("a duplicate name was accepted")
@@ -78,7 +79,8 @@ extension BindingsTests {
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let counter = Counter()
             let runner = TestRunner(
-                scripts: ScriptRunner(modules: StackplayModules.standard + [CountingModule(counter: counter)]))
+                scripts: ScriptRunner(modules: StackplayModules.standard + [CountingModule(counter: counter)])
+            )
             let tests = try runner.discover(file: file, root: folder).get()
             #expect(tests.count == 20)
             for test in tests {
@@ -90,11 +92,13 @@ extension BindingsTests {
         }
 
         @Test func `a whole script is run by its discovery, with the result a run gives`() throws {
-            let (folder, file) = try Self.script("top_level()\nprint('whole')\nlocal s = stackplay.screen { record = true }\n")
+            let (folder, file) = try Self.script(
+                "top_level()\nprint('whole')\nlocal s = stackplay.screen { record = true }\n")
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let counter = Counter()
             let runner = TestRunner(
-                scripts: ScriptRunner(modules: StackplayModules.standard + [CountingModule(counter: counter)]))
+                scripts: ScriptRunner(modules: StackplayModules.standard + [CountingModule(counter: counter)])
+            )
             let discovered = runner.discoverRunning(file: file, root: folder)
             let ran = try #require(discovered.ran)
             #expect(counter.runs == 1)
@@ -113,11 +117,13 @@ extension BindingsTests {
 
         @Test func `a test and its mirrored copy run twice in all, not three times`() throws {
             let (folder, file) = try Self.script(
-                "test('t', function() top_level(); local s = stackplay.screen {}; s:notification_stack { items = { 'a' } } end)")
+                "test('t', function() top_level(); local s = stackplay.screen {}; s:notification_stack { items = { 'a' } } end)"
+            )
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let counter = Counter()
             let runner = TestRunner(
-                scripts: ScriptRunner(modules: StackplayModules.standard + [CountingModule(counter: counter)]))
+                scripts: ScriptRunner(modules: StackplayModules.standard + [CountingModule(counter: counter)])
+            )
             let plain = try #require(try runner.discover(file: file, root: folder).get().first)
             let mirrored = plain.under(plain.variant.mirrored)
             let (first, second) = runner.run(plain: plain, mirrored: mirrored)

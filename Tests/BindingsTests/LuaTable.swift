@@ -1,4 +1,5 @@
 import LuaRuntime
+
 @testable import Bindings
 
 /// A table argument, read field by field (raw: no metamethods run) with lauxlib-style checks: the

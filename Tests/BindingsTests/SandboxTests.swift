@@ -1,5 +1,5 @@
-import LuaRuntime
 import Foundation
+import LuaRuntime
 import Testing
 
 @testable import Bindings
@@ -91,7 +91,8 @@ extension BindingsTests {
             try makeState().run(code).map { $0.string ?? "<\($0)>" }
         }
 
-        @Test func `pairs and next visit numbers, then strings bytewise, then booleans, then objects`() throws {
+        @Test func `pairs and next visit numbers, then strings bytewise, then booleans, then objects`() throws
+        {
             let code = """
                 local a, b = {}, {}
                 local _ = tostring(b) .. tostring(a)
@@ -162,14 +163,30 @@ extension BindingsTests {
             ("pcall(pairs)", "bad argument #1 to 'pairs' (value expected)"),
             ("pcall(tostring)", "bad argument #1 to 'tostring' (value expected)"),
             ("pcall(next)", "bad argument #1 to 'next' (table expected, got no value)"),
-            ("pcall(setmetatable, {})", "bad argument #2 to 'setmetatable' (nil or table expected, got no value)"),
-            ("pcall(string.format, '%d', 'x')", "bad argument #2 to 'string.format' (number expected, got string)"),
-            ("pcall(function() return ('%d'):format('x') end)",
-             "(string):1: bad argument #1 to 'format' (number expected, got string)"),
-            ("pcall(function() for k in pairs(42) do end end)",
-             "(string):1: bad argument #1 to 'for iterator' (table expected, got number)"),
-            ("pcall(os.time, { year = math.maxinteger, month = 1, day = 1 })", "field 'year' is out-of-bound"),
-            ("pcall(table.sort, { 3, 2, 1, 4, 5 }, function() return true end)", "invalid order function for sorting"),
+            (
+                "pcall(setmetatable, {})",
+                "bad argument #2 to 'setmetatable' (nil or table expected, got no value)"
+            ),
+            (
+                "pcall(string.format, '%d', 'x')",
+                "bad argument #2 to 'string.format' (number expected, got string)"
+            ),
+            (
+                "pcall(function() return ('%d'):format('x') end)",
+                "(string):1: bad argument #1 to 'format' (number expected, got string)"
+            ),
+            (
+                "pcall(function() for k in pairs(42) do end end)",
+                "(string):1: bad argument #1 to 'for iterator' (table expected, got number)"
+            ),
+            (
+                "pcall(os.time, { year = math.maxinteger, month = 1, day = 1 })",
+                "field 'year' is out-of-bound"
+            ),
+            (
+                "pcall(table.sort, { 3, 2, 1, 4, 5 }, function() return true end)",
+                "invalid order function for sorting"
+            ),
             ("pcall(string.dump, require)", "unable to dump given function"),
             ("pcall(string.dump, pairs)", "unable to dump given function"),
         ])
@@ -190,10 +207,15 @@ extension BindingsTests {
                 local c = setmetatable({}, { __tostring = function() return "Color: 0xff00ff" end })
                 return tostring(c), string.format("%s", c), tostring({}), string.format("%p|%-9p|%8p", {}, "s", 1)
                 """
-            #expect(try strings(code) == ["Color: 0xff00ff", "Color: 0xff00ff", "table: 1", "table: 2|string: 3|  (null)"])
+            #expect(
+                try strings(code) == [
+                    "Color: 0xff00ff", "Color: 0xff00ff", "table: 1", "table: 2|string: 3|  (null)",
+                ])
         }
 
-        @Test func `percent p honours its width and refuses what stock refuses, never showing an address`() throws {
+        @Test func `percent p honours its width and refuses what stock refuses, never showing an address`()
+            throws
+        {
             let code = """
                 return tostring(#string.format("%20p", {})), select(2, pcall(string.format, "%.3p", {})),
                   string.format("%-20p|", "text")

@@ -1,5 +1,5 @@
-import LuaRuntime
 import Foundation
+import LuaRuntime
 import Testing
 
 @testable import Bindings

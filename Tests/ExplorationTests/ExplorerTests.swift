@@ -176,7 +176,8 @@ final class AsymmetricHost: ExploreHost {
         var fingers = ExploreGenerator.Fingers()
         #expect(
             try Self.events(.tap(Point(x: 20, y: 5), duration: 0.2), on: view, fingers: &fingers) == [
-                .touchDown(touch: 1, at: Point(x: 370 - nudge, y: 5)), .advance(seconds: 0.2), .touchUp(touch: 1),
+                .touchDown(touch: 1, at: Point(x: 370 - nudge, y: 5)), .advance(seconds: 0.2),
+                .touchUp(touch: 1),
             ])
         let drag = try Self.events(
             .drag(Point(x: 100, y: 5), by: Point(x: -110, y: 3), steps: 4, duration: 0), on: view,

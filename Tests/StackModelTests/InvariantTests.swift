@@ -34,7 +34,9 @@ private final class Scripted: Component {
     func apply(_ change: OwnerChange, in settings: ScreenSettings) throws { throw unsupported(change) }
 }
 
-private func card(_ id: String, z: Double, opacity: Double = 1, scale: Double = 1, width: Double = 10) -> CardSnapshot {
+private func card(_ id: String, z: Double, opacity: Double = 1, scale: Double = 1, width: Double = 10)
+    -> CardSnapshot
+{
     CardSnapshot(
         id: id, frame: Rect(x: 0, y: 0, width: width, height: 10), scale: scale, opacity: opacity, z: z,
         isVisible: true, isHittable: true)
@@ -47,17 +49,18 @@ private func card(_ id: String, z: Double, opacity: Double = 1, scale: Double = 
         #expect(screen.invariantViolations() == [])
     }
 
-    @Test(arguments: [
-        ([card("a", z: 1), card("a", z: 2)], nil, "scripted 'scripted' holds card 'a' twice"),
-        ([card("a", z: 1), card("b", z: 1)], nil, "scripted 'scripted': card 'b' shares z 1"),
-        ([card("a", z: 1, opacity: .nan)], nil, "scripted 'scripted': card 'a' has opacity nan"),
-        ([card("a", z: 1, opacity: 1.5)], nil, "scripted 'scripted': card 'a' has opacity 1.5"),
-        ([card("a", z: 1, scale: -0.5)], nil, "scripted 'scripted': card 'a' has scale -0.5"),
-        ([card("a", z: 1, width: .infinity)], nil, "scripted 'scripted': card 'a' has frame"),
-        ([card("a", z: 1, width: -1)], nil, "scripted 'scripted': card 'a' has frame"),
-        ([], 2.5, "scripted 'scripted': progress 2.5 is beyond its spring's reach"),
-        ([], -Double.infinity, "scripted 'scripted': progress -inf is beyond its spring's reach"),
-    ] as [([CardSnapshot], Double?, String)])
+    @Test(
+        arguments: [
+            ([card("a", z: 1), card("a", z: 2)], nil, "scripted 'scripted' holds card 'a' twice"),
+            ([card("a", z: 1), card("b", z: 1)], nil, "scripted 'scripted': card 'b' shares z 1"),
+            ([card("a", z: 1, opacity: .nan)], nil, "scripted 'scripted': card 'a' has opacity nan"),
+            ([card("a", z: 1, opacity: 1.5)], nil, "scripted 'scripted': card 'a' has opacity 1.5"),
+            ([card("a", z: 1, scale: -0.5)], nil, "scripted 'scripted': card 'a' has scale -0.5"),
+            ([card("a", z: 1, width: .infinity)], nil, "scripted 'scripted': card 'a' has frame"),
+            ([card("a", z: 1, width: -1)], nil, "scripted 'scripted': card 'a' has frame"),
+            ([], 2.5, "scripted 'scripted': progress 2.5 is beyond its spring's reach"),
+            ([], -Double.infinity, "scripted 'scripted': progress -inf is beyond its spring's reach"),
+        ] as [([CardSnapshot], Double?, String)])
     func `each broken invariant is named`(cards: [CardSnapshot], progress: Double?, message: String) throws {
         let screen = try Screen()
         let scripted = Scripted(cards: [])

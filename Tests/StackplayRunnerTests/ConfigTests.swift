@@ -7,7 +7,8 @@ import Testing
 /// `.stackplay.lua`, read from a folder made for each test.
 @Suite struct ConfigUnitTests {
     func load(_ text: String) throws -> Result<Config, Config.Invalid> {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try text.write(to: folder.appendingPathComponent(".stackplay.lua"), atomically: true, encoding: .utf8)
@@ -42,7 +43,8 @@ import Testing
     }
 
     @Test func `no file is an empty config`() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try Config.load(in: folder.path).paths.isEmpty)
@@ -54,11 +56,20 @@ import Testing
         ("return { seed = -1 }", "'seed' must be a whole number >= 0"),
         ("return { screen = { layout_directon = 'rtl' } }", "unknown key 'screen.layout_directon'"),
         ("return 3", "must return a table"),
-        ("return { cpu_budget = 1e308 }", "'cpu_budget' must be a positive number of seconds up to 1000000, got 1e+308"),
-        ("return { cpu_budget = 0/0 }", "'cpu_budget' must be a positive number of seconds up to 1000000, got nan"),
+        (
+            "return { cpu_budget = 1e308 }",
+            "'cpu_budget' must be a positive number of seconds up to 1000000, got 1e+308"
+        ),
+        (
+            "return { cpu_budget = 0/0 }",
+            "'cpu_budget' must be a positive number of seconds up to 1000000, got nan"
+        ),
         ("return { seed = 2^63 }", "'seed' must be a whole number >= 0, got 9.223372036854776e+18"),
         ("return { seed = 0.5 }", "'seed' must be a whole number >= 0, got 0.5"),
-        ("return { jobs = math.mininteger }", "'jobs' must be a whole number from 1 to 1024, got -9223372036854775808"),
+        (
+            "return { jobs = math.mininteger }",
+            "'jobs' must be a whole number from 1 to 1024, got -9223372036854775808"
+        ),
     ])
     func `bad configs name the key`(text: String, message: String) throws {
         guard case .failure(let error) = try load(text) else {

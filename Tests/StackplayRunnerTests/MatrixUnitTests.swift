@@ -19,7 +19,8 @@ import Testing
     @Test func `a test's copies are named by their variant and keep their base name`() throws {
         var matrix = Matrix()
         try matrix.add("reduce_motion=on,off")
-        let test = TestCase(file: "f.lua", root: nil, name: "t", position: "f.lua:1", index: 1, skipped: false)
+        let test = TestCase(
+            file: "f.lua", root: nil, name: "t", position: "f.lua:1", index: 1, skipped: false)
         let copies = matrix.apply(to: [test])
         #expect(copies.map(\.name) == ["t [reduce_motion=on]", "t [reduce_motion=off]"])
         #expect(copies.allSatisfy { $0.baseName == "t" })

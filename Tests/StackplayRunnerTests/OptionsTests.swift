@@ -38,18 +38,44 @@ import Testing
             "'--junit' goes with running scripts and 'stackplay merge', not with 'stackplay replay' (did you mean 'stackplay --junit ... FILE|DIR'?)"
         ),
         (["replay", "--list", "t.jsonl"], "'--list' goes with running scripts, not with 'stackplay replay'"),
-        (["replay", "--shard", "1/2", "t.jsonl"], "'--shard' goes with running scripts, not with 'stackplay replay'"),
-        (["render", "--tolerance", "1", "t.jsonl"], "'--tolerance' goes with running scripts and 'stackplay replay', not with 'stackplay render'"),
-        (["check", "--jobs", "2", "scripts"], "'--jobs' goes with running scripts and 'stackplay explore', not with 'stackplay check'"),
-        (["-o", "x.svg", "scripts"], "'-o' goes with 'stackplay render' and 'stackplay view', not with running scripts"),
+        (
+            ["replay", "--shard", "1/2", "t.jsonl"],
+            "'--shard' goes with running scripts, not with 'stackplay replay'"
+        ),
+        (
+            ["render", "--tolerance", "1", "t.jsonl"],
+            "'--tolerance' goes with running scripts and 'stackplay replay', not with 'stackplay render'"
+        ),
+        (
+            ["check", "--jobs", "2", "scripts"],
+            "'--jobs' goes with running scripts and 'stackplay explore', not with 'stackplay check'"
+        ),
+        (
+            ["-o", "x.svg", "scripts"],
+            "'-o' goes with 'stackplay render' and 'stackplay view', not with running scripts"
+        ),
         (["view", "--at", "3", "t.jsonl"], "'--at' goes with 'stackplay render', not with 'stackplay view'"),
-        (["merge", "--shard", "1/2", "r.json"], "'--shard' goes with running scripts, not with 'stackplay merge'"),
-        (["merge", "-o", "x", "r.json"], "'-o' goes with 'stackplay render' and 'stackplay view', not with 'stackplay merge'"),
-        (["view", "--shard-timings", "j.xml", "t.jsonl"], "'--shard-timings' goes with running scripts, not with 'stackplay view'"),
+        (
+            ["merge", "--shard", "1/2", "r.json"],
+            "'--shard' goes with running scripts, not with 'stackplay merge'"
+        ),
+        (
+            ["merge", "-o", "x", "r.json"],
+            "'-o' goes with 'stackplay render' and 'stackplay view', not with 'stackplay merge'"
+        ),
+        (
+            ["view", "--shard-timings", "j.xml", "t.jsonl"],
+            "'--shard-timings' goes with running scripts, not with 'stackplay view'"
+        ),
         (["explore", "--tap", "x.lua"], "'--tap' goes with running scripts, not with 'stackplay explore'"),
-        (["render", "--steps", "3", "t.jsonl"], "'--steps' goes with 'stackplay explore', not with 'stackplay render'"),
+        (
+            ["render", "--steps", "3", "t.jsonl"],
+            "'--steps' goes with 'stackplay explore', not with 'stackplay render'"
+        ),
     ])
-    func `a flag given to a command it does not belong to is a usage error`(arguments: [String], message: String) {
+    func `a flag given to a command it does not belong to is a usage error`(
+        arguments: [String], message: String
+    ) {
         let problem: String?
         do {
             _ = try Options.parse(arguments)
@@ -76,7 +102,8 @@ import Testing
     @Test func `bad values and unknown flags name the flag`() {
         #expect(usageError("--jobs", "0", "s") == "--jobs needs a whole number from 1 to 1024, not '0'")
         #expect(usageError("--seed", "-1", "s") == "--seed needs a whole number >= 0 or 'random', not '-1'")
-        #expect(usageError("--repeat", "x", "s") == "--repeat needs a whole number from 1 to 1000000, not 'x'")
+        #expect(
+            usageError("--repeat", "x", "s") == "--repeat needs a whole number from 1 to 1000000, not 'x'")
         #expect(usageError("--shard", "3/2", "s") == "--shard needs K/N with 1 <= K <= N, not '3/2'")
         #expect(usageError("--tapp", "s") == "unknown option '--tapp' (did you mean '--tap'?)")
         #expect(usageError("--timeout") == "--timeout needs a value")
@@ -95,7 +122,8 @@ import Testing
         #expect(
             usageError("--jobs", "9223372036854775808", "s")
                 == "--jobs needs a whole number from 1 to 1024, not '9223372036854775808'")
-        #expect(usageError("--repeat", "-1", "s") == "--repeat needs a whole number from 1 to 1000000, not '-1'")
+        #expect(
+            usageError("--repeat", "-1", "s") == "--repeat needs a whole number from 1 to 1000000, not '-1'")
         #expect(usageError("--seed", "1e3", "s") == "--seed needs a whole number >= 0 or 'random', not '1e3'")
         #expect(usageError("--seed", "9223372036854775807", "s") == nil)
         #expect(usageError("render", "--at", "-1", "t") == "--at needs an event index >= 0, not '-1'")
@@ -105,6 +133,7 @@ import Testing
         #expect(usageError("--tolerance", "nan", "s") == "--tolerance needs a number >= 0, not 'nan'")
         #expect(usageError("--list=3", "s") == "--list takes no value, not '3'")
         #expect(
-            usageError("--exclude-tgas", "a", "s") == "unknown option '--exclude-tgas' (did you mean '--exclude-tag'?)")
+            usageError("--exclude-tgas", "a", "s")
+                == "unknown option '--exclude-tgas' (did you mean '--exclude-tag'?)")
     }
 }

@@ -4,11 +4,11 @@ import TestResults
 import Testing
 import Traces
 
+@testable import StackplayRunner
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-
-@testable import StackplayRunner
 
 /// One record model: the wire and `--json` are the same `Codable` encoding, and `merge` reads
 /// back what `--json` wrote.
@@ -47,8 +47,12 @@ import Traces
         for (back, original) in zip(read.results, results) {
             #expect(back.test.fullName == original.test.fullName && back.test.tags == original.test.tags)
             #expect(back.test.skipped == original.test.skipped && back.status == original.status)
-            #expect(back.message == original.message && back.output == original.output && back.seed == original.seed)
-            #expect(back.traces == original.traces && back.expected == original.expected && back.dump == original.dump)
+            #expect(
+                back.message == original.message && back.output == original.output
+                    && back.seed == original.seed)
+            #expect(
+                back.traces == original.traces && back.expected == original.expected
+                    && back.dump == original.dump)
             #expect(back.kind == original.kind || original.status != .failed)
             #expect(back.auditIssues.map(\.line) == original.auditIssues.map(\.line))
         }
@@ -84,17 +88,21 @@ import Traces
 
 /// Every report parses, and the human one is terminal-safe, whatever a name, message or output holds.
 @Suite struct HostileTextReportTests {
-    static let hostile = "a\u{FFFE}b\u{FFFF}c\u{1B}[31md\re\u{0}f\u{7F}g\u{85}h\u{9B}i\u{2028}j\u{FFFD}k\nok 9 - forged"
+    static let hostile =
+        "a\u{FFFE}b\u{FFFF}c\u{1B}[31md\re\u{0}f\u{7F}g\u{85}h\u{9B}i\u{2028}j\u{FFFD}k\nok 9 - forged"
 
     static var results: [TestResult] {
         let test = TestCase(
-            file: "h\u{1B}.lua", root: nil, name: hostile, position: "h.lua:1", index: 1, skipped: false, tags: [hostile])
+            file: "h\u{1B}.lua", root: nil, name: hostile, position: "h.lua:1", index: 1, skipped: false,
+            tags: [hostile])
         var failed = TestResult(
-            test: test, status: .failed, message: hostile, traceback: hostile, dump: hostile, position: "h.lua:2",
+            test: test, status: .failed, message: hostile, traceback: hostile, dump: hostile,
+            position: "h.lua:2",
             seconds: .infinity, output: hostile + "\n", seed: 1)
         failed.auditIssues = [
             AuditIssue(
-                type: .trait, rule: hostile, component: hostile, kind: ComponentKind(hostile), element: hostile,
+                type: .trait, rule: hostile, component: hostile, kind: ComponentKind(hostile),
+                element: hostile,
                 frame: Rect(x: .nan, y: 0, width: 1, height: 1), compact: hostile, detail: hostile, time: 0)
         ]
         var passed = TestResult(test: test, status: .passed, output: hostile, seed: 2)
@@ -108,7 +116,10 @@ import Traces
         let cases = try document.nodes(forXPath: "//testcase")
         #expect(cases.count == 2)
         let name = try #require((cases[0] as? XMLElement)?.attribute(forName: "name")?.stringValue)
-        #expect(name == "a\\u{FFFE}b\\u{FFFF}c\\u{1B}[31md\re\\u{0}f\\u{7F}g\\u{85}h\\u{9B}i\u{2028}j\u{FFFD}k\nok 9 - forged")
+        #expect(
+            name
+                == "a\\u{FFFE}b\\u{FFFF}c\\u{1B}[31md\re\\u{0}f\\u{7F}g\\u{85}h\\u{9B}i\u{2028}j\u{FFFD}k\nok 9 - forged"
+        )
         #expect(!xml.contains("time=\"inf") && !xml.contains("time=\"nan") && xml.contains("time=\"0.0\""))
     }
 
@@ -118,13 +129,16 @@ import Traces
         #expect(lines.filter { $0.hasPrefix("ok ") || $0.hasPrefix("not ok ") }.count == 2)
         let start = lines.firstIndex(of: "  ---")!
         let yaml = lines[start...lines.firstIndex(of: "  ...")!].joined(separator: "\n")
-        for scalar in ["\u{FFFE}", "\u{FFFF}", "\u{1B}", "\r", "\u{0}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}"] {
+        for scalar in [
+            "\u{FFFE}", "\u{FFFF}", "\u{1B}", "\r", "\u{0}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}",
+        ] {
             #expect(!yaml.contains(scalar), "raw \(scalar.unicodeScalars.first!.value) in TAP's YAML")
         }
         for scalar in ["\u{1B}", "\r", "\u{0}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}"] {
             #expect(!tap.contains(scalar), "raw \(scalar.unicodeScalars.first!.value) in TAP")
         }
-        #expect(tap.contains(#"  message: "a\uFFFEb\uFFFFc\u001b[31md\re\u0000f\u007Fg\u0085h\u009Bi\u2028j"#))
+        #expect(
+            tap.contains(#"  message: "a\uFFFEb\uFFFFc\u001b[31md\re\u0000f\u007Fg\u0085h\u009Bi\u2028j"#))
         #expect(tap.contains("frame: { x: \"nan\", y: 0, width: 1, height: 1 }"))
     }
 

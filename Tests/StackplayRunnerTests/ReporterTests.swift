@@ -3,19 +3,22 @@ import Foundation
 import TestResults
 import Testing
 
+@testable import StackplayRunner
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
 
-@testable import StackplayRunner
-
 /// The machine formats, from results made here: valid, and carrying what the run knows.
 @Suite struct ReporterUnitTests {
     static let results: [TestResult] = {
-        let a = TestCase(file: "a.lua", root: nil, name: "passes", position: "a.lua:1", index: 1, skipped: false)
+        let a = TestCase(
+            file: "a.lua", root: nil, name: "passes", position: "a.lua:1", index: 1, skipped: false)
         let b = TestCase(
-            file: "a.lua", root: nil, name: "fails\nwith # and \\", position: "a.lua:2", index: 2, skipped: false)
-        let c = TestCase(file: "b.lua", root: nil, name: "skipped", position: "b.lua:1", index: 1, skipped: true)
+            file: "a.lua", root: nil, name: "fails\nwith # and \\", position: "a.lua:2", index: 2,
+            skipped: false)
+        let c = TestCase(
+            file: "b.lua", root: nil, name: "skipped", position: "b.lua:1", index: 1, skipped: true)
         var failed = TestResult(
             test: b, status: .failed, message: "a.lua:3: values differ <&>", traceback: "stack traceback:",
             dump: "screen", position: "a.lua:3", output: "ok 99 - fake\nnot ok\n", seed: 42)
@@ -31,7 +34,9 @@ import Testing
         let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(document["format_version"] as? Int == 1)
         #expect(document["seed"] as? Int == 7)
-        #expect(document["passed"] as? Int == 1 && document["failed"] as? Int == 1 && document["skipped"] as? Int == 1)
+        #expect(
+            document["passed"] as? Int == 1 && document["failed"] as? Int == 1
+                && document["skipped"] as? Int == 1)
         let tests = try #require(document["tests"] as? [[String: Any]])
         #expect(tests[0]["output"] as? String == "printed\n")
         #expect(tests[1]["seed"] as? Int == 42)

@@ -1,6 +1,6 @@
-import TestResults
 import Bindings
 import StackModel
+import TestResults
 import Testing
 
 @testable import StackplayRunner

@@ -23,11 +23,17 @@ import Testing
 
     @Test func `tags select, exclusions win`() {
         let tests = Self.tests(6) { $0 % 2 == 0 ? ["rtl"] : ($0 == 3 ? ["rtl", "slow"] : ["smoke"]) }
-        #expect(Selection.apply(tests, filters: [], tags: ["rtl"], shard: nil).map(\.name) == ["t2", "t3", "t4", "t6"])
+        #expect(
+            Selection.apply(tests, filters: [], tags: ["rtl"], shard: nil).map(\.name) == [
+                "t2", "t3", "t4", "t6",
+            ])
         #expect(
             Selection.apply(tests, filters: [], tags: ["rtl"], excludedTags: ["slow"], shard: nil).map(\.name)
                 == ["t2", "t4", "t6"])
-        #expect(Selection.apply(tests, filters: [], excludedTags: ["rtl"], shard: nil).map(\.name) == ["t1", "t5"])
+        #expect(
+            Selection.apply(tests, filters: [], excludedTags: ["rtl"], shard: nil).map(\.name) == [
+                "t1", "t5",
+            ])
     }
 
     @Test(arguments: [1, 2, 3, 7, 20])

@@ -101,19 +101,31 @@ import Testing
               <testcases><testcase classname="a.lua" name="two" time="3"/></testcases>
             </testsuites>
             """
-        #expect(try Self.seconds(xml) == [.init(file: "a.lua", name: "real"): 2, .init(file: "a.lua", name: "two"): 3])
+        #expect(
+            try Self.seconds(xml) == [
+                .init(file: "a.lua", name: "real"): 2, .init(file: "a.lua", name: "two"): 3,
+            ])
     }
 
     @Test func `an attribute value may hold '>', '/>' and the other quote`() throws {
-        let xml = #"<testcase classname="a.lua" name="a > b /> 'c'" time="1.5"/><testcase name='say "hi"' file="b.lua" time="2"/>"#
+        let xml =
+            #"<testcase classname="a.lua" name="a > b /> 'c'" time="1.5"/><testcase name='say "hi"' file="b.lua" time="2"/>"#
         #expect(
-            try Self.seconds(xml) == [.init(file: "a.lua", name: "a > b /> 'c'"): 1.5, .init(file: "b.lua", name: "say \"hi\""): 2])
+            try Self.seconds(xml) == [
+                .init(file: "a.lua", name: "a > b /> 'c'"): 1.5, .init(file: "b.lua", name: "say \"hi\""): 2,
+            ])
     }
 
     @Test(arguments: [
         ("<testsuites><!-- open", "not well-formed XML at byte 12: a comment is not closed with '-->'"),
-        ("<testcase name=\"x time=\"1\"/>", "not well-formed XML at byte 24: attribute '1' of <testcase> has no '=value'"),
-        ("<testcase name=\"x\" time=\"1\"", "not well-formed XML at byte 0: <testcase is not closed with '>'"),
+        (
+            "<testcase name=\"x time=\"1\"/>",
+            "not well-formed XML at byte 24: attribute '1' of <testcase> has no '=value'"
+        ),
+        (
+            "<testcase name=\"x\" time=\"1\"",
+            "not well-formed XML at byte 0: <testcase is not closed with '>'"
+        ),
         ("<testcase name>", "not well-formed XML at byte 10: attribute 'name' of <testcase> has no '=value'"),
     ])
     func `malformed XML is a usage error naming where`(xml: String, message: String) {
@@ -128,7 +140,9 @@ import Testing
     @Test func `a billion shards cost what as many shards as tests cost, and split the same way`() {
         let tests = ShardTimingsTests.tests((1...9).map { "t\($0)" })
         var seconds: [ShardTimings.Key: Double] = [:]
-        for (i, test) in tests.enumerated() { seconds[.init(file: test.file, name: test.name)] = Double(i % 3) }
+        for (i, test) in tests.enumerated() {
+            seconds[.init(file: test.file, name: test.name)] = Double(i % 3)
+        }
         let timings = ShardTimings(seconds: seconds)
         let many = timings.assign(tests, count: 1_000_000_000)
         #expect(many == timings.assign(tests, count: tests.count))
@@ -145,7 +159,9 @@ import Testing
         let timings = ShardTimings(seconds: seconds)
         // Longest first (ties in order), each to the least loaded shard (ties to the lowest).
         let durations = tests.map(timings.duration(of:))
-        let order = tests.indices.sorted { durations[$0] > durations[$1] || (durations[$0] == durations[$1] && $0 < $1) }
+        let order = tests.indices.sorted {
+            durations[$0] > durations[$1] || (durations[$0] == durations[$1] && $0 < $1)
+        }
         var loads = [Double](repeating: 0, count: count)
         var expected = [Int](repeating: 0, count: tests.count)
         for index in order {

@@ -2,18 +2,20 @@ import Bindings
 import TestResults
 import Testing
 
+@testable import StackplayRunner
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import StackplayRunner
 
 /// Worker processes: answers come back by index, a crash and a hang are that job's outcome only.
 /// (Each test forks; the test process has threads, which is safe here because the workers only
 /// run the closure and `_exit`.)
 @Suite(.serialized) struct WorkerPoolUnitTests {
     @Test func `every job's answer comes back under its index`() {
-        let pool = WorkerPool(workers: 2, count: 20, timeout: 0) { index in [UInt8(index), UInt8(index * 2 % 256)] }
+        let pool = WorkerPool(workers: 2, count: 20, timeout: 0) { index in
+            [UInt8(index), UInt8(index * 2 % 256)]
+        }
         var answers: [Int: [UInt8]] = [:]
         let ended = pool.run { index, outcome in
             if case .finished(let bytes) = outcome { answers[index] = bytes }
@@ -34,7 +36,8 @@ import Testing
         _ = pool.run { index, outcome in
             switch outcome {
             case .finished(let bytes): outcomes[index] = "finished \(bytes)"
-            case .crashed(let signal, let status): outcomes[index] = "crashed \(signal.map(String.init) ?? "-") \(status)"
+            case .crashed(let signal, let status):
+                outcomes[index] = "crashed \(signal.map(String.init) ?? "-") \(status)"
             case .timedOut(let seconds): outcomes[index] = "timed out \(seconds)"
             case .stopped(let message): outcomes[index] = "stopped \(message)"
             }
@@ -51,12 +54,14 @@ import Testing
             file: "a.lua", root: "r", name: "n", position: "a.lua:1", index: 3, skipped: false, focused: true,
             tags: ["rtl"])
         var result = TestResult(
-            test: test, status: .failed, message: "m", traceback: "t", dump: "d", position: "p", seconds: 0.25,
+            test: test, status: .failed, message: "m", traceback: "t", dump: "d", position: "p",
+            seconds: 0.25,
             traces: ["x", "y"], output: "o", seed: 9)
         result.kind = .error
         result.expected = "e"
         result.picture = "<svg/>"
-        result.test = test.under(ScreenVariant([ScreenVariant.Setting(key: "layout_direction", value: "rtl")]).mirrored)
+        result.test = test.under(
+            ScreenVariant([ScreenVariant.Setting(key: "layout_direction", value: "rtl")]).mirrored)
         #expect(result.test.name == "n [rtl, mirrored]" && result.test.variant.isMirrored)
         var writer = WireWriter()
         writer.result(result)

@@ -1,8 +1,9 @@
 import Foundation
+import Testing
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-import Testing
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -36,15 +37,20 @@ import Testing
         }
         #expect(outputs.count == 1)
         let run = try stackplay(path)
-        #expect(run.stdout.contains("      | pairs\t2\t5\n      | pairs\t2.5\t7\n      | pairs\t10\t4\n      | pairs\talpha\t2"))
-        #expect(run.stdout.contains("      | time\t1767225600\tThu Jan  1 00:00:00 2026\t2026-01-01 00:00:00\t0.0"))
+        #expect(
+            run.stdout.contains(
+                "      | pairs\t2\t5\n      | pairs\t2.5\t7\n      | pairs\t10\t4\n      | pairs\talpha\t2"))
+        #expect(
+            run.stdout.contains(
+                "      | time\t1767225600\tThu Jan  1 00:00:00 2026\t2026-01-01 00:00:00\t0.0"))
         #expect(run.stdout.contains("      | utc\t946684800"))
         #expect(run.stdout.contains("      | names\ttable: 1\tfunction: 2\ttable: 3 table: 4"))
         #expect(run.stdout.contains("      | screen\tstackplay.screen: 5"))
         #expect(!run.stdout.contains("0x"))
     }
 
-    @Test func `a seed changes the random numbers, the same seed repeats them, and reports carry it`() throws {
+    @Test func `a seed changes the random numbers, the same seed repeats them, and reports carry it`() throws
+    {
         let folder = try temporaryFolder([
             "r.lua": "test('draw', function() print(math.random(1, 1000000000)) error('show the seed') end)"
         ])
@@ -62,9 +68,11 @@ import Testing
         #expect(document["seed"] as? Int == 7)
         let junit = folder.appendingPathComponent("junit.xml")
         _ = try stackplay("--seed", "7", "--junit", junit.path, path)
-        #expect(try String(contentsOf: junit, encoding: .utf8).contains("<property name=\"seed\" value=\"7\"/>"))
+        #expect(
+            try String(contentsOf: junit, encoding: .utf8).contains("<property name=\"seed\" value=\"7\"/>"))
         let random = try stackplay("--seed", "random", path)
-        let printed = try #require(random.stderr.firstMatch(of: /stackplay: seed (\d+) \(run again with --seed \d+\)/))
+        let printed = try #require(
+            random.stderr.firstMatch(of: /stackplay: seed (\d+) \(run again with --seed \d+\)/))
         let again = try stackplay("--seed", String(printed.1), path)
         #expect(again.stdout == random.stdout)
         let bad = try stackplay("--seed", "soon", path)

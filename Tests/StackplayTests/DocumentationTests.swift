@@ -59,7 +59,9 @@ import Testing
 
     /// README.md and the pages under docs/, each a reader may copy from.
     static let pages: [String] = {
-        let docs = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("docs").path))
+        let docs =
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: packageRoot.appendingPathComponent("docs").path))
             ?? []
         return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
     }()
@@ -71,7 +73,9 @@ import Testing
             // A block marked `<!-- ..., not a scenario -->` (a .luacheckrc, stock lua5.4 with the Lua
             // module) is not for the runner; `make test-lua-module` runs the module's own examples.
             blocks += text.matches(of: /(<!--[^\n]*-->\n)?```lua\n((?:.|\n)*?)```/)
-                .filter { !($0.output.1 ?? "").contains("not a scenario") }.map { (page, String($0.output.2)) }
+                .filter { !($0.output.1 ?? "").contains("not a scenario") }.map {
+                    (page, String($0.output.2))
+                }
         }
         #expect(blocks.count >= 7)
         let wallet = try String(
@@ -101,7 +105,9 @@ import Testing
             let text = try String(contentsOf: packageRoot.appendingPathComponent(page), encoding: .utf8)
             for match in text.matches(of: /(\d+) tests in `scripts\/`/) {
                 stated += 1
-                #expect(Int(match.output.1) == count, "\(page) says \(match.output.1) tests in scripts/, it has \(count)")
+                #expect(
+                    Int(match.output.1) == count,
+                    "\(page) says \(match.output.1) tests in scripts/, it has \(count)")
             }
         }
         #expect(stated >= 1)

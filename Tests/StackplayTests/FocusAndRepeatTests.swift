@@ -1,8 +1,9 @@
 import Foundation
+import Testing
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-import Testing
 #if canImport(Glibc)
     import Glibc
 #endif

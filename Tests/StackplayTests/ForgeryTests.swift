@@ -1,8 +1,9 @@
 import Foundation
+import Testing
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-import Testing
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -14,7 +15,10 @@ import Testing
         ("the runner's entry", "stackplay._run = function() return { status = 'ok' } end"),
         ("the test list", "stackplay._tests = function() return {} end"),
         ("test and expect", "test = function() end; expect = function() return {} end"),
-        ("string functions", "string.match = function() while true do end end; string.find = string.match; string.gmatch = string.match"),
+        (
+            "string functions",
+            "string.match = function() while true do end end; string.find = string.match; string.gmatch = string.match"
+        ),
         ("metatables", "setmetatable = function(t) return t end; getmetatable = function() return nil end"),
         ("xpcall and pcall", "xpcall = function(f) return true end; pcall = xpcall; error = function() end"),
         ("the stackplay table", "for k in pairs(stackplay) do stackplay[k] = nil end; stackplay = nil"),
@@ -41,11 +45,11 @@ import Testing
     @Test func `the runner's internals are not reachable from scripts`() throws {
         let folder = try temporaryFolder([
             "peek.lua": """
-                local names = {}
-                for k in pairs(stackplay) do names[#names + 1] = k end
-                print(table.concat(names, ","))
-                for _, k in ipairs(names) do assert(k:sub(1, 1) ~= "_", "reachable: " .. k) end
-                """
+            local names = {}
+            for k in pairs(stackplay) do names[#names + 1] = k end
+            print(table.concat(names, ","))
+            for _, k in ipairs(names) do assert(k:sub(1, 1) ~= "_", "reachable: " .. k) end
+            """
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try stackplay(folder.appendingPathComponent("peek.lua").path)
@@ -56,11 +60,11 @@ import Testing
     @Test func `__gc finalizers are refused and an xpcall handler cannot outlive the budget`() throws {
         let folder = try temporaryFolder([
             "gc.lua": """
-                test("finalizer", function() setmetatable({}, { __gc = function() while true do end end }) end)
-                test("handler", function()
-                  xpcall(function() while true do end end, function() while true do end end)
-                end)
-                """
+            test("finalizer", function() setmetatable({}, { __gc = function() while true do end end }) end)
+            test("handler", function()
+              xpcall(function() while true do end end, function() while true do end end)
+            end)
+            """
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let started = Date()

@@ -156,7 +156,10 @@ private let hostileConfigValues = [
 
 @Test("The config loader takes any hostile value and exits cleanly")
 func configLoaderNeverCrashes() throws {
-    let keys = ["paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit", "seed", "matrix", "audit"]
+    let keys = [
+        "paths", "screen", "cpu_budget", "memory_budget", "reporter", "jobs", "junit", "seed", "matrix",
+        "audit",
+    ]
     var configs = hostileConfigValues.flatMap { value in keys.map { "return { \($0) = \(value) }" } }
     configs += hostileConfigValues.map { "return { screen = { width = \($0) } }" }
     configs += hostileConfigValues.map { "return \($0)" }
@@ -198,31 +201,32 @@ private func optionsInHelp() throws -> [(section: String, spelling: String, take
 @Test("The command line takes any hostile value for every flag --help shows and exits cleanly")
 func commandLineNeverCrashes() throws {
     let values = [
-        "nan", "inf", "-inf", "-0", "-1", "1e300", "1e308", "-1e308", "9223372036854775807", "9223372036854775808",
+        "nan", "inf", "-inf", "-0", "-1", "1e300", "1e308", "-1e308", "9223372036854775807",
+        "9223372036854775808",
         "-9223372036854775809", "18446744073709551616", "2^63", "0.0000001", "1e-320", "0x10", "", "a\u{0}b",
         "\u{FFFD}", String(repeating: "9", count: 10000), "1/0", "0/0", "2/1", "1/1000000000",
         "9223372036854775807/9223372036854775807", "width=1e308", "height=-1",
     ]
     let folder = try temporaryFolder([
         "x.lua": """
-            test('t', function()
-              local screen = stackplay.screen {}
-              screen:notification_stack { items = { 'a', 'b' } }
-              screen:tap(100, 100)
-            end)
+        test('t', function()
+          local screen = stackplay.screen {}
+          screen:notification_stack { items = { 'a', 'b' } }
+          screen:tap(100, 100)
+        end)
 
-            """,
+        """,
         "e.lua": """
-            explore("e", {
-              setup = function()
-                local screen = stackplay.screen {}
-                screen:notification_stack { items = { "a", "b" } }
-                return screen
-              end,
-              invariants = { ["true"] = function() return true end },
-            })
+        explore("e", {
+          setup = function()
+            local screen = stackplay.screen {}
+            screen:notification_stack { items = { "a", "b" } }
+            return screen
+          end,
+          invariants = { ["true"] = function() return true end },
+        })
 
-            """,
+        """,
     ])
     defer { try? FileManager.default.removeItem(at: folder) }
     let recorded = try stackplay(arguments: ["--trace", "traces", "x.lua"], in: folder)
@@ -233,13 +237,17 @@ func commandLineNeverCrashes() throws {
     #expect(options.count >= 38, "\(options.map(\.spelling))")
     var runs = 0
     for option in options {
-        let given = option.takesValue ? values.map { [option.spelling, $0] } : values.prefix(4).map { [option.spelling + "=" + $0] } + [[option.spelling]]
+        let given =
+            option.takesValue
+            ? values.map { [option.spelling, $0] }
+            : values.prefix(4).map { [option.spelling + "=" + $0] } + [[option.spelling]]
         for flag in given {
             let arguments: [String] =
                 switch option.section {
                 case "RENDER OPTIONS:": ["render", "traces/\(trace)"] + flag
                 // Short and bounded, whatever the flag under test asks for.
-                case "EXPLORE OPTIONS:": ["explore", "e.lua", "--runs", "1", "--steps", "2", "--time", "5"] + flag
+                case "EXPLORE OPTIONS:":
+                    ["explore", "e.lua", "--runs", "1", "--steps", "2", "--time", "5"] + flag
                 default: flag + ["x.lua"]
                 }
             let run = try stackplay(arguments: arguments, in: folder)
@@ -249,7 +257,9 @@ func commandLineNeverCrashes() throws {
     }
     for value in values {
         let run = try stackplay(arguments: ["replay", "--tolerance", value, "traces/\(trace)"], in: folder)
-        #expect(exitedCleanly(run), "replay --tolerance \(value): status \(run.status), \(run.stderr.prefix(300))")
+        #expect(
+            exitedCleanly(run), "replay --tolerance \(value): status \(run.status), \(run.stderr.prefix(300))"
+        )
     }
     #expect(runs > 600)
 }

@@ -67,7 +67,10 @@ let badArguments: [(String, String)] = [
         "screen.touch_move(stack, 1, 1, 1)",
         "calling 'touch_move' on bad self (stackplay.screen expected, got stackplay.notification_stack)"
     ),
-    ("screen.touch_move(nil, 1, 1, 1)", "calling 'touch_move' on bad self (stackplay.screen expected, got nil)"),
+    (
+        "screen.touch_move(nil, 1, 1, 1)",
+        "calling 'touch_move' on bad self (stackplay.screen expected, got nil)"
+    ),
     (
         "screen.touch_up(wallet, 1)",
         "calling 'touch_up' on bad self (stackplay.screen expected, got stackplay.wallet_card_stack)"

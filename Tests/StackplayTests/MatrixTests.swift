@@ -25,10 +25,15 @@ import Testing
             "--matrix", "dynamic_type=all", "--matrix", "layout_direction=ltr,rtl", path)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("48 passed, 0 failed"))
-        #expect(run.stdout.contains("  ok   reads the defaults [AX5, rtl]\n      | rtl\tAX5\tfalse\t390.0\t844.0\n"))
-        #expect(run.stdout.contains("  ok   reads the defaults [xSmall, ltr]\n      | ltr\txSmall\tfalse\t390.0\t844.0\n"))
+        #expect(
+            run.stdout.contains(
+                "  ok   reads the defaults [AX5, rtl]\n      | rtl\tAX5\tfalse\t390.0\t844.0\n"))
+        #expect(
+            run.stdout.contains(
+                "  ok   reads the defaults [xSmall, ltr]\n      | ltr\txSmall\tfalse\t390.0\t844.0\n"))
         #expect(run.stdout.contains("  ok   its own settings win [large, rtl]"))
-        let list = try stackplay("--list", "--matrix", "dynamic_type=all", "--matrix", "layout_direction=ltr,rtl", path)
+        let list = try stackplay(
+            "--list", "--matrix", "dynamic_type=all", "--matrix", "layout_direction=ltr,rtl", path)
         #expect(list.stdout.split(separator: "\n").count == 48)
     }
 
@@ -37,13 +42,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("m.lua").path
         let run = try stackplay(
-            "--matrix", "device=iphone-se,ipad", "--matrix", "reduce_motion=on", "--json", "--filter", "defaults", path)
+            "--matrix", "device=iphone-se,ipad", "--matrix", "reduce_motion=on", "--json", "--filter",
+            "defaults", path)
         #expect(run.status == 0, "\(run.stderr)")
         let document = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
         let tests = document["tests"] as! [[String: Any]]
-        #expect(tests.map { $0["name"] as! String } == [
-            "reads the defaults [reduce_motion=on, 375 × 667]", "reads the defaults [reduce_motion=on, 820 × 1180]",
-        ])
+        #expect(
+            tests.map { $0["name"] as! String } == [
+                "reads the defaults [reduce_motion=on, 375 × 667]",
+                "reads the defaults [reduce_motion=on, 820 × 1180]",
+            ])
         #expect(tests[0]["output"] as? String == "ltr\tlarge\ttrue\t375.0\t667.0\n")
         let tap = try stackplay("--tap", "--matrix", "layout_direction=rtl", path)
         #expect(tap.stdout.contains("ok 1 - \(path): reads the defaults [rtl]"))
@@ -58,7 +66,8 @@ import Testing
         let path = folder.appendingPathComponent("m.lua").path
         var seen: [String] = []
         for k in 1...3 {
-            let run = try stackplay("--list", "--shard", "\(k)/3", "--matrix", "layout_direction=ltr,rtl", path)
+            let run = try stackplay(
+                "--list", "--shard", "\(k)/3", "--matrix", "layout_direction=ltr,rtl", path)
             seen += run.stdout.split(separator: "\n").map(String.init)
         }
         #expect(seen.count == 4)
@@ -79,7 +88,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("layout_directon=rtl", "--matrix unknown matrix key 'layout_directon' (did you mean 'layout_direction'?)"),
+        (
+            "layout_directon=rtl",
+            "--matrix unknown matrix key 'layout_directon' (did you mean 'layout_direction'?)"
+        ),
         ("dynamic_type=AX9", "--matrix dynamic_type: unknown size 'AX9' (did you mean"),
         ("device=iphone", "--matrix device: unknown device 'iphone'"),
         ("layout_direction", "--matrix a matrix axis is KEY=V1,V2,..."),

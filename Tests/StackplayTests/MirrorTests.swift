@@ -33,8 +33,12 @@ import Testing
         let list = try stackplay(
             "--list", "--mirror", "--matrix", "layout_direction=ltr,rtl", "--filter", "Escape", Self.ltrOnly)
         #expect(list.status == 0, "\(list.stderr)")
-        let name = "\(Self.ltrOnly): W4 W9 W10 a tap selects a card, Escape clears it; VoiceOver activates in the middle of what shows"
-        #expect(list.stdout == ["[ltr]", "[ltr, mirrored]", "[rtl]", "[rtl, mirrored]"].map { "\(name) \($0)\n" }.joined())
+        let name =
+            "\(Self.ltrOnly): W4 W9 W10 a tap selects a card, Escape clears it; VoiceOver activates in the middle of what shows"
+        #expect(
+            list.stdout
+                == ["[ltr]", "[ltr, mirrored]", "[rtl]", "[rtl, mirrored]"].map { "\(name) \($0)\n" }.joined()
+        )
         let json = try stackplay("--json", "--mirror", "--filter", "Escape", Self.ltrOnly)
         let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
         let names = (document["tests"] as! [[String: Any]]).map { $0["name"] as! String }
@@ -44,7 +48,8 @@ import Testing
     @Test func `mirror is a flag of runs, not a matrix key`() throws {
         let matrix = try stackplay("--matrix", "mirror=on", Self.ltrOnly)
         #expect(matrix.status == 64)
-        #expect(matrix.stderr.contains("mirror is not a matrix key: --mirror runs every test mirrored as well"))
+        #expect(
+            matrix.stderr.contains("mirror is not a matrix key: --mirror runs every test mirrored as well"))
         let replay = try stackplay("replay", "--mirror", "x.jsonl")
         #expect(replay.status == 64)
         #expect(replay.stderr.contains("'--mirror' goes with running scripts"))
@@ -53,22 +58,22 @@ import Testing
     @Test func `one screen mirrored by its option says so, records it, and replays it`() throws {
         let folder = try temporaryFolder([
             "m.lua": """
-                test("one mirrored screen", function()
-                  local screen = stackplay.screen { mirror = true }
-                  local wallet = screen:wallet_card_stack { items = { "visa", "amex" }, x = 20, width = 300 }
-                  expect(screen:mirrored()):to_be_truthy()
-                  expect(screen:settings().layout_direction):to_equal("ltr")
-                  expect(screen:dump()):to_contain("rtl, reduce motion off, dynamic type large, mirrored")
-                  expect(wallet:frame().x):to_equal(20)
-                  screen:tap(30, wallet:card("amex").y + 5); screen:settle()
-                  expect(wallet:selection()):to_equal("amex")
-                end)
-                test("a plain screen", function()
-                  local screen = stackplay.screen {}
-                  expect(screen:mirrored()):to_be_falsy()
-                  screen:wallet_card_stack { items = { "visa" } }:tap("visa")
-                end)
-                """
+            test("one mirrored screen", function()
+              local screen = stackplay.screen { mirror = true }
+              local wallet = screen:wallet_card_stack { items = { "visa", "amex" }, x = 20, width = 300 }
+              expect(screen:mirrored()):to_be_truthy()
+              expect(screen:settings().layout_direction):to_equal("ltr")
+              expect(screen:dump()):to_contain("rtl, reduce motion off, dynamic type large, mirrored")
+              expect(wallet:frame().x):to_equal(20)
+              screen:tap(30, wallet:card("amex").y + 5); screen:settle()
+              expect(wallet:selection()):to_equal("amex")
+            end)
+            test("a plain screen", function()
+              local screen = stackplay.screen {}
+              expect(screen:mirrored()):to_be_falsy()
+              screen:wallet_card_stack { items = { "visa" } }:tap("visa")
+            end)
+            """
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let traces = folder.appendingPathComponent("traces")
@@ -76,9 +81,15 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: traces.path).sorted()
         #expect(files.count == 2)
-        let texts = try files.map { try String(contentsOf: traces.appendingPathComponent($0), encoding: .utf8) }
-        let mirrored = try #require(texts.first { $0.contains("one mirrored screen") || $0.contains("\"mirror\":true") })
-        #expect(mirrored.contains("\"layout_direction\":\"ltr\",\"reduce_motion\":false,\"dynamic_type\":\"large\",\"now\":0,\"mirror\":true}"))
+        let texts = try files.map {
+            try String(contentsOf: traces.appendingPathComponent($0), encoding: .utf8)
+        }
+        let mirrored = try #require(
+            texts.first { $0.contains("one mirrored screen") || $0.contains("\"mirror\":true") })
+        #expect(
+            mirrored.contains(
+                "\"layout_direction\":\"ltr\",\"reduce_motion\":false,\"dynamic_type\":\"large\",\"now\":0,\"mirror\":true}"
+            ))
         #expect(texts.filter { $0.contains("\"mirror\"") }.count == 1)
         // The script's world is in the trace: the tap at x 30, where the script put it.
         #expect(mirrored.contains("\"type\":\"touch_down\",\"touch\":1,\"x\":30,"))

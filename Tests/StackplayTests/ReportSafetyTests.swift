@@ -27,7 +27,8 @@ import Testing
         return (text, process.terminationStatus)
     }
 
-    @Test func `junit, tap and json parse and the human report is terminal-safe, whatever a test's text holds`()
+    @Test
+    func `junit, tap and json parse and the human report is terminal-safe, whatever a test's text holds`()
         throws
     {
         let folder = try temporaryFolder(["h.lua": Self.hostile])
@@ -51,7 +52,8 @@ import Testing
         #expect(junit.cases.count == 2)
         #expect(
             junit.cases[0].attributes["name"]
-                == "a\\u{FFFE}b\\u{FFFF}c\\u{1B}[31md\re\\u{0}f\\u{7F}g\\u{85}h\\u{9B}i\u{2028}j\\xFFk\nok 9 - forged")
+                == "a\\u{FFFE}b\\u{FFFF}c\\u{1B}[31md\re\\u{0}f\\u{7F}g\\u{85}h\\u{9B}i\u{2028}j\\xFFk\nok 9 - forged"
+        )
 
         // TAP: each YAML block is YAML to PyYAML, and prove counts two tests.
         let tap = try stackplay("--tap", script)
@@ -92,7 +94,8 @@ import Testing
 
         // JSON holds the text itself.
         let json = try stackplay("--json", script)
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let tests = try #require(document["tests"] as? [[String: Any]])
         #expect((tests[0]["name"] as? String)?.hasPrefix("a\u{FFFE}b\u{FFFF}c\u{1B}[31md\re\u{0}f") == true)
     }
@@ -105,7 +108,9 @@ import Testing
         try run.stdout.write(to: folder.appendingPathComponent("b.json"), atomically: true, encoding: .utf8)
         let twice = try stackplay(arguments: ["merge", "a.json", "a.json"], in: folder)
         #expect(twice.status == 1 && twice.stdout == "")
-        #expect(twice.stderr == "stackplay: a.json is given twice (as report 1 and 2): its tests would count twice\n")
+        #expect(
+            twice.stderr
+                == "stackplay: a.json is given twice (as report 1 and 2): its tests would count twice\n")
         let copied = try stackplay(arguments: ["merge", "a.json", "b.json"], in: folder)
         #expect(copied.status == 1 && copied.stdout == "")
         #expect(copied.stderr.hasPrefix("stackplay: test 't.lua: a' is in both a.json and b.json: "))
@@ -117,7 +122,8 @@ import Testing
         let test = #"{"file":"a.lua","name":"NAME","position":"a.lua:1","status":"passed","seconds":SECONDS}"#
         func report(_ tests: [(String, String)]) -> String {
             let objects = tests.map {
-                test.replacingOccurrences(of: "NAME", with: $0.0).replacingOccurrences(of: "SECONDS", with: $0.1)
+                test.replacingOccurrences(of: "NAME", with: $0.0).replacingOccurrences(
+                    of: "SECONDS", with: $0.1)
             }
             return #"{"format_version":1,"tests":["# + objects.joined(separator: ",") + "]}"
         }
@@ -142,7 +148,8 @@ import Testing
                 """)
     }
 
-    @Test func `--shard-timings reads comments and '>' in attributes as XML and a billion shards do not allocate`()
+    @Test
+    func `--shard-timings reads comments and '>' in attributes as XML and a billion shards do not allocate`()
         throws
     {
         let tests = (1...4).map { "test('t\($0)', function() end)" }.joined(separator: "\n")
@@ -163,7 +170,8 @@ import Testing
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         func shard(_ file: String, _ shard: String = "1/2") throws -> Run {
-            try stackplay(arguments: ["--list", "--shard", shard, "--shard-timings", file, "t.lua"], in: folder)
+            try stackplay(
+                arguments: ["--list", "--shard", shard, "--shard-timings", file, "t.lua"], in: folder)
         }
         let plain = try shard("plain.xml")
         #expect(plain.status == 0, "\(plain.stderr)")

@@ -59,7 +59,10 @@ import Testing
 @Test(arguments: [
     (["--frobnicate", "x.lua"], "stackplay: unknown option '--frobnicate'"),
     (["\(fixtures)/missing.lua"], "stackplay: no such file or folder: \(fixtures)/missing.lua"),
-    (["--cpu-budget", "soon", "x.lua"], "stackplay: --cpu-budget needs a positive number of seconds up to 1000000, not 'soon'"),
+    (
+        ["--cpu-budget", "soon", "x.lua"],
+        "stackplay: --cpu-budget needs a positive number of seconds up to 1000000, not 'soon'"
+    ),
     (["--memory-budget"], "stackplay: --memory-budget needs a value"),
     ([], "stackplay: no scripts given"),
 ])

@@ -146,7 +146,9 @@ func waitForBusyChild(of parent: Int32) -> Int32? {
             else { continue }
             // after "pid (comm)": state ppid ... utime is the 12th field after the name
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 12, Int32(fields[1]) == parent, let utime = Double(fields[11]) else { continue }
+            guard fields.count > 12, Int32(fields[1]) == parent, let utime = Double(fields[11]) else {
+                continue
+            }
             if utime / ticks >= 0.3 { return pid }
         }
         Thread.sleep(forTimeInterval: 0.05)

@@ -51,7 +51,8 @@ func stackplay(
     // mean CI pass it in `environment`.
     var merged = ProcessInfo.processInfo.environment.filter { $0.key != "CI" }.merging(environment) { $1 }
     for name in removing { merged[name] = nil }
-    return try Spawned.start(stackplayBinary().path, arguments, in: directory.path, environment: merged).finish()
+    return try Spawned.start(stackplayBinary().path, arguments, in: directory.path, environment: merged)
+        .finish()
 }
 
 /// Everything until the end of `handle`, read with read(2) and retried on EINTR (Foundation's

@@ -1,8 +1,9 @@
 import Foundation
+import Testing
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-import Testing
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -16,10 +17,10 @@ import Testing
     @Test func `a test no hook can stop times out and the others still report`() throws {
         let folder = try temporaryFolder([
             "h.lua": """
-                test("before", function() end)
-                test("hangs", function() \(Self.hang) end)
-                test("after", function() expect(1):to_equal(1) end)
-                """
+            test("before", function() end)
+            test("hangs", function() \(Self.hang) end)
+            test("after", function() expect(1):to_equal(1) end)
+            """
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try stackplay("--timeout", "1", "--jobs", "1", folder.appendingPathComponent("h.lua").path)
@@ -27,16 +28,18 @@ import Testing
         #expect(run.stdout.contains("ok   before"))
         #expect(run.stdout.contains("FAIL hangs"))
         #expect(run.stdout.contains("ok   after"))
-        #expect(run.stderr.contains("h.lua:2: timed out after 1 s (--timeout); the process running it was killed"))
+        #expect(
+            run.stderr.contains("h.lua:2: timed out after 1 s (--timeout); the process running it was killed")
+        )
     }
 
     @Test func `a test whose process crashes is reported as crashed and the run goes on`() throws {
         let folder = try temporaryFolder([
             "c.lua": """
-                test("before", function() end)
-                test("crashes", function() \(Self.hang) end)
-                test("after", function() end)
-                """
+            test("before", function() end)
+            test("crashes", function() \(Self.hang) end)
+            test("after", function() end)
+            """
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = try startStackplay(["--jobs", "1", folder.appendingPathComponent("c.lua").path])
@@ -57,21 +60,25 @@ import Testing
     ) throws {
         let folder = try temporaryFolder([
             "i.lua": """
-                test("quick", function() end)
-                test("hangs", function() \(Self.hang) end)
-                """
+            test("quick", function() end)
+            test("hangs", function() \(Self.hang) end)
+            """
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let junit = folder.appendingPathComponent("j.xml")
         try "stale".write(to: junit, atomically: true, encoding: .utf8)
-        let process = try startStackplay(["--jobs", "1", "--junit", junit.path, folder.appendingPathComponent("i.lua").path])
+        let process = try startStackplay([
+            "--jobs", "1", "--junit", junit.path, folder.appendingPathComponent("i.lua").path,
+        ])
         _ = try #require(waitForBusyChild(of: process.pid))
         kill(process.pid, signal)
         let run = process.finish()
         #expect(run.status == status)
         #expect(run.stdout.contains("ok   quick"))
         #expect(run.stdout.contains("1 passed, 0 failed"))
-        #expect(run.stderr.contains("interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"): 1 of 2 tests finished"))
+        #expect(
+            run.stderr.contains(
+                "interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"): 1 of 2 tests finished"))
         let xml = try String(contentsOf: junit, encoding: .utf8)
         _ = try XMLDocument(xmlString: xml)
         #expect(xml.contains("name=\"quick\""))

@@ -1,11 +1,14 @@
 import Testing
+
 @testable import Traces
 
 /// The JSON reader behind traces, replay, merge and the Lua module: big inputs read correctly
 /// (the reader is linear in them: `make bench` times it; these check only what it reads), and its
 /// errors still say what and where.
 @Suite struct JSONReaderTests {
-    @Test func `an object of 100000 keys reads with every key in order, and a repeated last key is refused`() throws {
+    @Test func `an object of 100000 keys reads with every key in order, and a repeated last key is refused`()
+        throws
+    {
         let keys = (0..<100_000).map { "k\($0)" }
         let text = "{" + keys.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",") + "}"
         guard case .object(let fields) = try JSONParser.parse(text) else {
@@ -53,8 +56,12 @@ import Testing
                 return nil
             } catch { return error }
         }
-        #expect(problem("\"ab\u{1}\"") == JSONSyntaxError(message: "a control character inside a string", column: 5))
-        #expect(problem("\"abc") == JSONSyntaxError(message: "the line ends inside a string (truncated?)", column: 5))
+        #expect(
+            problem("\"ab\u{1}\"")
+                == JSONSyntaxError(message: "a control character inside a string", column: 5))
+        #expect(
+            problem("\"abc")
+                == JSONSyntaxError(message: "the line ends inside a string (truncated?)", column: 5))
         #expect(problem("\"a\\x\"") == JSONSyntaxError(message: "invalid escape in a string", column: 5))
         #expect(problem("\"a\\u12\"") == JSONSyntaxError(message: "invalid \\u escape", column: 7))
         #expect(problem("\"\\ud800x\"")?.message.hasPrefix("a lone surrogate \\uD800") == true)
@@ -75,7 +82,8 @@ import Testing
         ]
         for (text, message) in cases {
             do {
-                _ = try decoder.decode(Point.self, from: try JSONParser.parse(text), at: [JSONKey("points"), JSONKey(2)])
+                _ = try decoder.decode(
+                    Point.self, from: try JSONParser.parse(text), at: [JSONKey("points"), JSONKey(2)])
                 Issue.record("\(text) was read")
             } catch {
                 #expect(JSONDecodingProblem(error).description == message)

@@ -6,10 +6,12 @@ import Traces
 /// `"mirror": true`, replayed mirrored; a screen that is not mirrored keeps its bytes.
 @Suite struct MirroredTraceTests {
     func record(mirrored: Bool) throws -> String {
-        let screen = try Screen(settings: ScreenSettings(layoutDirection: mirrored ? .rightToLeft : .leftToRight))
+        let screen = try Screen(
+            settings: ScreenSettings(layoutDirection: mirrored ? .rightToLeft : .leftToRight))
         screen.isMirrored = mirrored
         let recorder = TraceRecorder(screen: screen, stackplay: "test")
-        try screen.add(WalletCardStack(cards: [CardSpec(id: "a", height: 200)], origin: Point(x: 20, y: 0), width: 300))
+        try screen.add(
+            WalletCardStack(cards: [CardSpec(id: "a", height: 200)], origin: Point(x: 20, y: 0), width: 300))
         // The script taps at x 30 in its world: on a mirrored screen that is 390 − 30.
         try screen.tap(at: screen.mirror.point(Point(x: 30, y: 50)))
         try screen.settle()
@@ -19,8 +21,10 @@ import Traces
     @Test func `a screen that is not mirrored writes no mirror field`() throws {
         let text = try record(mirrored: false)
         #expect(!text.contains("mirror"))
-        #expect(text.hasPrefix(
-            "{\"format\":\"stackplay-trace\",\"version\":2,\"stackplay\":\"test\",\"screen\":{\"width\":390,\"height\":844,\"layout_direction\":\"ltr\",\"reduce_motion\":false,\"dynamic_type\":\"large\",\"now\":0},"))
+        #expect(
+            text.hasPrefix(
+                "{\"format\":\"stackplay-trace\",\"version\":2,\"stackplay\":\"test\",\"screen\":{\"width\":390,\"height\":844,\"layout_direction\":\"ltr\",\"reduce_motion\":false,\"dynamic_type\":\"large\",\"now\":0},"
+            ))
         #expect(try !Trace(text: text, file: "t.jsonl").isMirrored)
     }
 

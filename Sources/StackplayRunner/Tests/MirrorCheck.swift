@@ -1,6 +1,4 @@
 import Bindings
-import StackModel
-import Traces
 import LuaRuntime
 import StackModel
 import TestResults

@@ -1,6 +1,6 @@
-import TestResults
 import Bindings
 import LuaRuntime
+import TestResults
 
 #if canImport(Glibc)
     import Glibc

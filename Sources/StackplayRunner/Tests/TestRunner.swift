@@ -1,8 +1,8 @@
 import Bindings
-import StackModel
-import Traces
 import LuaRuntime
+import StackModel
 import TestResults
+import Traces
 
 /// Finds and runs the tests of scripts: each test in a fresh Lua state, from a fresh start.
 ///
@@ -99,7 +99,8 @@ public struct TestRunner: Sendable {
     ) throws(LuaFailure) -> LuaState {
         let restored = try states.exclusively { () throws(LuaFailure) -> Bool in
             try states.prepare(
-                file: file, root: root, variant: variant, seed: seed, wholeScript: wholeScript, scripts: scripts,
+                file: file, root: root, variant: variant, seed: seed, wholeScript: wholeScript,
+                scripts: scripts,
                 into: &lua)
         }
         if restored == true, let lua { return lua }
@@ -179,7 +180,8 @@ public struct TestRunner: Sendable {
         var result: TestResult
         do {
             let state = try prepared(
-                file: test.file, root: test.root, variant: test.variant, seed: seed, wholeScript: test.index == 0,
+                file: test.file, root: test.root, variant: test.variant, seed: seed,
+                wholeScript: test.index == 0,
                 into: &lua)
             if test.index == 0 {
                 result = TestResult(test: test, status: .passed)
@@ -203,7 +205,8 @@ public struct TestRunner: Sendable {
                     result = TestResult(
                         test: test, status: .failed,
                         message: LuaFailure.bounded(fields["message"]?.string ?? ""),
-                        traceback: LuaFailure.bounded(traceback: Self.scriptFrames(fields["traceback"]?.string ?? "")),
+                        traceback: LuaFailure.bounded(
+                            traceback: Self.scriptFrames(fields["traceback"]?.string ?? "")),
                         position: fields["position"]?.string ?? "")
                     if fields["assertion"]?.boolean == true { result.kind = .failure }
                     result.expected = LuaFailure.bounded(fields["expected"]?.string ?? "")
@@ -211,7 +214,8 @@ public struct TestRunner: Sendable {
                     result.diff = LuaFailure.bounded(fields["diff"]?.string ?? "")
                 default:
                     result = TestResult(
-                        test: test, status: .failed, message: "stackplay: the test runner returned nothing it knows")
+                        test: test, status: .failed,
+                        message: "stackplay: the test runner returned nothing it knows")
                 }
             }
         } catch {
@@ -258,7 +262,9 @@ public struct TestRunner: Sendable {
         if first.message != other.message {
             return "the failure message: \(quoted(first.message)) then \(quoted(other.message))"
         }
-        if first.output != other.output { return "the output: " + firstLineDifference(first.output, other.output) }
+        if first.output != other.output {
+            return "the output: " + firstLineDifference(first.output, other.output)
+        }
         if first.traces.count != other.traces.count {
             return "it made \(first.traces.count) recorded screens then \(other.traces.count)"
         }

@@ -1,6 +1,6 @@
-import StackplayRunner
 import Foundation
 import StackModel
+import StackplayRunner
 import TestResults
 import Testing
 import Traces

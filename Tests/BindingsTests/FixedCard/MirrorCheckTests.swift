@@ -48,34 +48,40 @@ extension BindingsTests {
 
         @Test func `an absolute x fails mirrored, naming the event, card and field, with a picture`() throws {
             let results = try results()
-            #expect(results.map(\.test.name) == [
-                "a fixed card by absolute x", "a fixed card by absolute x [mirrored]",
-                "a test that knows its world is judged by its own checks",
-                "a test that knows its world is judged by its own checks [mirrored]",
-                "a notification stack is its own mirror image", "a notification stack is its own mirror image [mirrored]",
-            ])
-            #expect(results.map(\.status) == [.passed, .failed, .passed, .passed, .passed, .passed], "\(results.map(\.message))")
+            #expect(
+                results.map(\.test.name) == [
+                    "a fixed card by absolute x", "a fixed card by absolute x [mirrored]",
+                    "a test that knows its world is judged by its own checks",
+                    "a test that knows its world is judged by its own checks [mirrored]",
+                    "a notification stack is its own mirror image",
+                    "a notification stack is its own mirror image [mirrored]",
+                ])
+            #expect(
+                results.map(\.status) == [.passed, .failed, .passed, .passed, .passed, .passed],
+                "\(results.map(\.message))")
             let failed = results[1]
             #expect(failed.kind == .failure)
             // The event is named with the script's call that made it (its folder is a temporary one).
             let message = failed.message.replacing(#/\/[^ ]*\/mirror\.lua:4 /#, with: "mirror.lua:4 ")
-            #expect(message.hasSuffix(
-                """
-                mirror.lua:1: mirrored, the screen is not the mirror image of the unmirrored run
-                  screen 1, event 0 (touch_down at t = 0 s) of the tap at mirror.lua:4 (card:tap()): \
-                component 'card', field 'x' differs
-                    unmirrored: 20
-                      mirrored: 270 (the right-to-left frame, mirrored back)
-                  To fix: make the right-to-left layout and gestures the mirror image of the left-to-right ones; \
-                a test that must differ by direction asks screen:mirrored().
-                """), "\(failed.message)")
+            #expect(
+                message.hasSuffix(
+                    """
+                    mirror.lua:1: mirrored, the screen is not the mirror image of the unmirrored run
+                      screen 1, event 0 (touch_down at t = 0 s) of the tap at mirror.lua:4 (card:tap()): \
+                    component 'card', field 'x' differs
+                        unmirrored: 20
+                          mirrored: 270 (the right-to-left frame, mirrored back)
+                      To fix: make the right-to-left layout and gestures the mirror image of the left-to-right ones; \
+                    a test that must differ by direction asks screen:mirrored().
+                    """), "\(failed.message)")
             #expect(failed.expected == "20" && failed.actual == "270")
             // The picture: the unmirrored frame, the mirrored run as its screen showed it (rtl),
             // and both overlaid, with the card's two places outlined.
             #expect(failed.picture.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
             #expect(failed.picture.contains("mirrored run (rtl)"))
-            #expect(failed.picture.contains("<title>card &apos;fixed&apos;, unmirrored</title>")
-                || failed.picture.contains("<title>card 'fixed', unmirrored</title>"))
+            #expect(
+                failed.picture.contains("<title>card &apos;fixed&apos;, unmirrored</title>")
+                    || failed.picture.contains("<title>card 'fixed', unmirrored</title>"))
             #expect(failed.picture.contains("<title>card 'fixed', mirrored back</title>"))
             #expect(results.allSatisfy { $0.test.name.hasSuffix("[mirrored]") || $0.picture.isEmpty })
         }
