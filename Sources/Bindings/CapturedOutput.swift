@@ -7,13 +7,19 @@ package final class CapturedOutput {
     private(set) var text = ""
     private var dropped = 0
 
+    /// The bytes it may still keep.
+    var room: Int { dropped == 0 ? max(0, Self.limit - text.utf8.count) : 0 }
+
     /// Adds `piece`, or counts it once the limit is reached.
-    func append(_ piece: String) {
-        let room = Self.limit - text.utf8.count
-        if dropped == 0, piece.utf8.count <= room {
+    func append(_ piece: String) { append(piece, length: piece.utf8.count) }
+
+    /// Adds `piece`, the start of a piece of `length` bytes (all of it when it fits: a sink reads
+    /// no more than ``room`` of a longer one), or counts the `length` bytes once it does not fit.
+    func append(_ piece: String, length: Int) {
+        if dropped == 0, length <= room {
             text += piece
         } else {
-            dropped += piece.utf8.count
+            dropped += length
         }
     }
 

@@ -83,6 +83,12 @@ public struct LuaArguments {
     /// A string (a number is converted, as in Lua).
     public func string(at position: Int) throws -> String { try check(position, "string", stack.string) }
 
+    /// A string's first `limit` bytes and its length in bytes (a number is converted, as in Lua):
+    /// what a bounded sink keeps of a string that may be far larger.
+    public func string(at position: Int, prefix limit: Int) throws -> (text: String, length: Int) {
+        try check(position, "string") { stack.string($0, prefix: limit) }
+    }
+
     /// A string, or nil when absent or nil.
     public func optionalString(at position: Int) throws -> String? {
         isNil(at: position) ? nil : try string(at: position)

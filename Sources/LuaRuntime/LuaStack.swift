@@ -88,6 +88,21 @@ package struct LuaStack {
         return ok != 0 ? Int(value) : nil
     }
 
+    /// The first `limit` bytes of the string at `index` and its whole length in bytes, without
+    /// copying the rest (what a bounded sink keeps: a test's printed output); a number is converted
+    /// in place, as `luaL_checkstring` does.
+    package func string(_ index: Int32, prefix limit: Int) -> (text: String, length: Int)? {
+        let type = lua_type(L, index)
+        guard type == LUA_TSTRING || type == LUA_TNUMBER else { return nil }
+        var length = 0
+        guard let bytes = lua_tolstring(L, index, &length) else { return nil }
+        let kept = min(length, max(0, limit))
+        let text = bytes.withMemoryRebound(to: UInt8.self, capacity: length) {
+            LuaBytes.decode(UnsafeBufferPointer(start: $0, count: kept))
+        }
+        return (text, length)
+    }
+
     /// The string at `index`; a number is converted in place, as `luaL_checkstring` does.
     package func string(_ index: Int32) -> String? {
         let type = lua_type(L, index)

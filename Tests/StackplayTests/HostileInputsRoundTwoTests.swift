@@ -484,6 +484,17 @@ private struct Shape: Equatable, CustomStringConvertible {
             "\(result.stderr)")
     }
 
+    @Test func `printing one 10^8-byte string meets the output's cap, not the memory budget`() throws {
+        let result = try runScript(
+            """
+            test('big', function() print(string.rep('x', 100000000), 'tail') end)
+
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("... (100000006 more bytes of output not kept)"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"))
+    }
+
     @Test func `a script 3,000 folders deep is not skipped without a word`() throws {
         let folder = try temporaryFolder([:])
         defer { _ = try? Spawned.start("/bin/rm", ["-rf", folder.path], in: "/", environment: [:]).finish() }
