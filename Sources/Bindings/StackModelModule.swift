@@ -80,11 +80,7 @@ public struct StackModelModule: LuaModule {
         session.updatesGolden = updatesGolden
         session.audit = audit
         lua.setMemoryMeter { session.footprint() }
-        let defaults: ScreenDefaults
-        switch lua.session.variant.applied(to: self.defaults) {
-        case .success(let varied): defaults = varied
-        case .failure(let problem): throw LuaError("--matrix: \(problem)")
-        }
+        let defaults = lua.session.variant.applied(to: self.defaults)
         let kinds = kinds
         let files = ScriptFiles(root: lua.scriptsRoot, golden: golden, kinds: kinds)
         try lua.defineClass(

@@ -384,6 +384,14 @@ static int stackplay_track(stackplay_arena *a, size_t size) {
     return 1;
 }
 
+int stackplay_arena_compiled(void) {
+#ifdef STACKPLAY_ARENA_OFF
+    return 0;
+#else
+    return 1;
+#endif
+}
+
 static unsigned stackplay_arena_slots; // bit k: slot k is mapped in this process
 
 stackplay_arena *stackplay_arena_open(size_t limit, char *why, size_t why_size) {

@@ -14,6 +14,10 @@ import CLuaRuntime
 /// snapshot still points at. Nothing Swift keeps may refer to Lua objects made after a snapshot
 /// (no registry references outlive a test: LuaRuntime takes none).
 extension LuaState {
+    /// Whether this build has snapshot-restored states at all: not under AddressSanitizer, which
+    /// must see every block of Lua's heap (the runner then makes a fresh state for each test).
+    package static var snapshotsCompiledIn: Bool { stackplay_arena_compiled() != 0 }
+
     /// Why snapshot-restored states are off in this process, or nil: `STACKPLAY_FRESH_STATES=1`, or
     /// a build with AddressSanitizer (which must see every block of Lua's heap).
     package static let freshStatesReason: String? = {

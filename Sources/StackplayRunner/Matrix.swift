@@ -14,12 +14,6 @@ struct Matrix: Equatable {
 
     var isEmpty: Bool { axes.isEmpty }
 
-    /// Named screen sizes for `device=...`: points, portrait.
-    static let devices: [(name: String, width: Double, height: Double)] = [
-        ("iphone-se", 375, 667), ("iphone-15", 393, 852), ("iphone-15-pro-max", 430, 932),
-        ("ipad", 820, 1180),
-    ]
-
     /// Adds `KEY=V1,V2` (a flag's value); `dynamic_type=all` is every size, `device=NAME` a
     /// named size. Errors name the key or value, with suggestions.
     mutating func add(_ text: String) throws(VariantError) {
@@ -49,19 +43,12 @@ struct Matrix: Equatable {
         for value in values {
             if key == "dynamic_type", value == "all" {
                 expanded += DynamicTypeSize.allCases.map(\.shortName)
-            } else if key == "device" {
-                guard Self.devices.contains(where: { $0.name == value }) else {
-                    let names = Self.devices.map(\.name)
-                    let near = nearestName(to: value, in: names)
-                    throw VariantError(
-                        "device: unknown device '\(value)'" + (near.map { " (did you mean '\($0)'?)" } ?? "")
-                            + " (devices: \(names.joined(separator: ", ")))")
-                }
-                expanded.append(value)
-            } else {
-                if let problem = ScreenVariant.problem(key: key, value: value) { throw problem }
-                expanded.append(value)
+                continue
             }
+            // Checked as the variant will read it, once: the message names the key.
+            var probe = ScreenSettingsVariant()
+            do { try probe.set(key, to: value) } catch { throw VariantError(error.message) }
+            expanded.append(value)
         }
         var seen: Set<[UInt8]> = []
         for value in expanded where !seen.insert(Array(value.utf8)).inserted {
@@ -75,25 +62,19 @@ struct Matrix: Equatable {
         axes.append((key, expanded))
     }
 
-    /// Every combination, the first axis changing slowest.
+    /// Every combination, the first axis changing slowest (each value was checked by ``add``).
     var variants: [ScreenVariant] {
-        var combinations: [[ScreenVariant.Setting]] = [[]]
+        var combinations: [ScreenSettingsVariant] = [ScreenSettingsVariant()]
         for axis in axes {
             combinations = combinations.flatMap { prefix in
-                axis.values.map { value in prefix + Self.settings(key: axis.key, value: value) }
+                axis.values.map { value in
+                    var variant = prefix
+                    try? variant.set(axis.key, to: value)
+                    return variant
+                }
             }
         }
         return combinations.map(ScreenVariant.init)
-    }
-
-    private static func settings(key: String, value: String) -> [ScreenVariant.Setting] {
-        guard key == "device", let device = devices.first(where: { $0.name == value }) else {
-            return [ScreenVariant.Setting(key: key, value: value)]
-        }
-        return [
-            ScreenVariant.Setting(key: "width", value: formatNumber(device.width)),
-            ScreenVariant.Setting(key: "height", value: formatNumber(device.height)),
-        ]
     }
 
     /// Every test under every variant, each test's copies together.

@@ -1,80 +1,94 @@
 import StackModel
 
-/// One combination of screen settings a test runs under (`--matrix`): every `stackplay.screen {}`
-/// of the test takes these as defaults, and a screen's own explicit settings still win.
-public struct ScreenVariant: Sendable, Equatable, Hashable, Codable {
-    /// `(key, value)` in the order the matrix named its keys: `layout_direction` (`ltr`, `rtl`),
-    /// `reduce_motion` (`on`/`off`, `true`/`false`), `dynamic_type` (a size), `width`, `height`.
-    public var settings: [Setting]
+/// One combination of screen settings a test runs under (`--matrix`, `--mirror`): every
+/// `stackplay.screen {}` of the test takes these as defaults, and a screen's own explicit settings
+/// still win. Typed (``ScreenSettingsVariant``): a setting is parsed once, where the matrix is
+/// read, and everything after reads values, never strings.
+public struct ScreenVariant: Sendable, Equatable, Hashable {
+    /// The typed settings.
+    public private(set) var screen: ScreenSettingsVariant
 
-    public struct Setting: Sendable, Equatable, Hashable, Codable {
-        public var key: String
-        public var value: String
-        public init(key: String, value: String) {
-            self.key = key
-            self.value = value
-        }
+    /// No settings: the screens' own defaults.
+    public init() { screen = ScreenSettingsVariant() }
+
+    /// The variant of `screen`.
+    public init(_ screen: ScreenSettingsVariant) { self.screen = screen }
+
+    /// `key=value` settings in order, each checked (the message names the key and what it takes).
+    public init(validating settings: [(key: String, value: String)]) throws(ScreenSettingsVariant.Problem) {
+        screen = try ScreenSettingsVariant(settings)
     }
 
-    public init(_ settings: [Setting] = []) { self.settings = settings }
-
-    /// The keys a variant may set.
-    public static let keys = ["layout_direction", "reduce_motion", "dynamic_type", "width", "height"]
+    /// The keys a matrix may set.
+    public static let keys = ScreenSettingsVariant.Key.allCases.map(\.rawValue).filter { $0 != "device" }
 
     /// The setting `--mirror` adds: `mirror=on` runs the test mirrored and compares it with its
     /// unmirrored twin, which runs under `mirror=off` (recorded, never reported).
-    public static let mirrorKey = "mirror"
+    public static let mirrorKey = ScreenSettingsVariant.mirrorKey
+
+    /// Whether it sets nothing.
+    public var isEmpty: Bool { settings.isEmpty }
 
     /// Whether this variant runs mirrored (`name [mirrored]`).
-    public var isMirrored: Bool { settings.contains { $0.key == Self.mirrorKey && $0.value == "on" } }
+    public var isMirrored: Bool { screen.mirrored == true }
 
     /// Whether this variant is half of a mirror comparison: every screen is recorded.
-    public var checksMirror: Bool { settings.contains { $0.key == Self.mirrorKey } }
+    public var checksMirror: Bool { screen.mirrored != nil }
 
     /// This variant mirrored: `[rtl]` → `[rtl, mirrored]`.
-    public var mirrored: ScreenVariant {
-        with(mirror: "on")
-    }
+    public var mirrored: ScreenVariant { with(mirrored: true) }
 
     /// The unmirrored twin a mirrored variant is compared with: the same settings, `mirror=off`.
-    public var twin: ScreenVariant {
-        with(mirror: "off")
-    }
+    public var twin: ScreenVariant { with(mirrored: false) }
 
-    private func with(mirror value: String) -> ScreenVariant {
-        let others = settings.filter { $0.key != Self.mirrorKey }
-        return ScreenVariant(others + [Setting(key: Self.mirrorKey, value: value)])
+    private func with(mirrored: Bool) -> ScreenVariant {
+        var copy = self
+        copy.screen.mirrored = mirrored
+        return copy
     }
 
     /// How reports name the variant: `rtl, AX5, reduce_motion=on, 320 × 568, mirrored`; "" for none.
-    public var label: String {
-        var parts: [String] = []
-        var width: String?
-        var height: String?
-        var mirrored = false
-        for setting in settings {
-            switch setting.key {
-            case "layout_direction": parts.append(setting.value)
-            case "dynamic_type":
-                parts.append(DynamicTypeSize(name: setting.value)?.shortName ?? setting.value)
-            case "width": width = setting.value
-            case "height": height = setting.value
-            case Self.mirrorKey: if setting.value == "on" { mirrored = true }
-            default: parts.append("\(setting.key)=\(setting.value)")
+    public var label: String { screen.label }
+
+    /// The settings as `key=value` text, in the order given (a device as its width and height), the
+    /// mirror last: what the worker's wire and `--json` carry, read back by ``init(validating:)``.
+    public var settings: [(key: String, value: String)] {
+        var out: [(key: String, value: String)] = []
+        for key in screen.order {
+            switch key {
+            case .layoutDirection: screen.layoutDirection.map { out.append((key.rawValue, $0.rawValue)) }
+            case .reduceMotion: screen.reduceMotion.map { out.append((key.rawValue, $0.text)) }
+            case .dynamicType: screen.dynamicType.map { out.append((key.rawValue, $0.shortName)) }
+            case .width: screen.width.map { out.append((key.rawValue, $0.text)) }
+            case .height: screen.height.map { out.append((key.rawValue, $0.text)) }
+            case .device: break
             }
         }
-        if width != nil || height != nil {
-            parts.append("\(width ?? "-") × \(height ?? "-")")
-        }
-        if mirrored { parts.append("mirrored") }
-        return parts.joined(separator: ", ")
+        if let mirrored = screen.mirrored { out.append((Self.mirrorKey, mirrored ? "on" : "off")) }
+        return out
+    }
+}
+
+extension ScreenVariant: Codable {
+    private struct Setting: Codable {
+        var key: String
+        var value: String
+    }
+    private enum CodingKeys: String, CodingKey { case settings }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(settings.map { Setting(key: $0.key, value: $0.value) }, forKey: .settings)
     }
 
-    package static func flag(_ value: String) -> Bool? {
-        switch value.lowercased() {
-        case "on", "true", "yes", "1": true
-        case "off", "false", "no", "0": false
-        default: nil
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let settings = try container.decode([Setting].self, forKey: .settings)
+        do {
+            self = try ScreenVariant(validating: settings.map { ($0.key, $0.value) })
+        } catch {
+            throw DecodingError.dataCorruptedError(
+                forKey: .settings, in: container, debugDescription: error.message)
         }
     }
 }

@@ -3,7 +3,8 @@ import Testing
 
 /// Snapshot-restored states (`arena.h`): the Swift objects Lua userdata hold across a snapshot and
 /// a restore, budgets inside the arena, and the restores that must be refused.
-@Suite struct SnapshotTests {
+@Suite(.enabled(if: LuaState.snapshotsCompiledIn, "no snapshots under AddressSanitizer"))
+struct SnapshotTests {
     final class Thing {}
 
     /// Lua results as words: "nil", "3", "userdata".

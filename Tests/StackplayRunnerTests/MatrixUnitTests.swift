@@ -34,13 +34,14 @@ import Testing
     }
 
     @Test func `a variant over the defaults sets only its keys`() throws {
-        let variant = ScreenVariant([
-            .init(key: "layout_direction", value: "rtl"), .init(key: "dynamic_type", value: "ax3"),
-        ])
-        let applied = try variant.applied(to: ScreenDefaults(width: 320)).get()
+        let variant = try ScreenVariant(validating: [("layout_direction", "rtl"), ("dynamic_type", "ax3")])
+        let applied = variant.applied(to: ScreenDefaults(width: 320))
         #expect(applied.layoutDirection == .rightToLeft)
         #expect(applied.dynamicTypeSize == .accessibility3)
         #expect(applied.width == 320)
+        #expect(applied.height == ScreenDefaults().height)
+        #expect(!applied.mirror)
         #expect(variant.label == "rtl, AX3")
+        #expect(variant.mirrored.applied(to: ScreenDefaults()).mirror)
     }
 }

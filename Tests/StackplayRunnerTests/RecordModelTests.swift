@@ -22,7 +22,7 @@ import Traces
         var result = ReporterUnitTests.results[1]
         result.auditIssues = [Self.issue]
         result.picture = "<svg/>"
-        result.test = result.test.under(ScreenVariant([.init(key: "layout_direction", value: "rtl")]))
+        result.test = result.test.under(try ScreenVariant(validating: [("layout_direction", "rtl")]))
         result.test.root = "scripts"
         var writer = WireWriter()
         writer.result(result)

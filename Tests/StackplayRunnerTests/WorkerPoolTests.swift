@@ -49,7 +49,7 @@ import Testing
         #expect(outcomes[3] == "finished [3]")
     }
 
-    @Test func `results cross the pipe field by field`() {
+    @Test func `results cross the pipe field by field`() throws {
         let test = TestCase(
             file: "a.lua", root: "r", name: "n", position: "a.lua:1", index: 3, skipped: false, focused: true,
             tags: ["rtl"])
@@ -61,7 +61,7 @@ import Testing
         result.expected = "e"
         result.picture = "<svg/>"
         result.test = test.under(
-            ScreenVariant([ScreenVariant.Setting(key: "layout_direction", value: "rtl")]).mirrored)
+            try ScreenVariant(validating: [("layout_direction", "rtl")]).mirrored)
         #expect(result.test.name == "n [rtl, mirrored]" && result.test.variant.isMirrored)
         var writer = WireWriter()
         writer.result(result)

@@ -177,7 +177,8 @@ import Testing
 
         """
 
-    @Test func `a file whose top level makes a screen re-runs it for each test and says so`() throws {
+    @Test(.disabled(if: builtWithAddressSanitizer, "no snapshots under AddressSanitizer"))
+    func `a file whose top level makes a screen re-runs it for each test and says so`() throws {
         let folder = try temporaryFolder(["top.lua": Self.screenAtTopLevel])
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("top.lua").path
@@ -192,7 +193,8 @@ import Testing
         #expect(!quiet.stderr.contains("top level again"))
     }
 
-    @Test func `a file whose top level draws random numbers gives each test the numbers it gets alone`()
+    @Test(.disabled(if: builtWithAddressSanitizer, "no snapshots under AddressSanitizer"))
+    func `a file whose top level draws random numbers gives each test the numbers it gets alone`()
         throws
     {
         let script = """

@@ -99,3 +99,8 @@ func runScript(
     defer { try? FileManager.default.removeItem(at: folder) }
     return try stackplay(arguments: arguments + ["x.lua"], in: folder, environment: environment)
 }
+
+/// Whether this test process (and so the `stackplay` built beside it) runs under AddressSanitizer:
+/// its runtime's entry point is there. Such a build makes a fresh state for each test (no
+/// snapshot-restored states: ASan must see every block of Lua's heap).
+let builtWithAddressSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil

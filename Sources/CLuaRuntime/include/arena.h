@@ -25,6 +25,9 @@ typedef struct stackplay_arena stackplay_arena;
 /// AddressSanitizer", ...), and the caller uses an ordinary malloc-backed state.
 stackplay_arena *stackplay_arena_open(size_t limit, char *why, size_t why_size);
 
+/// 1 when this build has snapshot-restored states at all (0 under AddressSanitizer).
+int stackplay_arena_compiled(void);
+
 /// Whether the arena sits at its slot's fixed address (else the kernel chose one; snapshots work
 /// the same within the process).
 int stackplay_arena_fixed(const stackplay_arena *arena);
