@@ -315,7 +315,8 @@ func longSwiftCallsStopOnTheCPUBudget() throws {
     #expect(
         firstLine.hasSuffix(": stopped: the script used its 1 s of CPU time")
             || firstLine.hasSuffix(": stopped: the script used its 1 s of CPU time (inside `set_expanded`)")
-            || firstLine.hasSuffix(": stopped: the script used its 1 s of CPU time (inside `notification_stack`)"),
+            || firstLine.hasSuffix(
+                ": stopped: the script used its 1 s of CPU time (inside `notification_stack`)"),
         "\(firstLine)")
     // Within the budget, one more toggle and slack for a busy machine. Before the trampoline
     // checked the clock, only the count hook could stop it: about 160 toggles later.
