@@ -19,7 +19,8 @@ import Traces
         (["width=320,320.5", "height=568"], ["320 × 568", "320.5 × 568"]),
         (["dynamic_type=accessibility5,large", "layout_direction=rtl"], ["AX5, rtl", "large, rtl"]),
     ])
-    func `every variant of a matrix has its label, mirrored and not`(axes: [String], labels: [String]) throws {
+    func `every variant of a matrix has its label, mirrored and not`(axes: [String], labels: [String]) throws
+    {
         var matrix = Matrix()
         for axis in axes { try matrix.add(axis) }
         #expect(matrix.variants.map(\.label) == labels)
@@ -43,7 +44,9 @@ import Traces
         ("colour", "red", "unknown matrix key 'colour' (keys: layout_direction"),
         ("heigth", "3", "unknown matrix key 'heigth' (did you mean 'height'?)"),
     ])
-    func `a setting that makes no sense is named with what it takes`(key: String, value: String, message: String) {
+    func `a setting that makes no sense is named with what it takes`(
+        key: String, value: String, message: String
+    ) {
         #expect {
             _ = try ScreenVariant(validating: [(key, value)])
         } throws: { error in
