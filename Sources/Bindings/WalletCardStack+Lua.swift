@@ -66,7 +66,7 @@ extension WalletCardStack: LuaComponent {
             return []
         }
         // The owner's `set_items` change the model takes (W3), which Lua lacked: found by the
-        // `lua_api` invariant of `stackplay explore`.
+        // Lua-API invariant of `stackplay explore`.
         methods["set_items"] = { a in
             let h = try handle(a)
             let o = try LuaOptions(a, at: 2, known: ["items", "card_height"])

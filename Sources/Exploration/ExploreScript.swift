@@ -76,7 +76,8 @@ public enum ExploreScript {
         } else if failure.invariant == BuiltinInvariant.luaAPI.name {
             // This test is the Lua side; the Swift side it differs from is the explorer's own run.
             out +=
-                "  -- 'lua_api': these steps pass here; the explorer took them through the Swift API too and"
+                "  -- '\(BuiltinInvariant.luaAPI.name)': these steps pass here; the explorer took them through"
+                + " the Swift API too and"
                 + " ended in another frame (the report shows its frames)\n"
         } else if builtin {
             out += "  check_builtin(screen, \(luaString(failure.invariant)))\n"
@@ -108,7 +109,7 @@ public enum ExploreScript {
         return header + helpers + out
     }
 
-    /// `actions` as a Lua chunk taking `screen, act`: what the `lua_api` invariant runs.
+    /// `actions` as a Lua chunk taking `screen, act`: what the Lua-API invariant runs.
     public static func chunk(_ actions: [ExploreAction]) -> String {
         var out = "local screen, act = ...\nlocal f1, f2, f3\n"
         for action in actions {

@@ -12,7 +12,7 @@ public protocol ExploreHost: AnyObject {
     func perform(custom name: String, argument: Int) throws
     /// Makes a fresh screen with the setup and runs `chunk` on it through the Lua API (its
     /// arguments: the screen, and `act(screen, name, n)` for the file's actions); the screen, or
-    /// nil when the host has no Lua API (then `lua_api` is not checked).
+    /// nil when the host has no Lua API (then the Lua-API invariant is not checked).
     func runThroughAPI(_ chunk: String) throws -> Screen?
     /// A fresh screen from the setup, mirrored when `mirrored` (``Screen/isMirrored``: the
     /// setup's world seen through a ``Mirror``, its screen in the other layout direction): the
@@ -38,7 +38,7 @@ public struct ExploreBudget: Sendable {
     /// Wall-clock seconds the search may take (the runs stop early; the same seed still gives
     /// the same runs, so a failure found within the time is found again).
     public var seconds: Double?
-    /// The replay, `lua_api` and `mirror` invariants are checked on every this-many-th run (0,
+    /// The replay, Lua-API and mirror invariants are checked on every this-many-th run (0,
     /// k, 2k, ...) and on the shrunk result: recording a trace costs more than the rest of a step.
     public var replayEvery: Int
 
@@ -99,7 +99,8 @@ public final class Explorer {
     struct SetupFailed: Error { let message: String }
 
     /// The invariants checked on sampled runs only (``ExploreBudget/replayEvery``).
-    static let sampledInvariants: Set<String> = ["replay", "lua_api", "mirror"]
+    static let sampledInvariants: Set<String> = Set(
+        [BuiltinInvariant.replay, .luaAPI, .mirror].map(\.name))
 
     /// Turns a screen no input has reached yet into the mirror image of itself: the other layout
     /// direction underneath, the same world above (what `stackplay.screen { mirror = true }` makes).
@@ -362,12 +363,13 @@ public final class Explorer {
         let screen: Screen?
         do { screen = try host.runThroughAPI(ExploreScript.chunk(actions)) } catch {
             return ExploreFailure(
-                invariant: "lua_api", message: "the same steps through the Lua API raised: \(error)")
+                invariant: BuiltinInvariant.luaAPI.name,
+                message: "the same steps through the Lua API raised: \(error)")
         }
         guard let screen else { return nil }
         guard let difference = BuiltinInvariant.difference(expected, screen.snapshot()) else { return nil }
         return ExploreFailure(
-            invariant: "lua_api",
+            invariant: BuiltinInvariant.luaAPI.name,
             message: "the same steps through the Lua API end in another frame: \(difference)")
     }
 
