@@ -188,13 +188,17 @@ public final class TraceReplayer {
     }
 
     /// The first difference between two frames, numbers within `tolerance` counting as equal.
-    /// Cards, parts and components are matched by id or name, so a path names them.
-    static func difference(_ expected: JSONValue, _ actual: JSONValue, tolerance: Double, path: [String] = [])
-        -> FrameDifference?
-    {
+    /// Cards, parts and components are matched by id or name, so a path names them. With a
+    /// `roundingScale` (a mirrored run's screen width), numbers also count as equal within
+    /// ``mirrorRoundingUlps`` units in the last place of the largest of the two and the scale: what
+    /// mirroring a coordinate there and back (`width − x`, `width − x − w`) can round away.
+    static func difference(
+        _ expected: JSONValue, _ actual: JSONValue, tolerance: Double, roundingScale: Double = 0,
+        path: [String] = []
+    ) -> FrameDifference? {
         switch (expected, actual) {
         case (.number(let a), .number(let b)):
-            return abs(a - b) <= tolerance || a == b
+            return abs(a - b) <= tolerance || a == b || withinRounding(a, b, scale: roundingScale)
                 ? nil
                 : FrameDifference(path: path, expected: JSONValue.format(a), actual: JSONValue.format(b))
         case (.object(let a), .object(let b)):
@@ -202,7 +206,9 @@ public final class TraceReplayer {
                 guard let other = b.first(where: { $0.0 == key })?.1 else {
                     return FrameDifference(path: path + [key], expected: value.text, actual: "(missing)")
                 }
-                if let found = difference(value, other, tolerance: tolerance, path: path + [key]) {
+                if let found = difference(
+                    value, other, tolerance: tolerance, roundingScale: roundingScale, path: path + [key])
+                {
                     return found
                 }
             }
@@ -221,13 +227,29 @@ public final class TraceReplayer {
             }
             for (index, (x, y)) in zip(a, b).enumerated() {
                 let key = labels.0[index].map { "#" + $0 } ?? "[\(index)]"
-                if let found = difference(x, y, tolerance: tolerance, path: path + [key]) { return found }
+                if let found = difference(
+                    x, y, tolerance: tolerance, roundingScale: roundingScale, path: path + [key])
+                {
+                    return found
+                }
             }
             return nil
         default:
             return expected == actual
                 ? nil : FrameDifference(path: path, expected: expected.text, actual: actual.text)
         }
+    }
+
+    /// How many units in the last place a mirrored coordinate may move: each of the few
+    /// subtractions of a mirror there and back rounds by at most half a unit of the screen width's
+    /// magnitude; 8 leaves room and is still a billionth of a billionth of a point at 390 pt.
+    public static let mirrorRoundingUlps = 8.0
+
+    /// Whether `a` and `b` differ by no more than mirroring rounds: ``mirrorRoundingUlps`` units in
+    /// the last place of the largest of `|a|`, `|b|` and `scale` (0: never).
+    static func withinRounding(_ a: Double, _ b: Double, scale: Double) -> Bool {
+        guard scale > 0, a.isFinite, b.isFinite else { return false }
+        return abs(a - b) <= mirrorRoundingUlps * max(abs(a), abs(b), scale).ulp
     }
 
     /// An object's `id` or `name`, which names it in a path.
@@ -259,8 +281,14 @@ public enum TraceComparison {
                 place: prefix + TraceReplayer.place(difference.path), field: difference.path.last ?? "frame",
                 expected: difference.expected, actual: difference.actual, action: action(step.index))
         }
+        // A mirrored run's numbers went through the mirror: they are compared to its rounding too.
+        let scale =
+            expected.isMirrored || actual.isMirrored
+            ? max(expected.settings.size.width, actual.settings.size.width) : 0
         let headers = (header(expected), header(actual))
-        if let difference = TraceReplayer.difference(headers.0, headers.1, tolerance: tolerance) {
+        if let difference = TraceReplayer.difference(
+            headers.0, headers.1, tolerance: tolerance, roundingScale: scale)
+        {
             return TraceMismatch(
                 file: expected.file, line: 1, index: -1, time: expected.settings.now, type: "header",
                 place: TraceReplayer.place(difference.path), field: difference.path.last ?? "header",
@@ -268,9 +296,11 @@ public enum TraceComparison {
         }
         for (e, a) in zip(expected.steps, actual.steps) {
             if e.input != a.input || e.event != a.event {
-                if let difference = TraceReplayer.difference(e.event, a.event, tolerance: inputTolerance) {
+                if let difference = TraceReplayer.difference(
+                    e.event, a.event, tolerance: inputTolerance, roundingScale: scale)
+                {
                     return mismatch(e, difference, prefix: "the input, ")
-                } else if inputTolerance == 0 {
+                } else if inputTolerance == 0 && scale == 0 {
                     let difference = FrameDifference(
                         path: ["type"], expected: e.event.text, actual: a.event.text)
                     return mismatch(e, difference, prefix: "the input, ")
@@ -284,7 +314,9 @@ public enum TraceComparison {
             }
             switch (e.frame, a.frame) {
             case (let frame?, let other?):
-                if let difference = TraceReplayer.difference(frame, other, tolerance: tolerance) {
+                if let difference = TraceReplayer.difference(
+                    frame, other, tolerance: tolerance, roundingScale: scale)
+                {
                     return mismatch(e, difference)
                 }
             case (.some, nil), (nil, .some):

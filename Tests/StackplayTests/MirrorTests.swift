@@ -22,6 +22,33 @@ import Testing
         #expect(try stackplay(Self.ltrOnly).stdout.hasSuffix("5 passed, 0 failed\n"))
     }
 
+    /// Issue 24's false failure: `x` came back 37.47999999999996 for the golden's 37.47999999999999,
+    /// the rounding of `width − x` there and back, which no golden or twin comparison may see.
+    @Test func `a left-to-right scenario with a golden trace passes mirrored at the default tolerance`()
+        throws
+    {
+        let script = """
+            test("ltr swipe", function()
+              local screen = stackplay.screen { width = 390, layout_direction = "ltr", record = true }
+              local stack = screen:notification_stack {
+                items = { "messages", "calendar", "mail" }, card_height = 70, dismissible = true,
+                x = 17.48, width = 333.33,
+              }
+              stack:tap(); screen:advance(0.137); screen:settle()
+              stack:drag("calendar", { x = -77.7 }); screen:advance(0.0731); screen:settle()
+              expect(screen):to_match_trace("golden/n.jsonl")
+            end)
+
+            """
+        let folder = try temporaryFolder(["n.lua": script])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recorded = try stackplayRecording(["n.lua"], in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let mirrored = try stackplay(arguments: ["--mirror", "--ci", "n.lua"], in: folder)
+        #expect(mirrored.status == 0, "\(mirrored.stderr)")
+        #expect(mirrored.stdout.hasSuffix("2 passed, 0 failed\n"))
+    }
+
     @Test func `the scenarios pass mirrored`() throws {
         let run = try stackplay("--mirror", "scripts")
         #expect(run.status == 0, "\(run.stderr)")

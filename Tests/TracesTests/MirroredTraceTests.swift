@@ -47,4 +47,29 @@ import Traces
         #expect(again.screen.settings.layoutDirection == .rightToLeft)
         #expect(try again.run(tolerance: 1e-9) == nil)
     }
+
+    @Test func `mirroring's own rounding is equal, anything more is a difference`() throws {
+        func trace(_ x: Double, mirrored: Bool) throws -> Trace {
+            let mirror = mirrored ? #","mirror":true"# : ""
+            let text = """
+                {"format":"stackplay-trace","version":2,"stackplay":"test","screen":{"width":390,"height":844,"layout_direction":"ltr","reduce_motion":false,"dynamic_type":"large","now":0\(mirror)},"components":[]}
+                {"i":0,"t":0,"type":"touch_down","touch":1,"x":\(x),"y":10,"frame":{"components":[]}}
+
+                """
+            return try Trace(text: text, file: "t.jsonl")
+        }
+        // The README's case: 37.48 through `width − x` there and back.
+        let golden = try trace(37.47999999999999, mirrored: false)
+        #expect(
+            TraceComparison.firstDifference(
+                expected: golden, actual: try trace(37.47999999999996, mirrored: true), tolerance: 0) == nil)
+        // Not mirrored, the same numbers differ: the slack is the mirror's alone.
+        #expect(
+            TraceComparison.firstDifference(
+                expected: golden, actual: try trace(37.47999999999996, mirrored: false), tolerance: 0) != nil)
+        // Mirrored, a real difference (a ten-thousandth of a point) still fails.
+        let moved = TraceComparison.firstDifference(
+            expected: golden, actual: try trace(37.4801, mirrored: true), tolerance: 0)
+        #expect(moved?.field == "x")
+    }
 }
