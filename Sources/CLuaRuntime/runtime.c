@@ -2,7 +2,7 @@
 // The C side of stackplay's Lua boundary (declared in include/CLuaRuntime.h): one guard per state
 // (budgets and the Swift dispatcher), the small-block allocator, the count hook, the trampolines
 // that call Swift and raise after its frames have returned, host mode, and the message handler.
-#include "CLuaRuntime.h"
+#include "guard.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -17,35 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct stackplay_guard {
-    size_t used;          // bytes Lua holds now
-    size_t charged;       // bytes the state's Swift objects hold (cards, screens, recorders), estimated
-    size_t limit;         // the memory budget in bytes (Lua's and Swift's together); 0: none
-    int exempt;           // > 0: allocations are not refused (setup, Swift callbacks, reporting)
-    int tripped;          // STACKPLAY_STOP_*; once set it stays set
-    double cpu_budget;    // seconds of thread CPU time a run may use; <= 0: none
-    double cpu_deadline;  // thread CPU time at which the running chunk stops
-    int hook_count;       // instructions between two budget checks
-    lua_State *main;      // the main thread, for positions and arming the hook
-    stackplay_dispatch_fn dispatch;
-    void (*release)(void *object); // balances the retain held by a userdata slot
-    size_t (*measure)(void *meter); // estimates `charged` from the Swift objects; may be NULL
-    void *meter;          // the retained Swift box `measure` reads; released at close
-    unsigned long long last_check; // stackplay_ticks() at the last check after a Swift call; 0: check now
-    int depth;            // stackplay_pcall nesting; the outermost one sets the CPU deadline
-    char cpu_text[96];    // "stopped: the script used its 10 s of CPU time"
-    char memory_text[96]; // "stopped: the script used its 256 MiB of memory"
-    char where[400];      // "chunkname:line: " where the stop happened, once known
-    char stop[512];       // the full stop message, built by stackplay_stop_message
-    struct stackplay_pool *pool; // small blocks of this state (stackplay_pool_*); NULL: malloc only
-    stackplay_arena *arena; // the arena every block comes from (arena.c); NULL: the pool
-} stackplay_guard;
 
-static stackplay_guard *stackplay_guard_of(lua_State *L) {
-    return *(stackplay_guard **)lua_getextraspace(L);
-}
 
-static double stackplay_thread_cpu_seconds(void) {
+double stackplay_thread_cpu_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
@@ -75,7 +49,7 @@ static int stackplay_over_memory(const stackplay_guard *g) {
 
 /// Writes "chunkname:line: " of the innermost Lua function on `L` into `out` ("" if none).
 /// lua_getstack/lua_getinfo("Sl") neither allocate nor raise.
-static void stackplay_where(lua_State *L, char *out, size_t size) {
+void stackplay_where(lua_State *L, char *out, size_t size) {
     lua_Debug ar;
     out[0] = '\0';
     for (int level = 0; lua_getstack(L, level, &ar); level++) {
@@ -87,7 +61,6 @@ static void stackplay_where(lua_State *L, char *out, size_t size) {
     }
 }
 
-static void stackplay_hook(lua_State *L, lua_Debug *ar);
 
 /// Arms the hook on every line and instruction so that a script's own pcall cannot swallow a stop.
 static void stackplay_rearm(lua_State *L) {
@@ -121,7 +94,7 @@ static int stackplay_raise_stop(lua_State *L, stackplay_guard *g) {
     return lua_error(L);
 }
 
-static void stackplay_hook(lua_State *L, lua_Debug *ar) {
+void stackplay_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     stackplay_guard *g = stackplay_guard_of(L);
     // Raising here is always safe: Lua code only runs under a pcall (Swift's, or the GC's for
@@ -134,202 +107,6 @@ static void stackplay_hook(lua_State *L, lua_Debug *ar) {
         stackplay_raise_stop(L, g);
     }
 }
-
-// MARK: The watchdog
-
-/// C library loops (`string.rep("", math.maxinteger)`, a backtracking `string.find`, an in-place
-/// `table.move` over 2^63 slots) and long Swift calls run no Lua instruction, so the count hook
-/// never sees their CPU time. A CPU-time timer of the running thread (timer_create on
-/// CLOCK_THREAD_CPUTIME_ID, its signal sent to that thread) watches each outermost
-/// stackplay_pcall: when the budget is spent it arms the hook on every instruction (lua_sethook
-/// is safe in a signal handler: lua.c does it for SIGINT), so Lua code stops at its next
-/// instruction with the ordinary message; if Lua does not come back within
-/// STACKPLAY_GRACE_NS more of CPU time, C or Swift code is stuck, and the process ends with
-/// "chunk:line: stopped: the script used its N s of CPU time (inside `string.rep`)": as an
-/// answer frame on the worker's answer pipe (stackplay_watchdog_answer_to), else on stderr.
-#ifndef sigev_notify_thread_id
-#define sigev_notify_thread_id _sigev_un._tid
-#endif
-#define STACKPLAY_WATCH_SIGNAL SIGXCPU
-#define STACKPLAY_GRACE_NS 500000000L
-
-typedef struct stackplay_watch {
-    pid_t pid;                        // the process the timer was made in: timers do not survive fork
-    timer_t timer;                    // this thread's CPU-time timer
-    stackplay_guard *volatile g;      // the guard of the chunk being watched; NULL: none
-    volatile sig_atomic_t stage;      // 0: the budget runs; 1: the hook is armed, the grace runs
-} stackplay_watch;
-
-static __thread stackplay_watch stackplay_watching;
-static int stackplay_answer_fd = -1;  // the worker's answer pipe, or -1: say it on stderr
-static int stackplay_stuck_status = 1;
-
-/// The standard library's C functions and their names ("string.rep"), gathered once when the
-/// first state opens its libraries: what a stuck function is called in the stop message.
-#define STACKPLAY_NAMED_MAX 256
-static struct { lua_CFunction f; char name[40]; } stackplay_named[STACKPLAY_NAMED_MAX];
-static int stackplay_named_count = -1;
-
-static void stackplay_name_functions(lua_State *L) {
-    if (stackplay_named_count >= 0) return;
-    stackplay_named_count = 0;
-    static const char *const libs[] = {"string", "table", "math", "utf8", "coroutine", "os", NULL};
-    for (int i = -1; i < 0 || libs[i]; i++) {
-        if (i < 0) lua_pushglobaltable(L); else lua_getglobal(L, libs[i]);
-        if (lua_type(L, -1) == LUA_TTABLE) {
-            lua_pushnil(L);
-            while (lua_next(L, -2)) {
-                lua_CFunction f = lua_tocfunction(L, -1);
-                if (f && lua_type(L, -2) == LUA_TSTRING && stackplay_named_count < STACKPLAY_NAMED_MAX) {
-                    snprintf(stackplay_named[stackplay_named_count].name, sizeof stackplay_named[0].name,
-                             "%s%s%s", i < 0 ? "" : libs[i], i < 0 ? "" : ".", lua_tostring(L, -2));
-                    stackplay_named[stackplay_named_count++].f = f;
-                }
-                lua_settop(L, -2);
-            }
-        }
-        lua_settop(L, -2);
-    }
-}
-
-/// The name of the function running at the top of `L`'s stack: a library function's full name,
-/// else the name its caller used ("audit"), else "a C function". Runs in the signal handler on
-/// the stuck thread, which never resumes: pushing one value above the C function's top is safe.
-static void stackplay_running_name(lua_State *L, char *out, size_t size) {
-    lua_Debug ar;
-    snprintf(out, size, "a C function");
-    if (!lua_getstack(L, 0, &ar) || !lua_getinfo(L, "nf", &ar)) return;
-    lua_CFunction f = lua_tocfunction(L, -1);
-    lua_settop(L, -2);
-    for (int i = 0; f && i < stackplay_named_count; i++) {
-        if (stackplay_named[i].f == f) { snprintf(out, size, "%s", stackplay_named[i].name); return; }
-    }
-    if (ar.name) snprintf(out, size, "%s", ar.name);
-}
-
-static void stackplay_write_all(int fd, const char *data, size_t size) {
-    while (size > 0) {
-        ssize_t put = write(fd, data, size);
-        if (put < 0 && errno == EINTR) continue;
-        if (put <= 0) return;
-        data += put;
-        size -= (size_t)put;
-    }
-}
-
-/// The end of a process whose Lua thread is stuck in C or Swift past its budget and grace.
-static void stackplay_stuck(stackplay_guard *g) {
-    lua_State *L = g->main;
-    // A coroutine's C function shows in the main thread as `coroutine.resume` (the coroutine is
-    // its first argument) or a function `coroutine.wrap` made (its first upvalue): look inside.
-    lua_Debug ar;
-    for (int hops = 0; hops < 200 && lua_getstack(L, 0, &ar) && lua_getinfo(L, "f", &ar); hops++) {
-        lua_State *inner = NULL;
-        if (lua_iscfunction(L, -1)) {
-            inner = lua_tothread(L, 1);
-            if (!inner && lua_getupvalue(L, -1, 1)) {
-                inner = lua_tothread(L, -1);
-                lua_settop(L, -2);
-            }
-        }
-        lua_settop(L, -2);
-        if (!inner || inner == L || lua_status(inner) != LUA_OK) break;
-        L = inner;
-    }
-    char inside[64], where[400], message[600];
-    stackplay_running_name(L, inside, sizeof inside);
-    stackplay_where(L, where, sizeof where);
-    if (!where[0] && L != g->main) stackplay_where(g->main, where, sizeof where);
-    int n = snprintf(message, sizeof message, "%s%s (inside `%s`)", where, g->cpu_text, inside);
-    if (n < 0) n = 0;
-    if (n >= (int)sizeof message) n = (int)sizeof message - 1;
-    if (stackplay_answer_fd >= 0) {
-        // WorkerPool's frame: 8 bytes of little-endian length, bit 62 set for "stopped", then the text.
-        unsigned long long length = (unsigned long long)n | (1ull << 62);
-        unsigned char head[8];
-        for (int i = 0; i < 8; i++) head[i] = (unsigned char)(length >> (8 * i));
-        stackplay_write_all(stackplay_answer_fd, (const char *)head, 8);
-        stackplay_write_all(stackplay_answer_fd, message, (size_t)n);
-        _exit(0);
-    }
-    stackplay_write_all(2, "stackplay: ", 11);
-    stackplay_write_all(2, message, (size_t)n);
-    stackplay_write_all(2, "\n", 1);
-    _exit(stackplay_stuck_status);
-}
-
-static void stackplay_hook(lua_State *L, lua_Debug *ar);
-
-static void stackplay_watch_signal(int signal, siginfo_t *info, void *context) {
-    (void)signal; (void)context;
-    stackplay_watch *w = &stackplay_watching;
-    stackplay_guard *g = w->g;
-    if (!g || info->si_code != SI_TIMER) return;
-    int saved = errno;
-    if (w->stage == 0) {
-        w->stage = 1;
-        lua_sethook(g->main, stackplay_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
-        struct itimerspec grace = {{0, 0}, {0, STACKPLAY_GRACE_NS}};
-        timer_settime(w->timer, 0, &grace, NULL);
-        errno = saved;
-        return;
-    }
-    stackplay_stuck(g);
-}
-
-/// Starts watching `g` for `seconds` of this thread's CPU time (unless a chunk of this thread
-/// is watched already: the outer one's budget holds).
-static void stackplay_watch_begin(stackplay_guard *g, double seconds) {
-    stackplay_watch *w = &stackplay_watching;
-    if (w->g || !(seconds > 0)) return;
-    // A thread that blocks the signal (libdispatch's workers block most signals) would never hear
-    // the timer: it is not watched, and the count hook checks its budget instead.
-    sigset_t blocked;
-    if (pthread_sigmask(SIG_BLOCK, NULL, &blocked) != 0 || sigismember(&blocked, STACKPLAY_WATCH_SIGNAL)) return;
-    if (w->pid != getpid()) {
-        static int installed;
-        if (!installed) {
-            struct sigaction action;
-            memset(&action, 0, sizeof action);
-            action.sa_sigaction = stackplay_watch_signal;
-            action.sa_flags = SA_SIGINFO | SA_RESTART;
-            sigemptyset(&action.sa_mask);
-            if (sigaction(STACKPLAY_WATCH_SIGNAL, &action, NULL) != 0) return;
-            installed = 1;
-        }
-        struct sigevent event;
-        memset(&event, 0, sizeof event);
-        event.sigev_notify = SIGEV_THREAD_ID;
-        event.sigev_signo = STACKPLAY_WATCH_SIGNAL;
-        event.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
-        if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &w->timer) != 0) return;
-        w->pid = getpid();
-    }
-    // A budget past a year of CPU time is no budget the timer needs to hold.
-    if (seconds > 3e7) seconds = 3e7;
-    struct itimerspec spec = {{0, 0}, {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)}};
-    if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
-    w->stage = 0;
-    w->g = g;
-    timer_settime(w->timer, 0, &spec, NULL);
-}
-
-/// Whether the watchdog is watching `g` now: then no count hook is needed while it runs (the
-/// timer arms the hook when the budget is spent), and plain Lua runs at stock speed. Lua 5.4
-/// traps every instruction while any hook is set, which cost 15-20% whatever the count.
-static int stackplay_watched(stackplay_guard *g) { return stackplay_watching.g == g; }
-
-/// Stops watching `g` (the outermost stackplay_pcall of its chunk returned).
-static void stackplay_watch_end(stackplay_guard *g) {
-    stackplay_watch *w = &stackplay_watching;
-    if (w->g != g) return;
-    w->g = NULL;
-    struct itimerspec off = {{0, 0}, {0, 0}};
-    timer_settime(w->timer, 0, &off, NULL);
-}
-
-void stackplay_watchdog_answer_to(int fd) { stackplay_answer_fd = fd; }
-void stackplay_watchdog_exit_status(int status) { stackplay_stuck_status = status; }
 
 // MARK: Small blocks
 
