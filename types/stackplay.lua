@@ -61,7 +61,7 @@
 ---@class stackplay.wallet_card_stack_options: stackplay.component_options
 ---@field selection? string the selected card's id; an id of no card counts as none (W11)
 ---@field peek? number default 64
----@field pile_height? number default 76
+---@field pile_height? number >= 0 (default 76)
 ---@field height? number the stack's height in pt, >= 0
 
 ---@class stackplay.sticky_stacked_cards_options: stackplay.component_options

@@ -9,7 +9,7 @@ extension WalletCardStack: LuaComponent {
     static let luaOptions: [LuaComponentOption] = [
         .items, .init("selection", "string", "the selected card's id; an id of no card counts as none (W11)"),
         .cardHeight, .init("peek", "number", default: D.peek),
-        .init("pile_height", "number", default: D.pileHeight),
+        .init("pile_height", "number", ">= 0", default: D.pileHeight),
         .x, .y, .width, .init("height", "number", "the stack's height in pt, >= 0"), .name,
     ]
 
@@ -26,7 +26,7 @@ extension WalletCardStack: LuaComponent {
             name: try o.string("name", default: D.name), cards: cards,
             selection: try o.optionalString("selection"),
             cardHeight: cardHeight, peek: try o.number("peek", default: D.peek),
-            pileHeight: try o.number("pile_height", default: D.pileHeight), origin: Point(x: x, y: y),
+            pileHeight: try o.number("pile_height", default: D.pileHeight, allowNegative: false), origin: Point(x: x, y: y),
             width: try o.number(
                 "width", default: max(screen.settings.size.width - 2 * x, 0), allowNegative: false),
             height: try o.number(
