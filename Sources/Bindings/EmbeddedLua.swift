@@ -117,30 +117,140 @@ local function deep_equal(a, b, seen)
   return true
 end
 
---- The lines of a diff between two tables: "- path: expected" and "+ path: actual".
-local function diff(expected, actual, path, out)
+--- The longest common subsequence of lists `a` and `b` (elements compared deeply), as the index
+--- pairs it matches, in order; nil when the lists are too long to align (then they are compared
+--- position by position).
+local lcs_limit = 250000
+local function common_subsequence(a, b, n, m)
+  if n * m > lcs_limit then return nil end
+  -- lengths[i][j]: the longest common subsequence of a[i..n] and b[j..m].
+  local lengths = {}
+  for i = n + 1, 1, -1 do
+    local row, below = {}, lengths[i + 1]
+    for j = m + 1, 1, -1 do
+      if i > n or j > m then row[j] = 0
+      elseif deep_equal(rawget(a, i), rawget(b, j)) then row[j] = below[j + 1] + 1
+      else
+        local down, right = below[j], row[j + 1]
+        row[j] = down >= right and down or right
+      end
+    end
+    lengths[i] = row
+  end
+  local pairs_, i, j = {}, 1, 1
+  while i <= n and j <= m do
+    if deep_equal(rawget(a, i), rawget(b, j)) then
+      pairs_[#pairs_ + 1] = { i, j }; i, j = i + 1, j + 1
+    elseif lengths[i + 1][j] >= lengths[i][j + 1] then i = i + 1
+    else j = j + 1 end
+  end
+  return pairs_
+end
+
+local diff
+
+--- The path of key `k` under `path`: `.name` or `[2]`.
+local function sub_path(path, k)
+  return type(k) == "string" and match(k, "^[%a_][%w_]*$") and (path .. "." .. k) or (path .. "[" .. show(k) .. "]")
+end
+
+--- The diff of two lists' sequence parts aligned by content, as Jest and difflib show them: an
+--- element only `expected` has is one `-` line, one only `actual` has one `+` line; between two
+--- matched elements, as many removed as added are compared in place (their fields' diff).
+local function diff_lists(expected, actual, n, m, path, out)
+  local matched = common_subsequence(expected, actual, n, m)
+  if not matched then
+    for k = 1, n > m and n or m do diff(rawget(expected, k), rawget(actual, k), sub_path(path, k), out) end
+    return
+  end
+  matched[#matched + 1] = { n + 1, m + 1 }
+  local i, j = 1, 1
+  for _, pair in ipairs(matched) do
+    local removed, added = pair[1] - i, pair[2] - j
+    if removed == added then
+      for k = 0, removed - 1 do diff(rawget(expected, i + k), rawget(actual, j + k), sub_path(path, j + k), out) end
+    else
+      for k = i, pair[1] - 1 do out[#out + 1] = "  - " .. gsub(sub_path(path, k), "^%.", "") .. ": " .. show(rawget(expected, k)) end
+      for k = j, pair[2] - 1 do out[#out + 1] = "  + " .. gsub(sub_path(path, k), "^%.", "") .. ": " .. show(rawget(actual, k)) end
+    end
+    i, j = pair[1] + 1, pair[2] + 1
+  end
+end
+
+--- The lines of a diff between two tables: "- path: expected" and "+ path: actual". Lists (the
+--- tables' sequence parts) are aligned by content (``diff_lists``), other keys by key.
+function diff(expected, actual, path, out)
   if deep_equal(expected, actual) then return out end
   if type(expected) == "table" and type(actual) == "table" then
+    local expected_keys, n = sorted_keys(expected)
+    local actual_keys, m = sorted_keys(actual)
+    diff_lists(expected, actual, n, m, path, out)
     local union, seen = {}, {}
-    for _, t in ipairs { expected, actual } do
-      local k = next(t)
-      while k ~= nil do
-        if not seen[k] then seen[k] = true; union[#union + 1] = k end
-        k = next(t, k)
+    for _, keys in ipairs { expected_keys, actual_keys } do
+      for _, k in ipairs(keys) do
+        -- A key in one table's sequence part and the other's hash part was compared as a list.
+        local listed = math_type(k) == "integer" and k >= 1 and (k <= n or k <= m)
+        if not seen[k] and not listed then seen[k] = true; union[#union + 1] = k end
       end
     end
     sort(union, key_order)
-    for _, k in ipairs(union) do
-      local sub = type(k) == "string" and match(k, "^[%a_][%w_]*$") and (path .. "." .. k)
-        or (path .. "[" .. show(k) .. "]")
-      diff(rawget(expected, k), rawget(actual, k), sub, out)
-    end
+    for _, k in ipairs(union) do diff(rawget(expected, k), rawget(actual, k), sub_path(path, k), out) end
     return out
   end
   local place = path == "" and "value" or gsub(path, "^%.", "")
   out[#out + 1] = "  - " .. place .. ": " .. show(expected)
   out[#out + 1] = "  + " .. place .. ": " .. show(actual)
   return out
+end
+
+--- The largest difference between the numbers of `a` and `b` when they differ only in numbers
+--- (two numbers, or tables alike but for numbers); nil when they differ otherwise.
+local function number_gap(a, b, depth)
+  if type(a) == "number" and type(b) == "number" then
+    if a ~= a or b ~= b then return nil end
+    return abs(a - b)
+  end
+  if type(a) ~= "table" or type(b) ~= "table" or (depth or 0) > show_depth then
+    return deep_equal(a, b) and 0 or nil
+  end
+  local gap = 0
+  for _, pair in ipairs { { a, b }, { b, a } } do
+    local k, v = next(pair[1])
+    while k ~= nil do
+      local part = number_gap(v, rawget(pair[2], k), (depth or 0) + 1)
+      if part == nil then return nil end
+      if part > gap then gap = part end
+      k, v = next(pair[1], k)
+    end
+  end
+  return gap
+end
+
+--- The largest magnitude among the numbers of `v`, for a relative gap.
+local function magnitude(v, depth)
+  if type(v) == "number" then return abs(v) end
+  if type(v) ~= "table" or (depth or 0) > show_depth then return 0 end
+  local largest, k, item = 0, next(v)
+  while k ~= nil do
+    local size = magnitude(item, (depth or 0) + 1)
+    if size > largest then largest = size end
+    k, item = next(v, k)
+  end
+  return largest
+end
+
+--- What to say when `to_equal` fails on values that differ only in a tiny amount of their
+--- numbers (1e-9 of their magnitude or less): floating-point arithmetic, which `to_be_near` takes.
+local function near_hint(expected, actual)
+  local gap = number_gap(expected, actual)
+  if gap == nil or gap == 0 or gap ~= gap then return nil end
+  local scale = magnitude(expected)
+  if magnitude(actual) > scale then scale = magnitude(actual) end
+  if scale < 1 then scale = 1 end
+  if gap > 1e-9 * scale then return nil end
+  return "the numbers differ by only " .. show_number(gap) .. " (floating-point rounding): use "
+    .. "to_be_near(expected, tolerance) for computed numbers, such as :to_be_near(" .. show(expected)
+    .. ", " .. show_number(gap * 10) .. ")."
 end
 
 -- Failing ------------------------------------------------------------------------------------
@@ -239,7 +349,7 @@ function Expectation:to_equal(...)
   if type(expected) == "table" and type(actual) == "table" then lines = diff(expected, actual, "", {}) end
   return outcome(self, deep_equal(expected, actual), {
     message = "values differ", value = expected, expected = show(expected), diff = lines,
-    hint = "check the gestures and time before this line, or the expected value.",
+    hint = near_hint(expected, actual) or "check the gestures and time before this line, or the expected value.",
   })
 end
 
@@ -474,6 +584,20 @@ function Expectation:to_pass_audit(options)
     detail = count > 0 and report or nil,
     hint = "change the screen, or allow a known issue: to_pass_audit { allow = { { type =, element = } } }.",
   })
+end
+
+--- A matcher called with `.` (`expect(x).to_equal(3)`) gets no expectation as `self`: every
+--- method says to use `:`, at the script's line, instead of a confusing argument error.
+for name, method in next, Expectation do
+  if type(method) == "function" then
+    Expectation[name] = function(self, ...)
+      if getmetatable(self) ~= Expectation then
+        error(format("calling '%s' on bad self (use ':' as in expect(x):%s(...), not expect(x).%s(...))",
+          name, name, name), 2)
+      end
+      return method(self, ...)
+    end
+  end
 end
 
 -- Tests --------------------------------------------------------------------------------------
