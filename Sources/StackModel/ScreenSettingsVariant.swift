@@ -44,11 +44,14 @@ public struct ScreenSettingsVariant: Hashable, Sendable {
     public var dynamicType: DynamicTypeSize?
     public var width: Given<Double>?
     public var height: Given<Double>?
+    /// The device `device=NAME` named, while its size stands: a later `width` or `height` clears
+    /// it (the size is then no longer the device's).
+    public private(set) var device: String?
     /// nil: not half of a mirror comparison; true: the mirrored run (`name [mirrored]`); false:
     /// its unmirrored twin, recorded and never reported.
     public var mirrored: Bool?
-    /// The settings in the order they were given, which the label follows (`device` is given as
-    /// `width` and `height`).
+    /// The settings in the order they were given, which the label follows (a `device` whose size
+    /// a later `width` or `height` changed counts as the two).
     public private(set) var order: [Key] = []
 
     public init() {}
@@ -111,6 +114,10 @@ public struct ScreenSettingsVariant: Hashable, Sendable {
             } else {
                 height = Given(number, text: value)
             }
+            if let index = order.firstIndex(of: .device) {
+                device = nil
+                order.replaceSubrange(index...index, with: [.width, .height])
+            }
         case .device:
             guard let device = Device.all.first(where: { $0.name == value }) else {
                 let names = Device.all.map(\.name)
@@ -121,9 +128,8 @@ public struct ScreenSettingsVariant: Hashable, Sendable {
             }
             width = Given(device.size.width, text: formatNumber(device.size.width))
             height = Given(device.size.height, text: formatNumber(device.size.height))
-            given(.width)
-            given(.height)
-            return
+            self.device = device.name
+            order.removeAll { $0 == .width || $0 == .height }
         }
         given(known)
     }
@@ -137,8 +143,8 @@ public struct ScreenSettingsVariant: Hashable, Sendable {
         Size(width: width?.value ?? defaults.width, height: height?.value ?? defaults.height)
     }
 
-    /// How reports name the variant: `rtl, AX5, reduce_motion=on, 320 × 568, mirrored`; "" for
-    /// none.
+    /// How reports name the variant: `rtl, AX5, reduce_motion=on, 320 × 568, mirrored`, a device
+    /// by its name and size (`iphone-se 375 × 667`, so `--filter iphone-se` finds it); "" for none.
     public var label: String {
         var parts: [String] = []
         for key in order {
@@ -150,7 +156,8 @@ public struct ScreenSettingsVariant: Hashable, Sendable {
             }
         }
         if width != nil || height != nil {
-            parts.append("\(width?.text ?? "-") × \(height?.text ?? "-")")
+            let size = "\(width?.text ?? "-") × \(height?.text ?? "-")"
+            parts.append(device.map { "\($0) \(size)" } ?? size)
         }
         if mirrored == true { parts.append("mirrored") }
         return parts.joined(separator: ", ")

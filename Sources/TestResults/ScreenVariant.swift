@@ -50,7 +50,7 @@ public struct ScreenVariant: Sendable, Equatable, Hashable {
     /// How reports name the variant: `rtl, AX5, reduce_motion=on, 320 × 568, mirrored`; "" for none.
     public var label: String { screen.label }
 
-    /// The settings as `key=value` text, in the order given (a device as its width and height), the
+    /// The settings as `key=value` text, in the order given (a device by its name), the
     /// mirror last: what the worker's wire and `--json` carry, read back by ``init(validating:)``.
     public var settings: [(key: String, value: String)] {
         var out: [(key: String, value: String)] = []
@@ -61,7 +61,7 @@ public struct ScreenVariant: Sendable, Equatable, Hashable {
             case .dynamicType: screen.dynamicType.map { out.append((key.rawValue, $0.shortName)) }
             case .width: screen.width.map { out.append((key.rawValue, $0.text)) }
             case .height: screen.height.map { out.append((key.rawValue, $0.text)) }
-            case .device: break
+            case .device: screen.device.map { out.append((key.rawValue, $0)) }
             }
         }
         if let mirrored = screen.mirrored { out.append((Self.mirrorKey, mirrored ? "on" : "off")) }

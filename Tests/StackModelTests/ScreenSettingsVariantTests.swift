@@ -26,7 +26,7 @@ import Testing
         #expect(try V(parsing: ["height=568", "layout_direction=ltr"]).label == "ltr, - × 568")
         #expect(
             try V(parsing: ["width=320.0", "reduce_motion=TRUE"]).label == "reduce_motion=TRUE, 320.0 × -")
-        #expect(try V(parsing: ["device=iphone-se", "dynamic_type=AX3"]).label == "AX3, 375 × 667")
+        #expect(try V(parsing: ["device=iphone-se", "dynamic_type=AX3"]).label == "AX3, iphone-se 375 × 667")
         #expect(try V(parsing: ["layout_direction=rtl", "mirror=on"]).label == "rtl, mirrored")
         let twin = try V(parsing: ["layout_direction=rtl", "mirror=off"])
         #expect(twin.label == "rtl" && twin.mirrored == false)

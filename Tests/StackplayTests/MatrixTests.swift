@@ -49,8 +49,8 @@ import Testing
         let tests = document["tests"] as! [[String: Any]]
         #expect(
             tests.map { $0["name"] as! String } == [
-                "reads the defaults [reduce_motion=on, 375 × 667]",
-                "reads the defaults [reduce_motion=on, 820 × 1180]",
+                "reads the defaults [reduce_motion=on, iphone-se 375 × 667]",
+                "reads the defaults [reduce_motion=on, ipad 820 × 1180]",
             ])
         #expect(tests[0]["output"] as? String == "ltr\tlarge\ttrue\t375.0\t667.0\n")
         let tap = try stackplay("--tap", "--matrix", "layout_direction=rtl", path)
@@ -58,6 +58,21 @@ import Testing
         let junit = folder.appendingPathComponent("j.xml")
         _ = try stackplay("--junit", junit.path, "--matrix", "layout_direction=rtl", path)
         #expect(try String(contentsOf: junit, encoding: .utf8).contains("name=\"reads the defaults [rtl]\""))
+    }
+
+    @Test func `a device variant carries the device's name, so a filter by that name selects it`() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("m.lua").path
+        let run = try stackplay("--matrix", "device=iphone-se,ipad", "--filter", "iphone-se", path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("  ok   reads the defaults [iphone-se 375 × 667]"), "\(run.stdout)")
+        #expect(run.stdout.contains("  ok   its own settings win [iphone-se 375 × 667]"))
+        #expect(!run.stdout.contains("ipad"))
+        #expect(run.stdout.contains("2 passed, 0 failed"))
+        // A later size replaces the device's: the variant is then named by its size alone.
+        let resized = try stackplay("--list", "--matrix", "device=ipad", "--matrix", "width=700", path)
+        #expect(resized.stdout.contains("reads the defaults [700 × 1180]"), "\(resized.stdout)")
     }
 
     @Test func `shards split the variants and together run each once`() throws {
