@@ -43,7 +43,15 @@ enum AuditObserver {
             else {
                 return
             }
-            let issues = screen.audit(options)
+            let found = screen.audit(options)
+            let issues = found.filter { !options.isKnown($0) }
+            for issue in found where options.isKnown(issue) {
+                let seen = session.knownAuditIssues.contains {
+                    $0.type == issue.type && $0.rule == issue.rule && $0.component == issue.component
+                        && $0.element == issue.element
+                }
+                if !seen { session.knownAuditIssues.append(issue) }
+            }
             if !issues.isEmpty { session.auditFailure = AuditFailure(step: step, issues: issues) }
         }
     }
@@ -107,5 +115,6 @@ extension ScriptSession {
             }
         }
         if result.status == .failed { result.auditIssues = auditIssues }
+        result.knownAuditIssues = knownAuditIssues
     }
 }

@@ -59,6 +59,8 @@ package final class ScriptSession {
     var auditFailure: AuditFailure?
     /// The issues that failed the test (`--audit`, or the last `to_pass_audit` that did not hold).
     var auditIssues: [AuditIssue] = []
+    /// `--audit`'s known issues so far (``AuditOptions/known``), each element and rule once.
+    var knownAuditIssues: [AuditIssue] = []
 
     /// A screen held weakly, and what its recorder's events cost when it was last measured.
     private final class Tracked {
@@ -185,6 +187,7 @@ extension ScriptSession {
         explored = nil
         auditFailure = nil
         auditIssues = []
+        knownAuditIssues = []
         asksMirror = mark.asksMirror
         mirrorsScreens = mark.mirrorsScreens
         output.restore(mark.output)

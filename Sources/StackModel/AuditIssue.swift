@@ -123,18 +123,41 @@ public struct AuditAllowance: Hashable, Sendable {
     }
 }
 
-/// What an audit checks: the types, and the known issues it leaves out.
+extension AuditAllowance {
+    /// The findings in the seed components themselves, which a user of stackplay cannot change:
+    /// `--audit` lists them as known issues and does not fail a test on them (`--audit=strict`
+    /// does). docs/audit.md ("Findings on the seeds") gives each one's seed line.
+    public static let seedFindings = [
+        AuditAllowance(
+            type: .elementDetection, element: "card:*", kind: "wallet_card_stack", rule: "hidden_hittable",
+            reason: "seed 004: .accessibilityHidden(selected != nil && index != selected)"),
+        AuditAllowance(
+            type: .action, element: "card:*", kind: "notification_stack", rule: "does_nothing",
+            reason: "seed 000: .accessibilityAction(named: \"Clear\") { if isSwipeable { onDismiss() } }"),
+    ]
+}
+
+/// What an audit checks: the types, the known issues it leaves out (`allow`), and the issues it
+/// reports as known without failing (`known`: `--audit`'s seed findings).
 public struct AuditOptions: Hashable, Sendable {
     public var types: [AuditType]
     public var allow: [AuditAllowance]
+    /// Issues that are listed as known and fail nothing (``AuditAllowance/seedFindings`` under
+    /// `--audit`, none under `--audit=strict` or in `screen:audit()`).
+    public var known: [AuditAllowance]
 
-    /// Every applicable type, nothing allowed.
-    public init(types: [AuditType] = AuditType.applicable, allow: [AuditAllowance] = []) {
+    /// Every applicable type, nothing allowed, nothing known.
+    public init(
+        types: [AuditType] = AuditType.applicable, allow: [AuditAllowance] = [], known: [AuditAllowance] = []
+    ) {
         self.types = types.filter(\.isApplicable)
         self.allow = allow
+        self.known = known
     }
 
     public func checks(_ type: AuditType) -> Bool { types.contains(type) }
 
     public func isAllowed(_ issue: AuditIssue) -> Bool { allow.contains { $0.matches(issue) } }
+
+    public func isKnown(_ issue: AuditIssue) -> Bool { known.contains { $0.matches(issue) } }
 }

@@ -24,6 +24,8 @@ struct Config {
     /// The options' keys the file gives, read, in key order: each with what it does to the
     /// options.
     var settings: [(key: ConfigKey, apply: ConfigKey.Apply)] = []
+    /// The `.stackplay.lua` it was read from, when found by ``nearest(from:)`` (not `--config`).
+    var source: Found?
 
     struct Invalid: Error, CustomStringConvertible {
         let message: String
@@ -38,9 +40,19 @@ struct Config {
         return try read(path, root: folder, named: fileName)
     }
 
-    /// Reads the config `options` name (`--config FILE`), else `.stackplay.lua` here.
+    /// Reads the config `options` name (`--config FILE`), else the nearest `.stackplay.lua` of the
+    /// paths given (``nearest(from:)``; the current folder's when none is given). Paths whose
+    /// nearest configs differ are an error: a config's settings are the run's (``ensureOne``).
     static func load(for options: Options) throws(Invalid) -> Config {
-        guard let path = options.configFile else { return try load() }
+        guard let path = options.configFile else {
+            // A path that is not there is discovery's to report.
+            let given = options.paths.filter { Discovery.kind(of: $0) != .missing }
+            let starts = given.isEmpty ? ["."] : given
+            guard let found = try ensureOne(starts.map { ($0, nearest(from: $0)) }) else { return Config() }
+            var config = try read(found.path, root: Discovery.folder(of: found.path), named: found.name)
+            config.source = found
+            return config
+        }
         // Refused before it is opened: a FIFO there would block the run.
         guard access(path, R_OK) == 0 else {
             throw Invalid(message: "--config: cannot read \(path): \(String(cString: strerror(errno)))")
@@ -51,6 +63,70 @@ struct Config {
         case .missing, .other:
             throw Invalid(message: "--config: cannot read \(path): it is not a regular file")
         }
+    }
+
+    /// A config found for a path: where it is, and how messages name it (`.stackplay.lua` for the
+    /// current folder's, else its absolute path).
+    struct Found: Equatable {
+        var path: String
+        var name: String
+    }
+
+    /// The nearest `.stackplay.lua` of `path` (a script or a folder): in the folder itself for a
+    /// folder, else in the script's folder, then each parent, up to a repository's root (a folder
+    /// holding `.git`) or the filesystem's, as `.editorconfig` and `.luacheckrc` are found.
+    static func nearest(from path: String) -> Found? {
+        let start = Discovery.kind(of: path) == .folder ? path : Discovery.folder(of: path)
+        guard var folder = absolute(start) else { return nil }
+        let here = absolute(".")
+        while true {
+            let candidate = (folder == "/" ? "" : folder) + "/" + fileName
+            if Discovery.kind(of: candidate) == .file {
+                return Found(path: candidate, name: folder == here ? fileName : candidate)
+            }
+            let marker = (folder == "/" ? "" : folder) + "/.git"
+            if folder == "/" || Discovery.kind(of: marker) != .missing { return nil }
+            folder = Discovery.folder(of: folder)
+            if folder.isEmpty || folder == "." { folder = "/" }
+        }
+    }
+
+    /// The one config of paths, each with its nearest; paths with different ones are an error that
+    /// names two of them: jobs, the reporter, the matrix and the audit are settings of the run.
+    static func ensureOne(_ found: [(path: String, config: Found?)]) throws(Invalid) -> Found? {
+        guard let first = found.first else { return nil }
+        for other in found.dropFirst() where other.config != first.config {
+            func says(_ item: (path: String, config: Found?)) -> String {
+                "\(item.path) reads \(item.config?.name ?? "no config")"
+            }
+            throw Invalid(
+                message: "\(says(first)) but \(says(other)): a run reads one .stackplay.lua (its settings "
+                    + "are the run's); run them apart, or name one with --config FILE")
+        }
+        return first.config
+    }
+
+    /// Fails when a script found under a folder argument has a nearer `.stackplay.lua` than the
+    /// run's (`loaded`, found from `paths`): one in a subfolder, which the run would not apply.
+    static func check(scripts: [String], paths: [String], loaded: Found?) throws(Invalid) {
+        var seen: [String: Found?] = [:]
+        var found: [(path: String, config: Found?)] = [(paths.first ?? ".", loaded)]
+        for script in scripts {
+            let folder = Discovery.folder(of: script)
+            if seen[folder] == nil {
+                let config = nearest(from: folder)
+                seen[folder] = config
+                found.append((script, config))
+            }
+        }
+        _ = try ensureOne(found)
+    }
+
+    /// `path` made absolute and resolved (links, `..`); nil when it does not exist.
+    private static func absolute(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Runs the config file at `path` (its `require` rooted at `root`) and reads the table it

@@ -1,3 +1,4 @@
+import StackModel
 import TestResults
 
 /// The report a person reads: a line a test on stdout, each failure in full on stderr
@@ -11,6 +12,9 @@ struct HumanReporter: Reporter {
     private var currentFile: String?
     private var failures: [TestResult] = []
     private var summary = Summary([])
+    /// `--audit`'s known issues (``TestResult/knownAuditIssues``): each finding by its line without
+    /// time and frame, with how many tests met it, in the order first met.
+    private var known: [(finding: String, tests: Int)] = []
 
     init(colours: Bool, seed: Int? = nil) {
         self.colours = colours
@@ -36,6 +40,23 @@ struct HumanReporter: Reporter {
         sink.out("  \(mark) \(result.test.index == 0 ? "(whole script)" : terminalSafe(result.test.name))")
         if !result.output.isEmpty { sink.out(Self.quoteOutput(result.output)) }
         if result.status == .failed { failures.append(result) }
+        for finding in Set(result.knownAuditIssues.map(Self.finding)).sorted() {
+            if let index = known.firstIndex(where: { $0.finding == finding }) {
+                known[index].tests += 1
+            } else {
+                known.append((finding, 1))
+            }
+        }
+    }
+
+    /// The seed finding `issue` is, in words: `element_detection hidden_hittable on
+    /// wallet_card_stack card:* (seed 004: ...)`; an issue no seed finding matches, by its element.
+    private static func finding(_ issue: AuditIssue) -> String {
+        let what = "\(issue.type.rawValue) \(issue.rule) on \(issue.kind.rawValue)"
+        guard let seed = AuditAllowance.seedFindings.first(where: { $0.matches(issue) }) else {
+            return "\(what) \(issue.element) of '\(issue.component)'"
+        }
+        return "\(what) \(seed.element ?? "*")" + (seed.reason.map { " (\($0))" } ?? "")
     }
 
     func end(to sink: ReportSink) -> Bool {
@@ -53,6 +74,14 @@ struct HumanReporter: Reporter {
                 text += "\n  seed: \(seed) (to run it again with the same random numbers: --seed \(seed))"
             }
             sink.err(text)
+        }
+        if !known.isEmpty {
+            sink.out(
+                "known: \(known.count) accessibility finding\(known.count == 1 ? "" : "s") of the seed components "
+                    + "(docs/audit.md; they fail no test, --audit=strict fails on them):")
+            for (finding, tests) in known {
+                sink.out("  known \(terminalSafe(finding)) (\(tests) test\(tests == 1 ? "" : "s"))")
+            }
         }
         sink.out(paint(summary.line, summary.failed > 0 ? "31" : "32"))
         return true

@@ -19,7 +19,9 @@ struct JSONReporter: Reporter {
     /// JSON Lines text of each screen it made when the run records traces (`--trace`, `--golden`,
     /// `--artifacts`), else `[]`, so that `stackplay merge --artifacts` can show them; since issue
     /// 16, `audit`, the accessibility issues that failed it (type, rule, component, kind, element,
-    /// frame, compact, detail, time), else `[]`. A number JSON cannot hold (an audited frame's NaN)
+    /// frame, compact, detail, time), else `[]`; since issue 24, `audit_known`, the known issues
+    /// `--audit` found (the seeds' own findings, which fail nothing), only when there are any.
+    /// A number JSON cannot hold (an audited frame's NaN)
     /// is the string `"nan"`, `"inf"` or `"-inf"`.
     static let formatVersion = 1
 

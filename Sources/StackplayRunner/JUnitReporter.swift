@@ -1,3 +1,4 @@
+import StackModel
 import TestResults
 import Traces
 import Wording
@@ -70,7 +71,24 @@ struct JUnitReporter: Reporter {
                     + "file=\"\(escape(file))\" line=\"\(line)\" time=\"\(Self.time(result.seconds))\""
                 let output =
                     result.output.isEmpty ? "" : "\n      <system-out>\(text(result.output))</system-out>"
+                // One property an issue (as pytest's record_property writes them): those that
+                // failed it, then the known ones (the seeds' findings), which fail nothing.
+                let failing = result.status == .failed ? result.auditIssues : []
+                let issues =
+                    failing.map { ("audit", $0) } + result.knownAuditIssues.map { ("audit_known", $0) }
+                var properties: [String] = []
+                if !issues.isEmpty {
+                    properties.append("      <properties>")
+                    for (name, issue) in issues {
+                        properties.append("        <property name=\"\(name)\" value=\"\(escape(issue.line))\"/>")
+                    }
+                    properties.append("      </properties>")
+                }
                 switch result.status {
+                case .passed where !properties.isEmpty:
+                    lines.append(open + ">")
+                    lines += properties
+                    lines.append(output.isEmpty ? "    </testcase>" : String(output.dropFirst()) + "\n    </testcase>")
                 case .passed:
                     lines.append(open + (output.isEmpty ? "/>" : ">" + output + "\n    </testcase>"))
                 case .skipped: lines.append(open + ">\n      <skipped/>\n    </testcase>")
@@ -80,14 +98,7 @@ struct JUnitReporter: Reporter {
                     if !result.dump.isEmpty { body += "\n\nstate when it failed:\n" + result.dump }
                     if !result.traceback.isEmpty { body += "\n\n" + result.traceback }
                     lines.append(open + ">")
-                    if !result.auditIssues.isEmpty {
-                        // One property an issue (as pytest's record_property writes them).
-                        lines.append("      <properties>")
-                        for issue in result.auditIssues {
-                            lines.append("        <property name=\"audit\" value=\"\(escape(issue.line))\"/>")
-                        }
-                        lines.append("      </properties>")
-                    }
+                    lines += properties
                     let element = result.kind == .failure ? "failure" : "error"
                     lines.append(
                         "      <\(element) message=\"\(escape(firstLine))\" type=\"\(element)\">"

@@ -125,8 +125,9 @@ extension Options {
         OptionSpec(
             "--config", value: "FILE", commands: [.run, .check, .explore],
             help: """
-                read the defaults from FILE instead of ./.stackplay.lua (below);
-                a missing or unreadable FILE is a usage error
+                read the defaults from FILE instead of the nearest .stackplay.lua
+                (from the paths upward, below); a missing or unreadable FILE is
+                a usage error
                 """
         ) { options, flag in options.configFile = flag.text },
         OptionSpec(
@@ -212,12 +213,20 @@ extension Options {
                 and setting change, and fail a test at the first step with an
                 issue; TYPES: hit_region, element_detection,
                 sufficient_description, dynamic_type, trait, action (default:
-                all; contrast and text_clipped are not applicable headlessly)
+                all; contrast and text_clipped are not applicable headlessly);
+                the seed components' own findings are reported as known and
+                fail nothing, unless TYPES holds 'strict'
                 """
         ) { options, flag throws(UsageError) in
-            options.audit = AuditOptions()
+            // The seeds' own findings are known issues, listed and not failing, unless strict.
+            options.audit = AuditOptions(known: AuditAllowance.seedFindings)
             guard let text = flag.value else { return }
-            let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            var names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if names.contains(strictAudit) {
+                options.audit?.known = []
+                names.removeAll { $0 == strictAudit }
+                if names.isEmpty { return }
+            }
             switch AuditMethods.types(names) {
             case .success(let types) where !types.isEmpty:
                 options.audit?.types = types
@@ -267,6 +276,9 @@ extension Options {
             help: "where a failure's reproducer and trace go (default: explore-out)"
         ) { options, flag in options.exploreOut = flag.text },
     ]
+
+    /// `--audit=strict`: the seeds' own findings fail tests too.
+    static let strictAudit = "strict"
 
     /// `--seed N`, `seed = N`.
     static let seedRule = NumberRule<Int>.whole(0...Int.max, "a whole number >= 0")

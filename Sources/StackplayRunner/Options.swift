@@ -62,7 +62,7 @@ struct Options {
     var budget = LuaBudget.standard
     /// `--root DIR`: where `require` looks for modules of scripts given as files.
     var root: String?
-    /// `--config FILE`: the config to read instead of `./.stackplay.lua`.
+    /// `--config FILE`: the config to read instead of the nearest `.stackplay.lua`.
     var configFile: String?
     /// `--filter PATTERN`, repeatable: a test runs when its `file: name` contains any of them.
     var filters: [String] = []
@@ -178,7 +178,8 @@ struct Options {
         """
 
     private static let helpTail = """
-        A '.stackplay.lua' in the current folder may return defaults: paths, screen (width,
+        A '.stackplay.lua' (the nearest from the paths given, or the current folder, upward to a
+        folder holding .git) may return defaults: paths, screen (width,
         height, layout_direction, reduce_motion, dynamic_type: every screen's defaults),
         cpu_budget, memory_budget, reporter ('human', 'tap', 'json'), jobs, junit, seed,
         audit ({ types = {...}, allow = { { type =, element = } } }: what --audit checks),

@@ -86,6 +86,12 @@ public enum StackplayCommand {
             Output.usageError(error.message)
             return ExitCode.usage
         }
+        if options.configFile == nil {
+            do { try Config.check(scripts: scripts.map(\.path), paths: options.paths, loaded: config.source) } catch {
+                Output.usageError(error.message)
+                return ExitCode.usage
+            }
+        }
         if options.action == .check { return Check.run(scripts) ? ExitCode.success : ExitCode.failure }
         var timings: ShardTimings?
         if let path = options.shardTimings {

@@ -18,6 +18,11 @@ struct TapReporter: Reporter {
         summary.add(result.status)
         let name = Self.escape(result.test.fullName)
         switch result.status {
+        case .passed where !result.knownAuditIssues.isEmpty:
+            sink.out("ok \(number) - \(name)")
+            sink.out("  ---")
+            audit(result.knownAuditIssues, key: "audit_known").forEach(sink.out)
+            sink.out("  ...")
         case .passed: sink.out("ok \(number) - \(name)")
         case .skipped: sink.out("ok \(number) - \(name) # SKIP")
         case .failed:
@@ -27,6 +32,9 @@ struct TapReporter: Reporter {
             sink.out("  at: \(Self.yaml(result.position.isEmpty ? result.test.position : result.position))")
             if !result.dump.isEmpty { sink.out("  state: \(Self.yaml(result.dump))") }
             if !result.auditIssues.isEmpty { audit(result.auditIssues).forEach(sink.out) }
+            if !result.knownAuditIssues.isEmpty {
+                audit(result.knownAuditIssues, key: "audit_known").forEach(sink.out)
+            }
             sink.out("  ...")
         }
         comments(result.output).forEach(sink.out)
@@ -60,8 +68,8 @@ struct TapReporter: Reporter {
 
     /// The accessibility issues that failed a test, as a YAML list of maps: each issue's record
     /// (its `Codable` encoding, the fields `--json` has, in their order).
-    private func audit(_ issues: [AuditIssue]) -> [String] {
-        ["  audit:"]
+    private func audit(_ issues: [AuditIssue], key: String = "audit") -> [String] {
+        ["  \(key):"]
             + issues.flatMap { issue -> [String] in
                 guard case .object(let fields) = JSONValueEncoder().json(issue) else { return [] }
                 return fields.enumerated().map { index, field in

@@ -9,6 +9,7 @@ enum RecordKey: String, CodingKey {
     case file, name, position, status, seconds, message
     case failurePosition = "failure_position"
     case dump, traceback, output, seed, tags, kind, expected, actual, diff, traces, audit
+    case auditKnown = "audit_known"
     // Only in a full record (the wire):
     case root, index, skipped, focused
     case baseName = "base_name"
@@ -114,6 +115,8 @@ extension TestResult: Codable {
         }
         try record.encode(traces, forKey: .traces)
         try record.encode(auditIssues, forKey: .audit)
+        // Only when `--audit` found known issues: every other record's bytes stay as they were.
+        if !knownAuditIssues.isEmpty { try record.encode(knownAuditIssues, forKey: .auditKnown) }
         if encoder.userInfo[.fullRecord] as? Bool == true {
             try test.encodeRest(into: &record)
             try record.encode(picture, forKey: .picture)
@@ -149,6 +152,7 @@ extension TestResult: Codable {
         diff = try text(.diff)
         picture = try text(.picture)
         auditIssues = try record.decodeIfPresent([AuditIssue].self, forKey: .audit) ?? []
+        knownAuditIssues = try record.decodeIfPresent([AuditIssue].self, forKey: .auditKnown) ?? []
     }
 }
 

@@ -43,6 +43,9 @@ public struct TestResult: Error, Sendable, Equatable {
     public var requestedTraces: [String] = []
     /// The accessibility issues that failed it (`--audit`, `to_pass_audit`); empty otherwise.
     public var auditIssues: [AuditIssue] = []
+    /// `--audit`: the known issues its audits found (the seeds' own findings), each element and
+    /// rule once, at its first step; they fail nothing.
+    public var knownAuditIssues: [AuditIssue] = []
 
     public init(
         test: TestCase, status: Status, message: String = "", traceback: String = "", dump: String = "",
