@@ -12,7 +12,9 @@ import Traces
 /// process (`--jobs` at once) with a Lua state of its own, and reports them in the order they are
 /// declared. A failure is shrunk, shown step by step with the frame after each step, and written
 /// to `--out DIR` as `<exploration>.lua` (a stackplay test that fails the same way) and
-/// `<exploration>.jsonl` (its trace); `--artifacts DIR` adds an SVG of every step.
+/// `<exploration>.jsonl` (its trace); `--artifacts DIR` adds an SVG of every step. A rerun
+/// removes the files in `--out` of an exploration that failed before and passes now
+/// (``ExploreOutputs``), never a file it did not write.
 enum ExploreCommand {
     static let defaultOut = "explore-out"
 
@@ -108,13 +110,27 @@ enum ExploreCommand {
             }
         }
         var passed = 0
+        var finished: [(script: String, exploration: String, passed: Bool, files: [String])] = []
         for (index, job) in jobs.enumerated() {
             if let answer = answers[index], let status = answer.first {
                 Output.out(String(decoding: answer.dropFirst(), as: UTF8.self))
                 if status == 1 { passed += 1 } else { failed += 1 }
+                // What a failure wrote (a setup that failed wrote nothing).
+                let files = ["\(job.fileName).lua", "\(job.fileName).jsonl"].filter {
+                    status == 0 && Discovery.kind(of: "\(out)/\($0)") == .file
+                }
+                finished.append((job.script.path, job.name, status == 1, files))
             } else {
                 Output.out("  FAIL \(job.name) (\(job.script.path)): \(crashed[index] ?? "did not finish")")
                 failed += 1
+            }
+        }
+        if ended, Discovery.kind(of: out) == .folder {
+            var outputs = ExploreOutputs(out: out)
+            let removed = outputs.update(finished: finished)
+            if !removed.isEmpty {
+                Output.out("removed \(removed.count) stale file\(removed.count == 1 ? "" : "s") an earlier run wrote: "
+                    + removed.joined(separator: ", "))
             }
         }
         Output.out("\(passed) explored, \(failed) failed (seed \(seed))")
