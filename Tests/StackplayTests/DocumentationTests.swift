@@ -112,4 +112,51 @@ import Testing
         }
         #expect(stated >= 1)
     }
+
+    /// `three`, `twelve`: the number words the docs write counts in.
+    static let numberWords = [
+        "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+        "ten": 10, "eleven": 11, "twelve": 12,
+    ]
+
+    @Test func `every other count the README and the docs state is the code's`() throws {
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        // "models of three SwiftUI components": the kinds types/stackplay.lua declares.
+        let kinds = try declaredComponentOptions().count
+        let components = readme.matches(of: /models of ([a-z]+) SwiftUI\s+components/)
+        #expect(components.count == 1)
+        for match in components {
+            #expect(Self.numberWords[String(match.output.1)] == kinds, "README says \(match.output.1) components")
+        }
+        // "N1–N16, S1–S7, ...": each range is every id of its letter that docs/behaviours.md defines.
+        let behaviours = try String(
+            contentsOf: packageRoot.appendingPathComponent("docs/behaviours.md"), encoding: .utf8)
+        var defined: [String: [Int]] = [:]
+        for match in behaviours.matches(of: /\n\| ([NSWGR])(\d+) \|/) {
+            defined[String(match.output.1), default: []].append(Int(match.output.2)!)
+        }
+        var ranges = 0
+        for page in Self.pages {
+            let text = try String(contentsOf: packageRoot.appendingPathComponent(page), encoding: .utf8)
+            for match in text.matches(of: /\b([NSWGR])1–([NSWGR])(\d+)\b/) where match.output.1 == match.output.2 {
+                ranges += 1
+                let letter = String(match.output.1)
+                let ids = defined[letter, default: []].sorted()
+                #expect(
+                    ids == Array(1...max(Int(match.output.3)!, 1)),
+                    "\(page) says \(letter)1–\(letter)\(match.output.3); docs/behaviours.md defines \(ids)")
+            }
+        }
+        #expect(ranges >= 10)
+        // "`all` for the twelve" Dynamic Type sizes: what --matrix dynamic_type=all makes of one test.
+        let runner = try String(contentsOf: packageRoot.appendingPathComponent("docs/runner.md"), encoding: .utf8)
+        let sizes = runner.matches(of: /`all` for the ([a-z]+)\)/)
+        #expect(sizes.count == 1)
+        let list = try runScript("test('t', function() end)\n", ["--list", "--matrix", "dynamic_type=all"])
+        let count = list.stdout.split(separator: "\n").count
+        #expect(count > 1, "\(list.stderr)")
+        for match in sizes {
+            #expect(Self.numberWords[String(match.output.1)] == count, "docs/runner.md says \(match.output.1) sizes")
+        }
+    }
 }
