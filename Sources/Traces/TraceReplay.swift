@@ -221,7 +221,13 @@ public final class TraceReplayer {
             if a.count != b.count || (labels.0.allSatisfy { $0 != nil } && labels.0 != labels.1) {
                 if labels.0.allSatisfy({ $0 != nil }) {
                     let show = { (l: [String?]) in "[" + l.map { $0 ?? "?" }.joined(separator: ", ") + "]" }
-                    return FrameDifference(path: path, expected: show(labels.0), actual: show(labels.1))
+                    // Both lists named: how the ids changed, aligned by content (`+ x at 2`).
+                    let changes =
+                        labels.1.allSatisfy { $0 != nil }
+                        ? idListChanges(labels.0.compactMap { $0 }, labels.1.compactMap { $0 }) : []
+                    return FrameDifference(
+                        path: path, expected: show(labels.0),
+                        actual: show(labels.1) + (changes.isEmpty ? "" : " (\(changes.joined(separator: ", ")))"))
                 }
                 return FrameDifference(path: path, expected: expected.text, actual: actual.text)
             }

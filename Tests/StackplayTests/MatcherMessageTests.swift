@@ -63,4 +63,26 @@ import Testing
         #expect(long.status == 1)
         #expect(long.stderr.contains("  - [1]: 2\n  + [1]: 1\n"), "\(long.stderr)")
     }
+
+    @Test func aGoldenTracesIdListShowsTheInsertedIdAlone() throws {
+        let folder = try temporaryFolder([
+            "t.lua": """
+            test("ids", function()
+              local screen = stackplay.screen { record = true }
+              screen:notification_stack { items = { "a", "b", "c" } }
+              expect(screen):to_match_trace("golden.jsonl")
+            end)
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recorded = try stackplayRecording(["t.lua"], in: folder)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let script = folder.appendingPathComponent("t.lua")
+        try String(contentsOf: script, encoding: .utf8).replacingOccurrences(of: "\"a\", \"b\"", with: "\"a\", \"x\", \"b\"")
+            .write(to: script, atomically: true, encoding: .utf8)
+        let run = try stackplay(arguments: ["t.lua"], in: folder)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr.contains("    expected: [a, b, c]\n      actual: [a, x, b, c] (+ x at 2)\n"), "\(run.stderr)")
+    }
 }
