@@ -154,6 +154,11 @@ local function sub_path(path, k)
   return type(k) == "string" and match(k, "^[%a_][%w_]*$") and (path .. "." .. k) or (path .. "[" .. show(k) .. "]")
 end
 
+--- `  + cards[2]: "x"`: an element only one side has.
+local function list_line(sign, path, k, value)
+  return "  " .. sign .. " " .. gsub(sub_path(path, k), "^%.", "") .. ": " .. show(value)
+end
+
 --- The diff of two lists' sequence parts aligned by content, as Jest and difflib show them: an
 --- element only `expected` has is one `-` line, one only `actual` has one `+` line; between two
 --- matched elements, as many removed as added are compared in place (their fields' diff).
@@ -170,8 +175,8 @@ local function diff_lists(expected, actual, n, m, path, out)
     if removed == added then
       for k = 0, removed - 1 do diff(rawget(expected, i + k), rawget(actual, j + k), sub_path(path, j + k), out) end
     else
-      for k = i, pair[1] - 1 do out[#out + 1] = "  - " .. gsub(sub_path(path, k), "^%.", "") .. ": " .. show(rawget(expected, k)) end
-      for k = j, pair[2] - 1 do out[#out + 1] = "  + " .. gsub(sub_path(path, k), "^%.", "") .. ": " .. show(rawget(actual, k)) end
+      for k = i, pair[1] - 1 do out[#out + 1] = list_line("-", path, k, rawget(expected, k)) end
+      for k = j, pair[2] - 1 do out[#out + 1] = list_line("+", path, k, rawget(actual, k)) end
     end
     i, j = pair[1] + 1, pair[2] + 1
   end

@@ -26,7 +26,8 @@ extension WalletCardStack: LuaComponent {
             name: try o.string("name", default: D.name), cards: cards,
             selection: try o.optionalString("selection"),
             cardHeight: cardHeight, peek: try o.number("peek", default: D.peek),
-            pileHeight: try o.number("pile_height", default: D.pileHeight, allowNegative: false), origin: Point(x: x, y: y),
+            pileHeight: try o.number("pile_height", default: D.pileHeight, allowNegative: false),
+            origin: Point(x: x, y: y),
             width: try o.number(
                 "width", default: max(screen.settings.size.width - 2 * x, 0), allowNegative: false),
             height: try o.number(

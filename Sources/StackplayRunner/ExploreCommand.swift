@@ -129,8 +129,9 @@ enum ExploreCommand {
             var outputs = ExploreOutputs(out: out)
             let removed = outputs.update(finished: finished)
             if !removed.isEmpty {
-                Output.out("removed \(removed.count) stale file\(removed.count == 1 ? "" : "s") an earlier run wrote: "
-                    + removed.joined(separator: ", "))
+                Output.out(
+                    "removed \(removed.count) stale file\(removed.count == 1 ? "" : "s") an earlier run wrote: "
+                        + removed.joined(separator: ", "))
             }
         }
         Output.out("\(passed) explored, \(failed) failed (seed \(seed))")

@@ -80,7 +80,8 @@ struct JUnitReporter: Reporter {
                 if !issues.isEmpty {
                     properties.append("      <properties>")
                     for (name, issue) in issues {
-                        properties.append("        <property name=\"\(name)\" value=\"\(escape(issue.line))\"/>")
+                        properties.append(
+                            "        <property name=\"\(name)\" value=\"\(escape(issue.line))\"/>")
                     }
                     properties.append("      </properties>")
                 }
@@ -88,7 +89,8 @@ struct JUnitReporter: Reporter {
                 case .passed where !properties.isEmpty:
                     lines.append(open + ">")
                     lines += properties
-                    lines.append(output.isEmpty ? "    </testcase>" : String(output.dropFirst()) + "\n    </testcase>")
+                    lines.append(
+                        output.isEmpty ? "    </testcase>" : String(output.dropFirst()) + "\n    </testcase>")
                 case .passed:
                     lines.append(open + (output.isEmpty ? "/>" : ">" + output + "\n    </testcase>"))
                 case .skipped: lines.append(open + ">\n      <skipped/>\n    </testcase>")

@@ -87,7 +87,9 @@ public enum StackplayCommand {
             return ExitCode.usage
         }
         if options.configFile == nil {
-            do { try Config.check(scripts: scripts.map(\.path), paths: options.paths, loaded: config.source) } catch {
+            do {
+                try Config.check(scripts: scripts.map(\.path), paths: options.paths, loaded: config.source)
+            } catch {
                 Output.usageError(error.message)
                 return ExitCode.usage
             }

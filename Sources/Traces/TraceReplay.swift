@@ -227,7 +227,8 @@ public final class TraceReplayer {
                         ? idListChanges(labels.0.compactMap { $0 }, labels.1.compactMap { $0 }) : []
                     return FrameDifference(
                         path: path, expected: show(labels.0),
-                        actual: show(labels.1) + (changes.isEmpty ? "" : " (\(changes.joined(separator: ", ")))"))
+                        actual: show(labels.1)
+                            + (changes.isEmpty ? "" : " (\(changes.joined(separator: ", ")))"))
                 }
                 return FrameDifference(path: path, expected: expected.text, actual: actual.text)
             }

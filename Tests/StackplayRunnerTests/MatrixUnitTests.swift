@@ -10,9 +10,11 @@ import Testing
         try matrix.add("layout_direction=ltr,rtl")
         try matrix.add("device=iphone-se,ipad")
         let labels = matrix.variants.map(\.label)
-        #expect(labels == [
-            "ltr, iphone-se 375 × 667", "ltr, ipad 820 × 1180", "rtl, iphone-se 375 × 667", "rtl, ipad 820 × 1180",
-        ])
+        #expect(
+            labels == [
+                "ltr, iphone-se 375 × 667", "ltr, ipad 820 × 1180", "rtl, iphone-se 375 × 667",
+                "rtl, ipad 820 × 1180",
+            ])
         var all = Matrix()
         try all.add("dynamic_type=all")
         #expect(all.variants.count == 12)

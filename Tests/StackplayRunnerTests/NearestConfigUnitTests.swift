@@ -8,8 +8,10 @@ import Testing
 /// for each test.
 @Suite struct NearestConfigUnitTests {
     func folder(_ files: [String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("nearest-\(UUID().uuidString)")
-            .resolvingSymlinksInPath()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "nearest-\(UUID().uuidString)"
+        )
+        .resolvingSymlinksInPath()
         for file in files {
             let url = root.appendingPathComponent(file)
             if file.hasSuffix("/") {
@@ -25,7 +27,8 @@ import Testing
 
     @Test func `the nearest config of a script or folder, up to a repository's root`() throws {
         let root = try folder([
-            ".stackplay.lua", "repo/.git/", "repo/.stackplay.lua", "repo/a/b/x.lua", "repo/a/c/.stackplay.lua",
+            ".stackplay.lua", "repo/.git/", "repo/.stackplay.lua", "repo/a/b/x.lua",
+            "repo/a/c/.stackplay.lua",
             "repo/a/c/y.lua", "plain/z.lua", "inner/.git/", "inner/w.lua",
         ])
         defer { try? FileManager.default.removeItem(at: root) }
@@ -49,7 +52,8 @@ import Testing
             _ = try Config.ensureOne([("a/x.lua", a), ("c/z.lua", nil)])
             Issue.record("no error")
         } catch {
-            #expect(error.message.hasPrefix("a/x.lua reads /p/a/.stackplay.lua but c/z.lua reads no config: "))
+            #expect(
+                error.message.hasPrefix("a/x.lua reads /p/a/.stackplay.lua but c/z.lua reads no config: "))
         }
     }
 
@@ -67,10 +71,14 @@ import Testing
         // e passes, f did not run: e's files go, f's and a file never listed stay.
         let removed = second.update(finished: [("s.lua", "e", true, [])])
         #expect(removed == ["\(out)/e.lua", "\(out)/e.jsonl"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [".stackplay-explore", "f.lua", "mine.lua"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [
+                ".stackplay-explore", "f.lua", "mine.lua",
+            ])
         var third = ExploreOutputs(out: out)
         #expect(third.update(finished: [("s.lua", "f", true, [])]) == ["\(out)/f.lua"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["mine.lua"], "an empty list goes")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out) == ["mine.lua"], "an empty list goes")
     }
 
     @Test func `--audit knows the seeds' findings, --audit=strict none`() throws {

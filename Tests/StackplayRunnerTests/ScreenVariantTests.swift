@@ -13,7 +13,10 @@ import Traces
     @Test(arguments: [
         (
             ["layout_direction=ltr,rtl", "device=iphone-se,ipad"],
-            ["ltr, iphone-se 375 × 667", "ltr, ipad 820 × 1180", "rtl, iphone-se 375 × 667", "rtl, ipad 820 × 1180"]
+            [
+                "ltr, iphone-se 375 × 667", "ltr, ipad 820 × 1180", "rtl, iphone-se 375 × 667",
+                "rtl, ipad 820 × 1180",
+            ]
         ),
         (["reduce_motion=on,yes"], ["reduce_motion=on", "reduce_motion=yes"]),
         (["width=320,320.5", "height=568"], ["320 × 568", "320.5 × 568"]),

@@ -165,10 +165,13 @@ import Testing
         #expect(html.contains("hit_region card:a of wallet_card_stack 'wallet' at t = 0 s"))
     }
 
-    @Test func `the scenarios pass --audit with the seeds' findings known, and fail with --audit=strict`() throws {
+    @Test func `the scenarios pass --audit with the seeds' findings known, and fail with --audit=strict`()
+        throws
+    {
         let run = try stackplay("--audit", "scripts")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("known: 2 accessibility findings of the seed components"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("known: 2 accessibility findings of the seed components"), "\(run.stdout)")
         let folder = try temporaryFolder([:])
         defer { try? FileManager.default.removeItem(at: folder) }
         let wallet = packageRoot.appendingPathComponent("scripts/wallet.lua").path

@@ -126,7 +126,8 @@ import Testing
         let components = readme.matches(of: /models of ([a-z]+) SwiftUI\s+components/)
         #expect(components.count == 1)
         for match in components {
-            #expect(Self.numberWords[String(match.output.1)] == kinds, "README says \(match.output.1) components")
+            #expect(
+                Self.numberWords[String(match.output.1)] == kinds, "README says \(match.output.1) components")
         }
         // "N1–N16, S1–S7, ...": each range is every id of its letter that docs/behaviours.md defines.
         let behaviours = try String(
@@ -138,7 +139,8 @@ import Testing
         var ranges = 0
         for page in Self.pages {
             let text = try String(contentsOf: packageRoot.appendingPathComponent(page), encoding: .utf8)
-            for match in text.matches(of: /\b([NSWGR])1–([NSWGR])(\d+)\b/) where match.output.1 == match.output.2 {
+            for match in text.matches(of: /\b([NSWGR])1–([NSWGR])(\d+)\b/)
+            where match.output.1 == match.output.2 {
                 ranges += 1
                 let letter = String(match.output.1)
                 let ids = defined[letter, default: []].sorted()
@@ -149,14 +151,17 @@ import Testing
         }
         #expect(ranges >= 10)
         // "`all` for the twelve" Dynamic Type sizes: what --matrix dynamic_type=all makes of one test.
-        let runner = try String(contentsOf: packageRoot.appendingPathComponent("docs/runner.md"), encoding: .utf8)
+        let runner = try String(
+            contentsOf: packageRoot.appendingPathComponent("docs/runner.md"), encoding: .utf8)
         let sizes = runner.matches(of: /`all` for the ([a-z]+)\)/)
         #expect(sizes.count == 1)
         let list = try runScript("test('t', function() end)\n", ["--list", "--matrix", "dynamic_type=all"])
         let count = list.stdout.split(separator: "\n").count
         #expect(count > 1, "\(list.stderr)")
         for match in sizes {
-            #expect(Self.numberWords[String(match.output.1)] == count, "docs/runner.md says \(match.output.1) sizes")
+            #expect(
+                Self.numberWords[String(match.output.1)] == count,
+                "docs/runner.md says \(match.output.1) sizes")
         }
     }
 }

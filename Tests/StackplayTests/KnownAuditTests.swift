@@ -39,13 +39,17 @@ import Testing
 
         let json = try stackplay(arguments: ["--audit", "--json", "s.lua", "--junit", "j.xml"], in: folder)
         #expect(json.status == 0)
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let test = try #require((document["tests"] as? [[String: Any]])?.first)
         #expect(test["status"] as? String == "passed")
         #expect((test["audit"] as? [Any])?.isEmpty == true)
         let known = try #require(test["audit_known"] as? [[String: Any]])
         #expect(known.map { $0["element"] as? String } == ["card:messages", "card:mail"])
-        #expect(known.allSatisfy { $0["rule"] as? String == "does_nothing" && $0["kind"] as? String == "notification_stack" })
+        #expect(
+            known.allSatisfy {
+                $0["rule"] as? String == "does_nothing" && $0["kind"] as? String == "notification_stack"
+            })
         let junit = try String(contentsOf: folder.appendingPathComponent("j.xml"), encoding: .utf8)
         #expect(
             junit.contains(
@@ -65,7 +69,9 @@ import Testing
         for flag in ["--audit=strict", "--audit=strict,action", "--audit=action,strict"] {
             let run = try stackplay(arguments: [flag, "s.lua"], in: folder)
             #expect(run.status == 1, "\(flag)")
-            #expect(run.stderr.contains("s.lua:4: audit after 'tap' (a finger came up at t = 0 s): 2 accessibility issues"))
+            #expect(
+                run.stderr.contains(
+                    "s.lua:4: audit after 'tap' (a finger came up at t = 0 s): 2 accessibility issues"))
             #expect(!run.stdout.contains("known:"))
         }
         // A type that finds nothing here passes under strict too.
@@ -75,7 +81,9 @@ import Testing
         #expect(bad.status == 64)
     }
 
-    @Test func `an issue that is not a seed finding still fails under --audit, next to the known ones`() throws {
+    @Test func `an issue that is not a seed finding still fails under --audit, next to the known ones`()
+        throws
+    {
         let folder = try temporaryFolder([
             "s.lua": """
             test("a card too short", function()
@@ -88,7 +96,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try stackplay(arguments: ["--audit", "s.lua", "--json"], in: folder)
         #expect(run.status == 1)
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let test = try #require((document["tests"] as? [[String: Any]])?.first)
         let failing = try #require(test["audit"] as? [[String: Any]])
         #expect(failing.contains { $0["rule"] as? String == "too_small" })

@@ -22,7 +22,8 @@ import Testing
     @Test func floatsARoundingApartSuggestToBeNearWithTheDifference() throws {
         let run = try runScript("expect(0.1 + 0.2):to_equal(0.3)\n")
         #expect(run.status == 1)
-        #expect(run.stderr.contains("x.lua:1: values differ\n  expected: 0.3\n    actual: 0.30000000000000004\n"))
+        #expect(
+            run.stderr.contains("x.lua:1: values differ\n  expected: 0.3\n    actual: 0.30000000000000004\n"))
         #expect(
             run.stderr.contains(
                 "  To fix: the numbers differ by only 5.551115123125783e-17 (floating-point rounding): use "
@@ -34,7 +35,9 @@ import Testing
     }
 
     @Test func numbersThatReallyDifferKeepTheUsualHint() throws {
-        for script in ["expect(1.5):to_equal(1)", "expect({ x = 1, y = 'a' }):to_equal({ x = 1 + 1e-12, y = 'b' })"] {
+        for script in [
+            "expect(1.5):to_equal(1)", "expect({ x = 1, y = 'a' }):to_equal({ x = 1 + 1e-12, y = 'b' })",
+        ] {
             let run = try runScript(script + "\n")
             #expect(run.status == 1)
             #expect(!run.stderr.contains("to_be_near"), "\(run.stderr)")
@@ -45,8 +48,10 @@ import Testing
     @Test func oneInsertedIdIsOnePlusLine() throws {
         let run = try runScript("expect({ 'a', 'x', 'b', 'c' }):to_equal({ 'a', 'b', 'c' })\n")
         #expect(run.status == 1)
-        #expect(run.stderr.contains("  diff (- expected, + actual):\n  + [2]: \"x\"\n  To fix:"), "\(run.stderr)")
-        let removed = try runScript("expect({ cards = { 'a', 'c' } }):to_equal({ cards = { 'a', 'b', 'c' } })\n")
+        #expect(
+            run.stderr.contains("  diff (- expected, + actual):\n  + [2]: \"x\"\n  To fix:"), "\(run.stderr)")
+        let removed = try runScript(
+            "expect({ cards = { 'a', 'c' } }):to_equal({ cards = { 'a', 'b', 'c' } })\n")
         #expect(
             removed.stderr.contains("  diff (- expected, + actual):\n  - cards[2]: \"b\"\n  To fix:"),
             "\(removed.stderr)")
@@ -54,9 +59,12 @@ import Testing
 
     @Test func elementsChangedInPlaceAreComparedFieldByField() throws {
         let run = try runScript(
-            "expect({ { id = 'a', x = 1 }, { id = 'b', x = 2 } }):to_equal({ { id = 'a', x = 1 }, { id = 'b', x = 3 } })\n")
+            "expect({ { id = 'a', x = 1 }, { id = 'b', x = 2 } }):to_equal({ { id = 'a', x = 1 }, { id = 'b', x = 3 } })\n"
+        )
         #expect(run.status == 1)
-        #expect(run.stderr.contains("  diff (- expected, + actual):\n  - [2].x: 3\n  + [2].x: 2\n"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("  diff (- expected, + actual):\n  - [2].x: 3\n  + [2].x: 2\n"),
+            "\(run.stderr)")
         // Lists too long to align are compared position by position, and still fail.
         let long = try runScript(
             "local a, b = {}, {}\nfor i = 1, 600 do a[i] = i; b[i] = i + 1 end\nexpect(a):to_equal(b)\n")
@@ -78,11 +86,14 @@ import Testing
         let recorded = try stackplayRecording(["t.lua"], in: folder)
         #expect(recorded.status == 0, "\(recorded.stderr)")
         let script = folder.appendingPathComponent("t.lua")
-        try String(contentsOf: script, encoding: .utf8).replacingOccurrences(of: "\"a\", \"b\"", with: "\"a\", \"x\", \"b\"")
-            .write(to: script, atomically: true, encoding: .utf8)
+        try String(contentsOf: script, encoding: .utf8).replacingOccurrences(
+            of: "\"a\", \"b\"", with: "\"a\", \"x\", \"b\""
+        )
+        .write(to: script, atomically: true, encoding: .utf8)
         let run = try stackplay(arguments: ["t.lua"], in: folder)
         #expect(run.status == 1)
         #expect(
-            run.stderr.contains("    expected: [a, b, c]\n      actual: [a, x, b, c] (+ x at 2)\n"), "\(run.stderr)")
+            run.stderr.contains("    expected: [a, b, c]\n      actual: [a, x, b, c] (+ x at 2)\n"),
+            "\(run.stderr)")
     }
 }

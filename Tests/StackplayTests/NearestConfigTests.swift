@@ -17,7 +17,8 @@ import Testing
 
     @Test func `a config in a parent of the script's folder applies, wherever the run starts`() throws {
         let folder = try temporaryFolder([
-            "repo/.stackplay.lua": config(width: 320), "repo/tests/deep/x.lua": Self.printsWidth, "elsewhere/.keep": "",
+            "repo/.stackplay.lua": config(width: 320), "repo/tests/deep/x.lua": Self.printsWidth,
+            "elsewhere/.keep": "",
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(
@@ -48,7 +49,10 @@ import Testing
         #expect(printedWidth(nearest) == "500.0", "\(nearest.stdout)")
     }
 
-    @Test func `scripts with different nearest configs are a usage error naming both, unless --config names one`() throws {
+    @Test
+    func `scripts with different nearest configs are a usage error naming both, unless --config names one`()
+        throws
+    {
         let folder = try temporaryFolder([
             "a/.stackplay.lua": config(width: 320), "a/x.lua": Self.printsWidth,
             "b/.stackplay.lua": config(width: 500), "b/y.lua": Self.printsWidth,
@@ -73,7 +77,8 @@ import Testing
         #expect(nested.stderr.hasPrefix("stackplay: . reads no config but "), "\(nested.stderr)")
         #expect(nested.stderr.contains("a/x.lua reads \(a): a run reads one .stackplay.lua"))
         // --config names the one config of the run.
-        let named = try stackplay(arguments: ["--config", "b/.stackplay.lua", "a/x.lua", "c/z.lua"], in: folder)
+        let named = try stackplay(
+            arguments: ["--config", "b/.stackplay.lua", "a/x.lua", "c/z.lua"], in: folder)
         #expect(named.status == 0, "\(named.stderr)")
         #expect(named.stdout.components(separatedBy: "      | 500.0").count == 3, "\(named.stdout)")
     }

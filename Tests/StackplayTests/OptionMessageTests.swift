@@ -8,7 +8,8 @@ import Testing
 
 /// `kind → [(option, LuaLS type, doc)]`: the shared `component_options` and each kind's own.
 func declaredComponentOptions() throws -> [String: [(name: String, type: String, doc: String)]] {
-    let text = try String(contentsOf: packageRoot.appendingPathComponent("types/stackplay.lua"), encoding: .utf8)
+    let text = try String(
+        contentsOf: packageRoot.appendingPathComponent("types/stackplay.lua"), encoding: .utf8)
     var shared: [(name: String, type: String, doc: String)] = []
     var kinds: [String: [(name: String, type: String, doc: String)]] = [:]
     var current: String?
@@ -32,8 +33,10 @@ func declaredComponentOptions() throws -> [String: [(name: String, type: String,
             continue
         }
         let parts = line.dropFirst("---@field ".count).split(separator: " ", maxSplits: 2).map(String.init)
-        let field = (name: parts[0].replacingOccurrences(of: "?", with: ""), type: parts[1],
-                     doc: parts.count > 2 ? parts[2] : "")
+        let field = (
+            name: parts[0].replacingOccurrences(of: "?", with: ""), type: parts[1],
+            doc: parts.count > 2 ? parts[2] : ""
+        )
         if kind.isEmpty { shared.append(field) } else { kinds[kind]!.append(field) }
     }
     return kinds.mapValues { own in shared.filter { s in !own.contains { $0.name == s.name } } + own }
@@ -83,7 +86,8 @@ func badValues(type: String, doc: String) -> [(lua: String, mustFail: Bool)] {
         script += "end)\n"
         let run = try runScript(script, ["--json"])
         #expect(run.status == 0, "\(run.stderr)")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let test = try #require((document["tests"] as? [[String: Any]])?.first)
         let output = try #require(test["output"] as? String)
         let lines = output.split(separator: "\n").map(String.init)
