@@ -75,7 +75,7 @@ extension Auditor {
                 continue
             }
             let hit = hitTest(point)
-            if hit?.componentIndex == subject.index, hit?.target == element.id { continue }
+            if hit?.componentIndex == subject.index, hit?.target.isSameBytes(element.id) == true { continue }
             let lands = describeHit(at: point)
             issues.append(
                 issue(

@@ -41,7 +41,7 @@ struct Auditor {
         let elements: [AccessibilityElement]
         let targets: [TouchTarget]
         /// The first element of each id, for ``element(_:)`` in constant time.
-        let firstOfID: [String: Int]
+        let firstOfID: [ByteKey: Int]
 
         init(
             index: Int, component: any Component, snapshot: ComponentSnapshot,
@@ -50,14 +50,14 @@ struct Auditor {
         ) {
             (self.index, self.component, self.snapshot, self.elements, self.targets) =
                 (index, component, snapshot, elements, targets)
-            var firstOfID: [String: Int] = [:]
-            for (offset, element) in elements.enumerated() where firstOfID[element.id] == nil {
-                firstOfID[element.id] = offset
+            var firstOfID: [ByteKey: Int] = [:]
+            for (offset, element) in elements.enumerated() where firstOfID[ByteKey(element.id)] == nil {
+                firstOfID[ByteKey(element.id)] = offset
             }
             self.firstOfID = firstOfID
         }
 
-        func element(_ id: String) -> AccessibilityElement? { firstOfID[id].map { elements[$0] } }
+        func element(_ id: String) -> AccessibilityElement? { firstOfID[ByteKey(id)].map { elements[$0] } }
         var shown: [AccessibilityElement] { elements.filter { !$0.isHidden } }
     }
 
@@ -184,7 +184,7 @@ struct Auditor {
             for column in 0..<(xs.count - 1) {
                 let centre = Point(x: (xs[column] + xs[column + 1]) / 2, y: (ys[row] + ys[row + 1]) / 2)
                 let hit = hitTest(centre)
-                line.append(hit?.componentIndex == index && hit?.target == target)
+                line.append(hit?.componentIndex == index && hit?.target.isSameBytes(target) == true)
             }
             cells.append(line)
         }

@@ -1,3 +1,5 @@
+import Wording
+
 /// A JSON value with its object keys in order, so that what is written is byte-identical run to
 /// run and what is read can be written back as it was. No Foundation: traces stay in pure Swift.
 public enum JSONValue: Equatable, Sendable {
@@ -185,7 +187,7 @@ public struct JSONParser {
     private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         index += 1
         var fields: [(String, JSONValue)] = []
-        var seen: Set<String> = []
+        var seen: Set<ByteKey> = []
         skipSpace()
         if peek == UInt8(ascii: "}") {
             index += 1
@@ -210,9 +212,9 @@ public struct JSONParser {
             let value = try value(depth: depth + 1)
             // A set of the keys once there are more than a few: linear in the keys, not quadratic.
             if seen.isEmpty, fields.count < 16 {
-                if fields.contains(where: { $0.0 == key }) { throw error("key '\(key)' is given twice") }
-                if fields.count == 15 { seen = Set(fields.map(\.0) + [key]) }
-            } else if !seen.insert(key).inserted {
+                if fields.contains(where: { $0.0.isSameBytes(key) }) { throw error("key '\(key)' is given twice") }
+                if fields.count == 15 { seen = Set((fields.map(\.0) + [key]).map(ByteKey.init)) }
+            } else if !seen.insert(ByteKey(key)).inserted {
                 throw error("key '\(key)' is given twice")
             }
             fields.append((key, value))
