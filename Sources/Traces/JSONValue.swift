@@ -15,9 +15,10 @@ public enum JSONValue: Equatable, Sendable {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
         case (.number(let a), .number(let b)): a.bitPattern == b.bitPattern
-        case (.string(let a), .string(let b)): a == b
+        // Strings and keys as bytes: NFC and NFD "café" are two ids (`isSameBytes`).
+        case (.string(let a), .string(let b)): a.isSameBytes(b)
         case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a.elementsEqual(b) { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.object(let a), .object(let b)): a.elementsEqual(b) { $0.0.isSameBytes($1.0) && $0.1 == $1.1 }
         default: false
         }
     }
@@ -25,7 +26,7 @@ public enum JSONValue: Equatable, Sendable {
     /// The value of `key` in an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let fields) = self else { return nil }
-        return fields.first { $0.0 == key }?.1
+        return fields.first { $0.0.isSameBytes(key) }?.1
     }
 
     /// The JSON type's name, for messages: "number", "string", "object", ...

@@ -203,7 +203,7 @@ public final class TraceReplayer {
                 : FrameDifference(path: path, expected: JSONValue.format(a), actual: JSONValue.format(b))
         case (.object(let a), .object(let b)):
             for (key, value) in a {
-                guard let other = b.first(where: { $0.0 == key })?.1 else {
+                guard let other = b.first(where: { $0.0.isSameBytes(key) })?.1 else {
                     return FrameDifference(path: path + [key], expected: value.text, actual: "(missing)")
                 }
                 if let found = difference(
@@ -212,13 +212,13 @@ public final class TraceReplayer {
                     return found
                 }
             }
-            for (key, value) in b where !a.contains(where: { $0.0 == key }) {
+            for (key, value) in b where !a.contains(where: { $0.0.isSameBytes(key) }) {
                 return FrameDifference(path: path + [key], expected: "(missing)", actual: value.text)
             }
             return nil
         case (.array(let a), .array(let b)):
             let labels = (a.map(label), b.map(label))
-            if a.count != b.count || (labels.0.allSatisfy { $0 != nil } && labels.0 != labels.1) {
+            if a.count != b.count || (labels.0.allSatisfy { $0 != nil } && !labels.0.elementsEqual(labels.1) { $0.isSameBytes($1) }) {
                 if labels.0.allSatisfy({ $0 != nil }) {
                     let show = { (l: [String?]) in "[" + l.map { $0 ?? "?" }.joined(separator: ", ") + "]" }
                     return FrameDifference(path: path, expected: show(labels.0), actual: show(labels.1))

@@ -146,4 +146,19 @@ private func folder(_ files: [(String, String)]) throws -> URL {
         #expect(merged.stdout.hasSuffix("1 passed, 1 failed\n"), "\(merged.stdout)")
         #expect(occurrences(of: "d/\(nfc).lua\n", in: merged.stdout) == 1, "\(merged.stdout)")
     }
+
+    @Test func `a golden trace of NFC café does not match a run of NFD café`() throws {
+        let record =
+            "test('t', function() stackplay.screen {}:wallet_card_stack { items = { \(nfcLua) } } end)\n"
+        let directory = try folder([("x.lua", record)])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try stackplayRecording(["x.lua", "--golden", "gold"], in: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        try Data(record.replacingOccurrences(of: nfcLua, with: nfdLua).utf8)
+            .write(to: directory.appendingPathComponent("x.lua"))
+        let second = try stackplay(arguments: ["x.lua", "--golden", "gold"], in: directory)
+        #expect(second.status == 1, "\(second.stdout)")
+        #expect(second.stderr.contains("the run does not match its golden traces"), "\(second.stderr)")
+        #expect(second.stderr.contains("field 'items' differs"), "\(second.stderr)")
+    }
 }
