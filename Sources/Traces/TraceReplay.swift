@@ -36,6 +36,14 @@ struct FrameDifference {
     var path: [String]
     var expected: String
     var actual: String
+
+    /// Two texts that differ in their bytes but read the same (NFC and NFD "café") are shown
+    /// spelled out (`caf\u{E9}`, `cafe\u{301}`), so the report shows the difference it found.
+    init(path: [String], expected: String, actual: String) {
+        let same = expected == actual && !expected.isSameBytes(actual)
+        (self.path, self.expected, self.actual) =
+            (path, same ? expected.spelledOut : expected, same ? actual.spelledOut : actual)
+    }
 }
 
 /// Builds a screen from a trace's header and feeds it the trace's events, checking every

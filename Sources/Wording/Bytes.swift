@@ -69,3 +69,19 @@ extension String {
         return false
     }
 }
+
+extension String {
+    /// The text with every character outside ASCII as `\u{E9}`: two spellings that read the same
+    /// (NFC and NFD "café": `caf\u{E9}`, `cafe\u{301}`) shown apart, for a message about them.
+    public var spelledOut: String {
+        var out = ""
+        for scalar in unicodeScalars {
+            if scalar.isASCII {
+                out.unicodeScalars.append(scalar)
+            } else {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return out
+    }
+}

@@ -24,6 +24,11 @@ private let nfd = "cafe\u{301}"
         )
     }
 
+    @Test func `a name spelled out shows its two spellings apart`() {
+        #expect(
+            nfc.spelledOut == "caf\\u{E9}" && nfd.spelledOut == "cafe\\u{301}" && "a-b".spelledOut == "a-b")
+    }
+
     @Test func `card targets and ids compare by bytes: two cards, two targets, two parts`() throws {
         #expect(ComponentTarget.card(nfc) != ComponentTarget.card(nfd))
         #expect(Set([ComponentTarget.card(nfc), .card(nfd), .part(nfc)]).count == 3)

@@ -160,5 +160,26 @@ private func folder(_ files: [(String, String)]) throws -> URL {
         #expect(second.status == 1, "\(second.stdout)")
         #expect(second.stderr.contains("the run does not match its golden traces"), "\(second.stderr)")
         #expect(second.stderr.contains("field 'items' differs"), "\(second.stderr)")
+        #expect(second.stderr.contains("expected: [caf\\u{E9}]"), "\(second.stderr)")
+        #expect(second.stderr.contains("actual: [cafe\\u{301}]"), "\(second.stderr)")
+    }
+
+    @Test func `a Lua table with NFC and NFD café as keys is refused by name, never one key lost`() throws {
+        let script = """
+            test("t", function()
+              stackplay.screen {}:wallet_card_stack { items = { { id = "a", [\(nfcLua)] = 1, [\(nfdLua)] = 2 } } }
+            end)
+
+            """
+        let directory = try folder([("x.lua", script)])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try stackplay(arguments: ["x.lua"], in: directory)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(
+                "x.lua:2: bad argument #1 to 'wallet_card_stack' (field 'items[1]': keys '"))
+        #expect(
+            result.stderr.contains("are one key to Swift (canonically equivalent): give them one spelling)"))
+        #expect(result.stderr.contains("'caf\\u{E9}'") && result.stderr.contains("'cafe\\u{301}'"))
     }
 }
