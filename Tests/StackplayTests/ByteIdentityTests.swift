@@ -182,4 +182,33 @@ private func folder(_ files: [(String, String)]) throws -> URL {
             result.stderr.contains("are one key to Swift (canonically equivalent): give them one spelling)"))
         #expect(result.stderr.contains("'caf\\u{E9}'") && result.stderr.contains("'cafe\\u{301}'"))
     }
+
+    @Test
+    func `two tests whose trace names collide are refused by name under --trace, not one file for both`()
+        throws
+    {
+        // The stem's 32-bit hash collides for these two (found by a search); the readable part is
+        // the same lower-case text.
+        let (first, second) = ("AbCdEfgHiJKlmNopQrst", "aBcDEFGhIJkLmNoPQrst")
+        let script = """
+            test("\(first)", function() stackplay.screen {}:wallet_card_stack { items = { "a" } } end)
+            test("\(second)", function() stackplay.screen {}:wallet_card_stack { items = { "b" } } end)
+
+            """
+        let directory = try folder([("x.lua", script)])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = try stackplay(arguments: ["x.lua"], in: directory)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let traced = try stackplay(arguments: ["x.lua", "--trace", "traces"], in: directory)
+        #expect(traced.status == 1)
+        #expect(
+            traced.stderr.contains(
+                "stackplay: 'x.lua: \(first)' and 'x.lua: \(second)' would share the trace file "
+                    + "x-lua--abcdefghijklmnopqrst-fe1386a6.jsonl: rename one of them (no trace was written)"),
+            "\(traced.stderr)")
+        let written =
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: directory.appendingPathComponent("traces").path)) ?? []
+        #expect(written.isEmpty, "\(written)")
+    }
 }
