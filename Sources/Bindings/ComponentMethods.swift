@@ -120,7 +120,7 @@ enum ComponentMethods {
                 // Checked here so that a typo names its argument; `"stack"` stands for the
                 // container (the wallet's Escape), which the component checks itself.
                 let elements = h.component.accessibilityElements(in: h.settings)
-                if let target = elements.first(where: { $0.id == element }) {
+                if let target = elements.first(where: { $0.id.isSameBytes(element) }) {
                     // "activate" is every element's; the others are the element's named actions.
                     if action != "activate", !target.actions.contains(action) {
                         let names = ["activate"] + target.actions

@@ -32,7 +32,7 @@ func readCards(_ options: LuaOptions, defaultHeight: Double) throws -> [CardSpec
     if let stack = options.stack, !stack.hasRoom(for: elements.count * MemoryEstimate.cardBytes) {
         throw options.error("items", "\(elements.count) cards need more memory than the budget has left")
     }
-    var seen = Set<String>()
+    var seen = Set<ByteKey>()
     return try elements.enumerated().map { index, element in
         let card: CardSpec
         switch element {
@@ -71,7 +71,7 @@ func readCards(_ options: LuaOptions, defaultHeight: Double) throws -> [CardSpec
                 "items", "item \(index + 1) must be an id or a table, got \(element.typeName)")
         }
         guard !card.id.isEmpty else { throw options.error("items", "item \(index + 1) has an empty id") }
-        guard seen.insert(card.id).inserted else {
+        guard seen.insert(ByteKey(card.id)).inserted else {
             throw options.error("items", "id '\(card.id)' is given twice")
         }
         return card

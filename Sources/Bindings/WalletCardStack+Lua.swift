@@ -46,7 +46,7 @@ extension WalletCardStack: LuaComponent {
             let id = try a.optionalString(at: 2)
             let ids = h.component.cards.map(\.id)
             // A script names a card it means; a stale selection (W11) is the `selection` option's.
-            if let id, !ids.contains(id) {
+            if let id, !ids.containsBytes(id) {
                 throw a.error(at: 2, ComponentMethods.unknownCard(id, among: ids))
             }
             try a.model { try h.screen.select(id, of: h.component.name) }

@@ -198,8 +198,8 @@ public struct ExploreGenerator: Sendable {
                     )
                 default: cards = []
                 }
-                var seen = Set<String>()
-                value = .cards(cards.filter { seen.insert($0.id).inserted })
+                var seen = Set<ByteKey>()
+                value = .cards(cards.filter { seen.insert(ByteKey($0.id)).inserted })
             }
             fields.append(.init(spec.name, value))
         }

@@ -70,8 +70,8 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
                 }
             }
             if enabled.contains(.uniqueIDs) {
-                var seen = Set<String>()
-                for card in snapshot.cards where !seen.insert(card.id).inserted {
+                var seen = Set<ByteKey>()
+                for card in snapshot.cards where !seen.insert(ByteKey(card.id)).inserted {
                     return ExploreFailure(
                         invariant: "unique_ids", message: "\(name): card id '\(card.id)' twice")
                 }
@@ -104,7 +104,7 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
                     // card is selected, W10) still names it.
                     let named = elements.contains { element in
                         !element.label.isEmpty
-                            && (element.id == id
+                            && (element.id.isSameBytes(id)
                                 || (!element.isHidden && ComponentTarget(element.id).cardID == nil
                                     && overlaps(element.frame, card.frame)))
                     }

@@ -1,5 +1,6 @@
 import CLua
 import CLuaRuntime
+import Wording
 
 #if canImport(Glibc)
     import Glibc
@@ -283,6 +284,14 @@ package struct LuaStack {
                 var error = error
                 error.path.insert(position.map { "[\($0)]" } ?? key, at: 0)
                 throw error
+            }
+            // Swift's dictionary merges keys that are canonically equivalent (NFC and NFD
+            // "café"), two keys in Lua: refused, never one of them lost.
+            if let stored = entries.index(forKey: key), !entries.keys[stored].isSameBytes(key) {
+                pop(2)
+                throw ConversionError(
+                    problem: "keys '\(entries.keys[stored].spelledOut)' and '\(key.spelledOut)' are one key to Swift "
+                        + "(canonically equivalent): give them one spelling")
             }
             entries[key] = element
             if let position { sequence.append((position, element)) }

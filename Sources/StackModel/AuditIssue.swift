@@ -109,13 +109,13 @@ public struct AuditAllowance: Hashable, Sendable {
 
     public func matches(_ issue: AuditIssue) -> Bool {
         guard issue.type == type else { return false }
-        if let component, component != issue.component { return false }
+        if let component, !component.isSameBytes(issue.component) { return false }
         if let kind, kind != issue.kind.rawValue { return false }
         if let rule, rule != issue.rule { return false }
         if let element {
             if element.hasSuffix("*") {
-                if !issue.element.hasPrefix(element.dropLast()) { return false }
-            } else if element != issue.element {
+                if !issue.element.utf8.starts(with: element.utf8.dropLast()) { return false }
+            } else if !element.isSameBytes(issue.element) {
                 return false
             }
         }

@@ -75,7 +75,7 @@ extension Auditor {
                 continue
             }
             let hit = hitTest(point)
-            if hit?.componentIndex == subject.index, hit?.target == element.id { continue }
+            if hit?.componentIndex == subject.index, hit?.target.isSameBytes(element.id) == true { continue }
             let lands = describeHit(at: point)
             issues.append(
                 issue(
@@ -160,10 +160,11 @@ extension Auditor {
         let reference = subject.component.snapshot(in: large)
         let size = settings.dynamicTypeSize.shortName
         var pieces: [(id: String, now: Rect, before: Rect)] = []
+        // Each id's first card at Large (as `reference.card(_:)` finds it), looked up in constant time.
+        var before: [ByteKey: Rect] = [:]
+        for card in reference.cards where before[ByteKey(card.id)] == nil { before[ByteKey(card.id)] = card.frame }
         for card in subject.snapshot.cards where card.isVisible {
-            if let before = reference.card(card.id) {
-                pieces.append(("card:\(card.id)", card.frame, before.frame))
-            }
+            if let frame = before[ByteKey(card.id)] { pieces.append(("card:\(card.id)", card.frame, frame)) }
         }
         for part in subject.snapshot.parts where part.opacity > 0 {
             if let before = reference.part(part.name) { pieces.append((part.name, part.frame, before.frame)) }

@@ -13,10 +13,10 @@ public struct CardSpec: Hashable, Sendable {
 
     /// Fails on an empty or repeated id, or a height that is negative, NaN or infinite.
     static func validate(_ cards: [CardSpec]) throws {
-        var seen = Set<String>()
+        var seen = Set<ByteKey>()
         for card in cards {
             guard !card.id.isEmpty else { throw StackModelError("a card id must not be empty") }
-            guard seen.insert(card.id).inserted else {
+            guard seen.insert(ByteKey(card.id)).inserted else {
                 throw StackModelError("card id '\(card.id)' is given twice")
             }
             try StackModelError.requireNonNegative(card.height, "height of card '\(card.id)'")

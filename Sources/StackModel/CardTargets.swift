@@ -15,8 +15,8 @@ public enum ComponentTarget: Hashable, Sendable, CustomStringConvertible, Expres
 
     /// `"card:<id>"` is a card; any other text names a part.
     public init(_ text: String) {
-        if text.hasPrefix(Self.cardPrefix) {
-            self = .card(String(text.dropFirst(Self.cardPrefix.count)))
+        if text.utf8.starts(with: Self.cardPrefix.utf8) {
+            self = .card(String(decoding: text.utf8.dropFirst(Self.cardPrefix.utf8.count), as: UTF8.self))
         } else {
             self = .part(text)
         }
@@ -33,6 +33,19 @@ public enum ComponentTarget: Hashable, Sendable, CustomStringConvertible, Expres
     }
 
     public var description: String { name }
+
+    /// The same case with the same bytes (`isSameBytes`): NFC and NFD "café" are two cards.
+    public static func == (lhs: ComponentTarget, rhs: ComponentTarget) -> Bool {
+        switch (lhs, rhs) {
+        case (.card(let a), .card(let b)), (.part(let a), .part(let b)): a.isSameBytes(b)
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(cardID == nil)
+        hasher.combine(ByteKey(bareName))
+    }
 
     /// The card's id, or nil for a part.
     public var cardID: String? {

@@ -83,13 +83,13 @@ public struct ComponentSnapshot: Hashable, Sendable {
     }
 
     /// The card with `id`, if the component holds it.
-    public func card(_ id: String) -> CardSnapshot? { cards.first { $0.id == id } }
+    public func card(_ id: String) -> CardSnapshot? { cards.first { $0.id.isSameBytes(id) } }
 
     /// The part called `name` ("header", "detail"), if it is there.
-    public func part(_ name: String) -> PartSnapshot? { parts.first { $0.name == name } }
+    public func part(_ name: String) -> PartSnapshot? { parts.first { $0.name.isSameBytes(name) } }
 
     /// The state value called `name`.
-    public func state(_ name: String) -> StateValue? { state.first { $0.name == name }?.value }
+    public func state(_ name: String) -> StateValue? { state.first { $0.name.isSameBytes(name) }?.value }
 
     public static func == (lhs: ComponentSnapshot, rhs: ComponentSnapshot) -> Bool {
         lhs.kind == rhs.kind && lhs.name == rhs.name && lhs.frame == rhs.frame && lhs.cards == rhs.cards

@@ -43,7 +43,7 @@ extension NotificationStack {
         throws -> Bool
     {
         let id = ComponentTarget(element).bareName
-        guard cards.contains(where: { $0.id == id }) else {
+        guard cards.contains(where: { $0.id.isSameBytes(id) }) else {
             if element == "stack" || element == "show_less" || element == "title" {
                 throw StackModelError("'\(element)' has no action '\(action)' (it has: activate)")
             }

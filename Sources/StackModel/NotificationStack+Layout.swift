@@ -129,7 +129,7 @@ extension NotificationStack {
             return headerFrame(in: settings).center
         default:
             let id = target.bareName
-            guard cards.contains(where: { $0.id == id }) else { throw unknownCard(id) }
+            guard cards.contains(where: { $0.id.isSameBytes(id) }) else { throw unknownCard(id) }
             return visibleCenter(of: id, among: cardSnapshots(in: settings))
         }
     }
@@ -143,7 +143,7 @@ func clampUnit(_ value: Double) -> Double { min(max(value, 0), 1) }
 /// The centre of the tallest band of `id`'s frame that no card drawn over it covers: where a
 /// finger lands to touch that card and not another.
 func visibleCenter(of id: String, among cards: [CardSnapshot]) -> Point {
-    guard let card = cards.first(where: { $0.id == id }) else { return .zero }
+    guard let card = cards.first(where: { $0.id.isSameBytes(id) }) else { return .zero }
     var bands = [(card.frame.minY, card.frame.maxY)]
     for other in cards where other.z > card.z && other.isHittable {
         guard other.frame.minX <= card.frame.midX, other.frame.maxX > card.frame.midX else { continue }

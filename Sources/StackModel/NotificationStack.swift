@@ -165,12 +165,12 @@ public final class NotificationStack: Component {
             heights: oldCards.map(\.height), spacing: spacing, peek: peek, progress: shown)
         let newTops = NotificationStackMath.tops(
             heights: newCards.map(\.height), spacing: spacing, peek: peek, progress: shown)
-        let oldIndex = Dictionary(uniqueKeysWithValues: oldCards.enumerated().map { ($1.id, $0) })
+        let oldIndex = Dictionary(uniqueKeysWithValues: oldCards.enumerated().map { (ByteKey($1.id), $0) })
         cards = newCards
         var kept: [Row] = []
         kept.reserveCapacity(newCards.count)
         for (index, card) in newCards.enumerated() {
-            if let before = oldIndex[card.id] {
+            if let before = oldIndex[ByteKey(card.id)] {
                 var row = rows[before]
                 row.shift.displace(by: oldTops[before] - newTops[index], animation: animation, at: now)
                 kept.append(row)
@@ -184,8 +184,8 @@ public final class NotificationStack: Component {
             }
         }
         rows = kept
-        let ids = Set(newCards.map(\.id))
-        gestures = gestures.filter { $0.value.target.cardID.map { ids.contains($0) } ?? true }
+        let ids = Set(newCards.map { ByteKey($0.id) })
+        gestures = gestures.filter { $0.value.target.cardID.map { ids.contains(ByteKey($0)) } ?? true }
         retarget(animation: animation, at: now)
     }
 
@@ -206,19 +206,19 @@ public final class NotificationStack: Component {
     /// `onDismiss` for `id`: the owner removes the card (N13).
     func dismiss(_ id: String, in settings: ScreenSettings) {
         dismissed.append(id)
-        try? setCards(cards.filter { $0.id != id }, in: settings)
+        try? setCards(cards.filter { !$0.id.isSameBytes(id) }, in: settings)
     }
 
     /// Sets a row's offset and its fade together, as the seed's `offset` drives both (N10, N12).
     func setOffset(_ offset: Double, of id: String, animation: Animation?, at now: Double) {
-        guard let index = cards.firstIndex(where: { $0.id == id }) else { return }
+        guard let index = cards.firstIndex(where: { $0.id.isSameBytes(id) }) else { return }
         rows[index].offset.set(offset, animation: animation, at: now)
         rows[index].fade.set(Self.fade(offset: offset), animation: animation, at: now)
     }
 
     /// The animatable values of the card `id`.
     func row(_ id: String) -> Row? {
-        cards.firstIndex { $0.id == id }.map { rows[$0] }
+        cards.firstIndex { $0.id.isSameBytes(id) }.map { rows[$0] }
     }
 
     public var animationEndTime: Double? {

@@ -32,6 +32,9 @@ struct Auditor {
     private let yEdges: [Double]
     /// `screen.hitTest`, each component laid out once for the whole audit (it only reads).
     let hitTest: (Point) -> Hit?
+    /// What a touch lands on in every cell the edges cut the screen into, hit-tested once for all
+    /// targets (nil when that grid would be far larger than the edges: then each region is cut).
+    private let grid: HitGrid?
 
     /// One component as the rules read it.
     struct Subject {
@@ -41,7 +44,7 @@ struct Auditor {
         let elements: [AccessibilityElement]
         let targets: [TouchTarget]
         /// The first element of each id, for ``element(_:)`` in constant time.
-        let firstOfID: [String: Int]
+        let firstOfID: [ByteKey: Int]
 
         init(
             index: Int, component: any Component, snapshot: ComponentSnapshot,
@@ -50,14 +53,14 @@ struct Auditor {
         ) {
             (self.index, self.component, self.snapshot, self.elements, self.targets) =
                 (index, component, snapshot, elements, targets)
-            var firstOfID: [String: Int] = [:]
-            for (offset, element) in elements.enumerated() where firstOfID[element.id] == nil {
-                firstOfID[element.id] = offset
+            var firstOfID: [ByteKey: Int] = [:]
+            for (offset, element) in elements.enumerated() where firstOfID[ByteKey(element.id)] == nil {
+                firstOfID[ByteKey(element.id)] = offset
             }
             self.firstOfID = firstOfID
         }
 
-        func element(_ id: String) -> AccessibilityElement? { firstOfID[id].map { elements[$0] } }
+        func element(_ id: String) -> AccessibilityElement? { firstOfID[ByteKey(id)].map { elements[$0] } }
         var shown: [AccessibilityElement] { elements.filter { !$0.isHidden } }
     }
 
@@ -77,6 +80,7 @@ struct Auditor {
         xEdges = Array(Set(kept.flatMap { [$0.minX, $0.maxX] }.filter { !$0.isNaN })).sorted()
         yEdges = Array(Set(kept.flatMap { [$0.minY, $0.maxY] }.filter { !$0.isNaN })).sorted()
         hitTest = screen.hitTester()
+        grid = HitGrid(xEdges: xEdges, yEdges: yEdges, hitTest: hitTest)
     }
 
     func subject(_ index: Int) -> Subject {
@@ -173,7 +177,40 @@ struct Auditor {
         }
     }
 
+    /// ``reach(_:index:target:)`` as the shared grid answers it: only the rows and columns
+    /// between the first and the last cell where a touch lands on `target`, which are the only
+    /// ones a reachable square or the reachable bounds can use. Each cell of the region is the
+    /// part of one grid cell inside it (every edge inside the region is a grid edge), and takes
+    /// that cell's answer; so every target costs the cells it is hit in, not its region's area.
     func reach(_ region: Rect, index: Int, target: String) -> Reach {
+        guard let grid, !region.minX.isNaN, !region.maxX.isNaN, !region.minY.isNaN, !region.maxY.isNaN,
+            region.minX < region.maxX, region.minY < region.maxY
+        else { return cutReach(region, index: index, target: target) }
+        let group = grid.group(index, target)
+        var (top, bottom, left, right) = (Int.max, Int.min, Int.max, Int.min)
+        for cell in grid.cells(of: group) {
+            let (row, column) = (cell / grid.columns, cell % grid.columns)
+            guard yEdges[row + 1] > region.minY, yEdges[row] < region.maxY, xEdges[column + 1] > region.minX,
+                xEdges[column] < region.maxX
+            else { continue }
+            (top, bottom) = (min(top, row), max(bottom, row))
+            (left, right) = (min(left, column), max(right, column))
+        }
+        guard top <= bottom else { return Reach(xs: [], ys: [], cells: []) }
+        let xs =
+            [max(xEdges[left], region.minX)] + xEdges[(left + 1)..<(right + 1)]
+            + [min(xEdges[right + 1], region.maxX)]
+        let ys =
+            [max(yEdges[top], region.minY)] + yEdges[(top + 1)..<(bottom + 1)]
+            + [min(yEdges[bottom + 1], region.maxY)]
+        let cells = (top...bottom).map { row in (left...right).map { grid.group(at: row, $0) == group } }
+        return Reach(xs: xs, ys: ys, cells: cells)
+    }
+
+    /// The part of `region` where a touch lands on `target`, the region cut on its own and each
+    /// cell hit-tested (the reference ``reach(_:index:target:)`` agrees with, and what it does
+    /// when the screen's grid would be too large).
+    func cutReach(_ region: Rect, index: Int, target: String) -> Reach {
         let xs = Self.cuts(region.minX, region.maxX, by: xEdges)
         let ys = Self.cuts(region.minY, region.maxY, by: yEdges)
         var cells: [[Bool]] = []
@@ -184,7 +221,7 @@ struct Auditor {
             for column in 0..<(xs.count - 1) {
                 let centre = Point(x: (xs[column] + xs[column + 1]) / 2, y: (ys[row] + ys[row + 1]) / 2)
                 let hit = hitTest(centre)
-                line.append(hit?.componentIndex == index && hit?.target == target)
+                line.append(hit?.componentIndex == index && hit?.target.isSameBytes(target) == true)
             }
             cells.append(line)
         }
@@ -224,4 +261,66 @@ struct Auditor {
         guard let hit = hitTest(point) else { return "nothing" }
         return "\(hit.target) of '\(hit.componentName)'"
     }
+}
+
+/// The screen cut by every edge on it into cells, each hit-tested once at its centre: the cells
+/// of each (component, target) pair a touch lands on, grouped, so that the audit reads a target's
+/// cells without hit-testing again. Built only when there are at most a fixed multiple of the
+/// edges' number of cells (columns of cards: a few x edges, many y edges), so it is linear in
+/// the cards; otherwise the audit cuts each region on its own.
+struct HitGrid {
+    let columns: Int
+    /// The group of each cell, row after row; -1 where a touch lands on nothing.
+    private let groups: [Int32]
+    /// The cells of each group, in order.
+    private let members: [[Int]]
+    private let index: [Key: Int32]
+
+    private struct Key: Hashable {
+        let component: Int
+        let target: ByteKey
+    }
+
+    /// The largest grid: this many cells an edge, and at least 2^16.
+    static let cellsPerEdge = 64
+
+    init?(xEdges: [Double], yEdges: [Double], hitTest: (Point) -> Hit?) {
+        guard xEdges.count >= 2, yEdges.count >= 2, xEdges.allSatisfy(\.isFinite), yEdges.allSatisfy(\.isFinite)
+        else { return nil }
+        let (columns, rows) = (xEdges.count - 1, yEdges.count - 1)
+        let (limit, overflow) = columns.multipliedReportingOverflow(by: rows)
+        guard !overflow, limit <= max(1 << 16, Self.cellsPerEdge * (xEdges.count + yEdges.count)) else { return nil }
+        self.columns = columns
+        var groups = [Int32](repeating: -1, count: rows * columns)
+        var members: [[Int]] = []
+        var index: [Key: Int32] = [:]
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let centre = Point(x: (xEdges[column] + xEdges[column + 1]) / 2, y: (yEdges[row] + yEdges[row + 1]) / 2)
+                guard let hit = hitTest(centre) else { continue }
+                let key = Key(component: hit.componentIndex, target: ByteKey(hit.target))
+                let group: Int32
+                if let known = index[key] {
+                    group = known
+                } else {
+                    group = Int32(members.count)
+                    index[key] = group
+                    members.append([])
+                }
+                groups[row * columns + column] = group
+                members[Int(group)].append(row * columns + column)
+            }
+        }
+        (self.groups, self.members, self.index) = (groups, members, index)
+    }
+
+    /// The group of component `component`'s `target`, or -1 when no cell lands on it.
+    func group(_ component: Int, _ target: String) -> Int32 {
+        index[Key(component: component, target: ByteKey(target))] ?? -1
+    }
+
+    func group(at row: Int, _ column: Int) -> Int32 { groups[row * columns + column] }
+
+    /// The cells (row × columns + column) of `group`.
+    func cells(of group: Int32) -> [Int] { group < 0 ? [] : members[Int(group)] }
 }

@@ -13,17 +13,17 @@ extension Screen {
     ///   span 0...1 widened by the overshoot a spring of bounce < 1 can make (at most the span).
     public func invariantViolations() -> [String] {
         var violations: [String] = []
-        var names = Set<String>()
+        var names = Set<ByteKey>()
         for component in snapshot().components {
             let label = "\(component.kind.rawValue) '\(component.name)'"
-            if !names.insert(component.name).inserted {
+            if !names.insert(ByteKey(component.name)).inserted {
                 violations.append("two components are named '\(component.name)'")
             }
-            var ids = Set<String>()
+            var ids = Set<ByteKey>()
             var zs = Set<Double>()
             let checksNumbers = component.frame.isFinite
             for card in component.cards {
-                if !ids.insert(card.id).inserted {
+                if !ids.insert(ByteKey(card.id)).inserted {
                     violations.append("\(label) holds card '\(card.id)' twice")
                 }
                 if !zs.insert(card.z).inserted {

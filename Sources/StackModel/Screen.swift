@@ -53,7 +53,7 @@ public final class Screen {
     }
 
     public func component(named name: String) -> (any Component)? {
-        components.first { $0.name == name }
+        components.first { $0.name.isSameBytes(name) }
     }
 
     // MARK: An owner's changes to a component
@@ -261,7 +261,7 @@ public final class Screen {
         }
         if action == "activate" {
             guard
-                let target = component.accessibilityElements(in: settings).first(where: { $0.id == element })
+                let target = component.accessibilityElements(in: settings).first(where: { $0.id.isSameBytes(element) })
             else { throw StackModelError("\(name) has no accessibility element '\(element)'") }
             guard !target.isHidden else { throw StackModelError("'\(element)' is hidden from VoiceOver") }
             return try tap(at: target.activationPoint) != nil

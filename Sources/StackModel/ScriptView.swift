@@ -113,7 +113,7 @@ public struct ScriptView {
 
     /// `component`'s card `id`, its frame in the caller's world, or nil when it has none.
     public func card(_ id: String, of component: any Component) -> CardSnapshot? {
-        guard let card = component.cardSnapshots(in: screen.settings).first(where: { $0.id == id }) else {
+        guard let card = component.cardSnapshots(in: screen.settings).first(where: { $0.id.isSameBytes(id) }) else {
             return nil
         }
         return mirror.card(card)

@@ -13,7 +13,7 @@ extension StickyStackedCards {
         throws -> Bool
     {
         let id = ComponentTarget(element).bareName
-        guard cards.contains(where: { $0.id == id }) else {
+        guard cards.contains(where: { $0.id.isSameBytes(id) }) else {
             throw unknownCardError(id, in: name, cards: cards)
         }
         throw StackModelError("card '\(id)' of \(name) has no action '\(action)' (it has: activate)")

@@ -69,7 +69,7 @@ extension StickyStackedCards {
     public func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point {
         if target == "scroll" { return viewportFrame(in: settings).center }
         let id = target.bareName
-        guard cards.contains(where: { $0.id == id }) else {
+        guard cards.contains(where: { $0.id.isSameBytes(id) }) else {
             throw unknownCardError(id, in: name, cards: cards)
         }
         let viewport = viewportFrame(in: settings)
@@ -79,7 +79,7 @@ extension StickyStackedCards {
             card.frame = card.frame.intersection(viewport) ?? card.frame
             return card
         }
-        guard shown.first(where: { $0.id == id })?.isHittable == true else {
+        guard shown.first(where: { $0.id.isSameBytes(id) })?.isHittable == true else {
             throw StackModelError("card '\(id)' of \(name) is scrolled out of sight")
         }
         return visibleCenter(of: id, among: shown)

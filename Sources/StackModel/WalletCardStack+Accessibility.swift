@@ -32,7 +32,7 @@ extension WalletCardStack {
     {
         if element != "stack" {
             let id = ComponentTarget(element).bareName
-            guard cards.contains(where: { $0.id == id }) else {
+            guard cards.contains(where: { $0.id.isSameBytes(id) }) else {
                 throw unknownCardError(id, in: name, cards: cards)
             }
         }

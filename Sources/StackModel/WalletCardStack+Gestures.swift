@@ -16,7 +16,7 @@ extension WalletCardStack {
     /// card was tapped (the seed's `selection = selection == nil ? item.id : nil`).
     public func touchEnded(_ touch: Touch, in settings: ScreenSettings) {
         guard let id = presses.removeValue(forKey: touch.id) else { return }
-        let frame = cardSnapshots(in: settings).first { $0.id == id }?.frame
+        let frame = cardSnapshots(in: settings).first { $0.id.isSameBytes(id) }?.frame
         updatePress(of: id, at: settings.now)
         guard let frame, ButtonTracking.fires(touch, in: frame) else { return }
         activate(id, in: settings)
@@ -29,8 +29,8 @@ extension WalletCardStack {
 
     /// Scales a card to `pressedScale` while any finger is down on it, and back to 1 (W7).
     private func updatePress(of id: String, at now: Double) {
-        let isPressed = presses.values.contains(id)
-        pressScale[id]?.set(isPressed ? Self.pressedScale : 1, animation: Self.pressAnimation, at: now)
+        let isPressed = presses.values.containsBytes(id)
+        pressScale[ByteKey(id)]?.set(isPressed ? Self.pressedScale : 1, animation: Self.pressAnimation, at: now)
     }
 
     /// W9: Escape clears the selection; false when there was none.

@@ -38,8 +38,8 @@ extension WalletCardStack {
         let mask = maskFrame(in: settings)
         let left = left(in: settings)
         return cards.enumerated().map { index, card in
-            let scale = pressScale[card.id]?.value(at: now) ?? 1
-            let offset = tops[index] + (travel[card.id]?.value(at: now) ?? 0)
+            let scale = pressScale[ByteKey(card.id)]?.value(at: now) ?? 1
+            let offset = tops[index] + (travel[ByteKey(card.id)]?.value(at: now) ?? 0)
             // `scaleEffect` keeps its default anchor, the centre (W7).
             let frame = Rect(x: left, y: origin.y + offset, width: width, height: cardHeight)
                 .scaled(by: scale, anchorX: 0.5, anchorY: 0.5)
@@ -104,7 +104,7 @@ extension WalletCardStack {
             return detail.frame.center
         }
         let id = target.bareName
-        guard cards.contains(where: { $0.id == id }) else {
+        guard cards.contains(where: { $0.id.isSameBytes(id) }) else {
             throw unknownCardError(id, in: name, cards: cards)
         }
         return visibleCenter(of: id, among: cardSnapshots(in: settings))

@@ -33,9 +33,9 @@ public final class WalletCardStack: Component {
     ///
     /// Keeping the travel apart from the top means a re-layout for any other reason (height,
     /// Dynamic Type, cards) jumps, as in the seed, whose only animation is keyed on `selection`.
-    @exclusivity(unchecked) var travel: [String: AnimatedValue] = [:]
+    @exclusivity(unchecked) var travel: [ByteKey: AnimatedValue] = [:]
     /// Each card's `scaleEffect` from the press style (W7), by card id.
-    @exclusivity(unchecked) var pressScale: [String: AnimatedValue] = [:]
+    @exclusivity(unchecked) var pressScale: [ByteKey: AnimatedValue] = [:]
     /// The detail area's opacity (`.transition(.opacity)`, W5).
     @exclusivity(unchecked) var detailOpacity: AnimatedValue
     /// The card each finger went down on, by touch id.
@@ -90,7 +90,7 @@ public final class WalletCardStack: Component {
     // MARK: Derived model state
 
     /// The index of the open card: nil when `selection` is nil or names no card (W11).
-    public var selectedIndex: Int? { cards.firstIndex { $0.id == selection } }
+    public var selectedIndex: Int? { cards.firstIndex { selection.isSameBytes($0.id) } }
 
     /// `peek` scaled by the headline text style at the screen's Dynamic Type size (W12).
     public func scaledPeek(in settings: ScreenSettings) -> Double {
@@ -116,7 +116,7 @@ public final class WalletCardStack: Component {
     /// The cards travel with spring(0.5, 0.2), overshooting, and the details fade in or out with it
     /// (W5, W6); with Reduce Motion everything jumps (G2).
     public func setSelection(_ newSelection: String?, in settings: ScreenSettings) {
-        guard newSelection != selection else { return }
+        guard !newSelection.isSameBytes(selection) else { return }
         let animation = settings.animation(.walletSelection)
         let now = settings.now
         let before = tops(selected: selectedIndex, in: settings)
@@ -125,10 +125,10 @@ public final class WalletCardStack: Component {
         for (index, card) in cards.enumerated() {
             if animation == nil {
                 // G2: under Reduce Motion the new place shows at once, whatever was running.
-                travel[card.id] = AnimatedValue(0)
+                travel[ByteKey(card.id)] = AnimatedValue(0)
             } else {
                 // The card stays where it shows and carries on with its velocity (G3).
-                travel[card.id]?.displace(by: before[index] - after[index], animation: animation, at: now)
+                travel[ByteKey(card.id)]?.displace(by: before[index] - after[index], animation: animation, at: now)
             }
         }
         detailOpacity.set(selectedIndex == nil ? 0 : 1, animation: animation, at: now)
@@ -163,10 +163,10 @@ public final class WalletCardStack: Component {
 
     /// One travel and one press scale per card, keeping those of the cards that stay.
     private func resetValues() {
-        travel = Dictionary(uniqueKeysWithValues: cards.map { ($0.id, AnimatedValue(0)) })
+        travel = Dictionary(uniqueKeysWithValues: cards.map { (ByteKey($0.id), AnimatedValue(0)) })
         pressScale = Dictionary(
-            uniqueKeysWithValues: cards.map { ($0.id, pressScale[$0.id] ?? AnimatedValue(1)) })
-        presses = presses.filter { pressScale[$0.value] != nil }
+            uniqueKeysWithValues: cards.map { (ByteKey($0.id), pressScale[ByteKey($0.id)] ?? AnimatedValue(1)) })
+        presses = presses.filter { pressScale[ByteKey($0.value)] != nil }
     }
 
     public var animationEndTime: Double? {

@@ -1,5 +1,6 @@
 import Bindings
 import LuaRuntime
+import Wording
 
 /// `stackplay check`: compiles each script (syntax errors) and looks for calls to API names that
 /// do not exist, `stackplay.scren` or `stack:tapp()`, without running anything.
@@ -12,7 +13,7 @@ enum Check {
         let options = StackModelModule.optionNames
         var problems = 0
         var queue = scripts
-        var seen = Set(scripts.map(\.path))
+        var seen = Set(scripts.map { ByteKey($0.path) })
         var index = 0
         while index < queue.count {
             let script = queue[index]
@@ -27,7 +28,7 @@ enum Check {
             }
             guard let source = readFile(script.path) else { continue }
             let modules = requiredModules(of: source, root: script.root)
-            for module in modules where seen.insert(module.path).inserted { queue.append(module) }
+            for module in modules where seen.insert(ByteKey(module.path)).inserted { queue.append(module) }
             var defined = Set<String>()
             for module in modules {
                 if let text = readFile(module.path) {
@@ -55,9 +56,9 @@ enum Check {
     static func requiredModules(of source: String, root: String) -> [Script] {
         var found: [Script] = []
         var pending = LuaScan.requires(LuaScan.tokenize(source))
-        var names = Set<String>()
+        var names = Set<ByteKey>()
         while let name = pending.popLast() {
-            guard names.insert(name).inserted, !name.isEmpty, !name.hasPrefix("/"), !name.contains("..")
+            guard names.insert(ByteKey(name)).inserted, !name.isEmpty, !name.hasPrefix("/"), !name.contains("..")
             else {
                 continue
             }

@@ -1,5 +1,6 @@
 import LuaRuntime
 import Traces
+import Wording
 
 #if canImport(Glibc)
     import Glibc
@@ -128,6 +129,6 @@ enum Discovery {
                 }
             }
         }
-        return found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return found.sortedByBytes()
     }
 }

@@ -1,5 +1,6 @@
 import StackModel
 import TestResults
+import Wording
 
 /// The report a person reads: a line a test on stdout, each failure in full on stderr
 /// (`stackplay: path:line: message`, the expected and actual values, the screens' state, the Lua
@@ -27,7 +28,7 @@ struct HumanReporter: Reporter {
 
     mutating func finished(_ result: TestResult, to sink: ReportSink) {
         summary.add(result.status)
-        if result.test.file != currentFile {
+        if !currentFile.isSameBytes(result.test.file) {
             currentFile = result.test.file
             sink.out(terminalSafe(result.test.file))
         }

@@ -38,10 +38,10 @@ struct JUnitReporter: Reporter {
 
     func xml(_ results: [TestResult]) -> String {
         var files: [String] = []
-        var byFile: [String: [TestResult]] = [:]
+        var byFile: [ByteKey: [TestResult]] = [:]
         for result in results {
-            if byFile[result.test.file] == nil { files.append(result.test.file) }
-            byFile[result.test.file, default: []].append(result)
+            if byFile[ByteKey(result.test.file)] == nil { files.append(result.test.file) }
+            byFile[ByteKey(result.test.file), default: []].append(result)
         }
         let all = Summary(results)
         let allErrors = Self.errors(results)
@@ -52,7 +52,7 @@ struct JUnitReporter: Reporter {
                 + "errors=\"\(allErrors)\" skipped=\"\(all.skipped)\">",
         ]
         for file in files {
-            let suite = byFile[file]!
+            let suite = byFile[ByteKey(file)]!
             let summary = Summary(suite)
             let errors = Self.errors(suite)
             let time = suite.reduce(0) { $0 + $1.seconds }

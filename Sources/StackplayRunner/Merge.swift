@@ -1,5 +1,6 @@
 import TestResults
 import Traces
+import Wording
 
 /// `stackplay merge REPORT.json ... [--junit FILE] [--json] [--artifacts DIR]`: the `--json`
 /// reports of shards as one run. Tests are ordered by file, then by where they are defined; the
@@ -23,10 +24,10 @@ enum Merge {
         var seed: Int?
         // Where each test was first seen: a test in two reports is a shard given twice, or two
         // runs' reports mixed; either way the merged counts would be wrong.
-        var seen: [String: Int] = [:]
+        var seen: [ByteKey: Int] = [:]
         for (number, path) in options.paths.enumerated() {
             do {
-                if let first = options.paths.prefix(number).firstIndex(of: path) {
+                if let first = options.paths.prefix(number).firstIndex(where: { $0.isSameBytes(path) }) {
                     throw Malformed(
                         description: "\(path) is given twice (as report \(first + 1) and \(number + 1)): "
                             + "its tests would count twice")
@@ -35,7 +36,7 @@ enum Merge {
                 do { text = try TraceFile.read(path) } catch { throw Malformed(description: error.message) }
                 let report = try read(text, path: path)
                 for result in report.results {
-                    let key = result.test.file + "\u{0}" + result.test.name
+                    let key = ByteKey(result.test.file + "\u{0}" + result.test.name)
                     if let first = seen[key], first != number {
                         throw Malformed(
                             description: "test '\(terminalSafe(result.test.fullName))' is in both "
@@ -67,7 +68,9 @@ enum Merge {
             result.test.position.split(separator: ":").last.flatMap { Int($0) } ?? 0
         }
         return results.indices.sorted { a, b in
-            (results[a].test.file, keys[a], a) < (results[b].test.file, keys[b], b)
+            let (x, y) = (results[a].test.file, results[b].test.file)
+            guard x.isSameBytes(y) else { return x.precedesInBytes(y) }
+            return (keys[a], a) < (keys[b], b)
         }.map { results[$0] }
     }
 

@@ -1,5 +1,6 @@
 import Bindings
 import TestResults
+import Wording
 
 /// Which tests run: `--filter` on `file: name` (any of them), `--tag` and `--exclude-tag` on the
 /// tests' tags, then `--shard K/N` over what is left: round robin, or balanced by a previous
@@ -11,11 +12,11 @@ enum Selection {
     ) -> [TestCase] {
         var chosen = tests
         if !filters.isEmpty {
-            chosen = chosen.filter { test in filters.contains { test.fullName.contains($0) } }
+            chosen = chosen.filter { test in filters.contains { test.fullName.includesBytes($0) } }
         }
-        if !tags.isEmpty { chosen = chosen.filter { test in test.tags.contains { tags.contains($0) } } }
+        if !tags.isEmpty { chosen = chosen.filter { test in test.tags.contains { tags.containsBytes($0) } } }
         if !excludedTags.isEmpty {
-            chosen = chosen.filter { test in !test.tags.contains { excludedTags.contains($0) } }
+            chosen = chosen.filter { test in !test.tags.contains { excludedTags.containsBytes($0) } }
         }
         if let shard, let timings {
             let shards = timings.assign(chosen, count: shard.count)

@@ -1,6 +1,7 @@
 import Bindings
 import TestResults
 import Traces
+import Wording
 
 /// `--shard-timings FILE`: shards balanced by the durations of a previous run's JUnit report.
 /// Greedy longest-processing-time: the tests, longest first (ties in the run's order), each go to
@@ -11,7 +12,12 @@ struct ShardTimings: Equatable {
     /// Seconds by `file` and test `name`, as JUnit's `classname` and `name` attributes hold them.
     var seconds: [Key: Double]
 
-    struct Key: Hashable { var file: String, name: String }
+    /// A test by its file and name, both compared as bytes (``ByteKey``).
+    struct Key: Hashable {
+        var file: String, name: String
+        static func == (lhs: Key, rhs: Key) -> Bool { lhs.file.isSameBytes(rhs.file) && lhs.name.isSameBytes(rhs.name) }
+        func hash(into hasher: inout Hasher) { hasher.combine(ByteKey(file)); hasher.combine(ByteKey(name)) }
+    }
 
     /// The durations of the `<testcase>` elements of JUnit XML `text`, read by ``XMLTags``: a
     /// `<testcase>` inside a comment, a CDATA section or a processing instruction is no test, and

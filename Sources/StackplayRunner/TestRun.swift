@@ -2,6 +2,7 @@ import Bindings
 import LuaRuntime
 import TestResults
 import Traces
+import Wording
 
 #if canImport(Glibc)
     import Glibc
@@ -43,7 +44,7 @@ struct TestRun {
         var tests: [TestCase] = []
         var broken: [TestResult] = []
         // Whole scripts that finding their tests ran, by file: their run is that result.
-        var ranWhole: [String: TestResult] = [:]
+        var ranWhole: [ByteKey: TestResult] = [:]
         if options.verbose, let reason = LuaState.freshStatesReason {
             Output.err("stackplay: every test runs in a fresh Lua state (\(reason))")
         }
@@ -58,7 +59,7 @@ struct TestRun {
                 broken.append(EmptyScript.failure(cases[0]))
             case .success(let cases):
                 tests += cases
-                if let ran = found.ran, options.repeats == 1 { ranWhole[ran.test.file] = ran }
+                if let ran = found.ran, options.repeats == 1 { ranWhole[ByteKey(ran.test.file)] = ran }
             case .failure(let failed): broken.append(failed)
             }
         }
@@ -90,7 +91,7 @@ struct TestRun {
         // A whole script in its plain variant already ran: only the others go to the workers (and
         // without whole scripts the results are used as they come: a 10,000-test run holds no copy).
         func ranAlready(_ test: TestCase) -> TestResult? {
-            ranWhole[test.file].flatMap { $0.test == test ? $0 : nil }
+            ranWhole[ByteKey(test.file)].flatMap { $0.test == test ? $0 : nil }
         }
         let pending = ranWhole.isEmpty ? chosen : chosen.filter { ranAlready($0) == nil }
         var ran: [TestResult?]

@@ -1,6 +1,7 @@
 import Bindings
 import TestResults
 import Traces
+import Wording
 
 #if canImport(Glibc)
     import Glibc
@@ -23,6 +24,26 @@ struct TraceOutputs {
         return index == 0 ? "\(stem).jsonl" : "\(stem).\(index + 1).jsonl"
     }
 
+    /// Two tests of different bytes whose trace files would have one name (the stem's hash is 32
+    /// bits: names that differ in case or punctuation only can share it), in words; nil when
+    /// every test has its own. Nothing is written then: one test's traces would replace the other's.
+    static func sharedName(_ results: [TestResult]) -> String? {
+        var owners: [ByteKey: TestCase] = [:]
+        for result in results where !result.traces.isEmpty {
+            let stem = ByteKey(name(result, 0))
+            if let other = owners[stem] {
+                let same = other.file.isSameBytes(result.test.file) && other.name.isSameBytes(result.test.name)
+                if !same {
+                    return "'\(terminalSafe(other.fullName))' and '\(terminalSafe(result.test.fullName))' would share "
+                        + "the trace file \(stem.text): rename one of them (no trace was written)"
+                }
+            } else {
+                owners[stem] = result.test
+            }
+        }
+        return nil
+    }
+
     /// How `--golden` compares: the same rules as a script's `to_match_trace`.
     var policy: GoldenPolicy {
         GoldenPolicy(update: options.update, ci: options.ci, tolerance: options.tolerance)
@@ -34,6 +55,12 @@ struct TraceOutputs {
     func apply(to results: [TestResult]) -> (results: [TestResult], ok: Bool) {
         var results = results
         var ok = true
+        let folders = [options.traceDirectory, options.goldenDirectory, options.artifactsDirectory]
+        let writes = folders.contains { $0 != nil }
+        if writes, let clash = Self.sharedName(results) {
+            Output.err("stackplay: \(clash)")
+            return (results, false)
+        }
         if let directory = options.traceDirectory { ok = write(results, to: directory) && ok }
         if let directory = options.goldenDirectory {
             for index in results.indices where results[index].status != .skipped {

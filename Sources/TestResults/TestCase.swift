@@ -1,3 +1,5 @@
+import Wording
+
 /// One test of a script: a `test(name, fn)` of the file, or the whole file when it defines none.
 public struct TestCase: Sendable, Equatable {
     /// The script's path as given.
@@ -44,6 +46,15 @@ public struct TestCase: Sendable, Equatable {
         copy.variant = variant
         copy.name = baseName + " [" + variant.label + "]"
         return copy
+    }
+
+    /// The same test: every name compared by its bytes (`isSameBytes`), so that NFC and NFD "café"
+    /// are two tests, as they are two in Lua.
+    public static func == (lhs: TestCase, rhs: TestCase) -> Bool {
+        lhs.file.isSameBytes(rhs.file) && lhs.root.isSameBytes(rhs.root) && lhs.name.isSameBytes(rhs.name)
+            && lhs.position.isSameBytes(rhs.position) && lhs.index == rhs.index && lhs.skipped == rhs.skipped
+            && lhs.focused == rhs.focused && lhs.tags.elementsEqual(rhs.tags) { $0.isSameBytes($1) }
+            && lhs.variant == rhs.variant && lhs.baseName.isSameBytes(rhs.baseName)
     }
 
     /// The file's name and the test's, as lists and filters show them: `path: name`.

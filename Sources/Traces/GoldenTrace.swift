@@ -1,3 +1,5 @@
+import Wording
+
 /// How golden traces are compared and recorded, the same for a script's
 /// `expect(screen):to_match_trace(path)` and for `stackplay --golden DIR`.
 public struct GoldenPolicy: Sendable, Equatable {
@@ -38,7 +40,7 @@ public enum GoldenTrace {
             return .recorded(golden.path)
         }
         let stored = try golden.read()
-        if stored == text { return .matched }
+        if stored.isSameBytes(text) { return .matched }
         do {
             let expected = try Trace(text: stored, file: golden.path, kinds: kinds)
             let actual = try Trace(text: text, file: "(this run)", kinds: kinds)

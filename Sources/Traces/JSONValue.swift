@@ -1,3 +1,5 @@
+import Wording
+
 /// A JSON value with its object keys in order, so that what is written is byte-identical run to
 /// run and what is read can be written back as it was. No Foundation: traces stay in pure Swift.
 public enum JSONValue: Equatable, Sendable {
@@ -13,9 +15,10 @@ public enum JSONValue: Equatable, Sendable {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
         case (.number(let a), .number(let b)): a.bitPattern == b.bitPattern
-        case (.string(let a), .string(let b)): a == b
+        // Strings and keys as bytes: NFC and NFD "café" are two ids (`isSameBytes`).
+        case (.string(let a), .string(let b)): a.isSameBytes(b)
         case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a.elementsEqual(b) { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.object(let a), .object(let b)): a.elementsEqual(b) { $0.0.isSameBytes($1.0) && $0.1 == $1.1 }
         default: false
         }
     }
@@ -23,7 +26,7 @@ public enum JSONValue: Equatable, Sendable {
     /// The value of `key` in an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let fields) = self else { return nil }
-        return fields.first { $0.0 == key }?.1
+        return fields.first { $0.0.isSameBytes(key) }?.1
     }
 
     /// The JSON type's name, for messages: "number", "string", "object", ...
@@ -185,7 +188,7 @@ public struct JSONParser {
     private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         index += 1
         var fields: [(String, JSONValue)] = []
-        var seen: Set<String> = []
+        var seen: Set<ByteKey> = []
         skipSpace()
         if peek == UInt8(ascii: "}") {
             index += 1
@@ -210,9 +213,9 @@ public struct JSONParser {
             let value = try value(depth: depth + 1)
             // A set of the keys once there are more than a few: linear in the keys, not quadratic.
             if seen.isEmpty, fields.count < 16 {
-                if fields.contains(where: { $0.0 == key }) { throw error("key '\(key)' is given twice") }
-                if fields.count == 15 { seen = Set(fields.map(\.0) + [key]) }
-            } else if !seen.insert(key).inserted {
+                if fields.contains(where: { $0.0.isSameBytes(key) }) { throw error("key '\(key)' is given twice") }
+                if fields.count == 15 { seen = Set((fields.map(\.0) + [key]).map(ByteKey.init)) }
+            } else if !seen.insert(ByteKey(key)).inserted {
                 throw error("key '\(key)' is given twice")
             }
             fields.append((key, value))

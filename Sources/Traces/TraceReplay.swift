@@ -36,6 +36,14 @@ struct FrameDifference {
     var path: [String]
     var expected: String
     var actual: String
+
+    /// Two texts that differ in their bytes but read the same (NFC and NFD "café") are shown
+    /// spelled out (`caf\u{E9}`, `cafe\u{301}`), so the report shows the difference it found.
+    init(path: [String], expected: String, actual: String) {
+        let same = expected == actual && !expected.isSameBytes(actual)
+        (self.path, self.expected, self.actual) =
+            (path, same ? expected.spelledOut : expected, same ? actual.spelledOut : actual)
+    }
 }
 
 /// Builds a screen from a trace's header and feeds it the trace's events, checking every
@@ -203,7 +211,7 @@ public final class TraceReplayer {
                 : FrameDifference(path: path, expected: JSONValue.format(a), actual: JSONValue.format(b))
         case (.object(let a), .object(let b)):
             for (key, value) in a {
-                guard let other = b.first(where: { $0.0 == key })?.1 else {
+                guard let other = b.first(where: { $0.0.isSameBytes(key) })?.1 else {
                     return FrameDifference(path: path + [key], expected: value.text, actual: "(missing)")
                 }
                 if let found = difference(
@@ -212,13 +220,13 @@ public final class TraceReplayer {
                     return found
                 }
             }
-            for (key, value) in b where !a.contains(where: { $0.0 == key }) {
+            for (key, value) in b where !a.contains(where: { $0.0.isSameBytes(key) }) {
                 return FrameDifference(path: path + [key], expected: "(missing)", actual: value.text)
             }
             return nil
         case (.array(let a), .array(let b)):
             let labels = (a.map(label), b.map(label))
-            if a.count != b.count || (labels.0.allSatisfy { $0 != nil } && labels.0 != labels.1) {
+            if a.count != b.count || (labels.0.allSatisfy { $0 != nil } && !labels.0.elementsEqual(labels.1) { $0.isSameBytes($1) }) {
                 if labels.0.allSatisfy({ $0 != nil }) {
                     let show = { (l: [String?]) in "[" + l.map { $0 ?? "?" }.joined(separator: ", ") + "]" }
                     // Both lists named: how the ids changed, aligned by content (`+ x at 2`).

@@ -168,7 +168,7 @@ func interruptedSelection() throws {
     try tapCard("c3", screen, wallet)
     try screen.advance(by: 0.1)
     let before = tops(screen)
-    let speed = wallet.travel["c3"]!.velocity(at: screen.now)
+    let speed = wallet.travel[ByteKey("c3")]!.velocity(at: screen.now)
     #expect(try screen.escape())
     #expect(tops(screen) == before)
     // c3 now heads back to 192: its travel starts at its on-screen distance from there.

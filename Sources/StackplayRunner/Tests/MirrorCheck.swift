@@ -156,17 +156,17 @@ extension MirrorCheck {
         }
         var found: [(String, Rect, Rect)] = []
         for component in expected.components {
-            guard let other = actual.components.first(where: { $0.name == component.name }) else { continue }
+            guard let other = actual.components.first(where: { $0.name.isSameBytes(component.name) }) else { continue }
             if differ(component.frame, other.frame) {
                 found.append((component.name, component.frame, other.frame))
             }
             for card in component.cards {
-                if let twin = other.cards.first(where: { $0.id == card.id }), differ(card.frame, twin.frame) {
+                if let twin = other.cards.first(where: { $0.id.isSameBytes(card.id) }), differ(card.frame, twin.frame) {
                     found.append(("card '\(card.id)'", card.frame, twin.frame))
                 }
             }
             for part in component.parts {
-                if let twin = other.parts.first(where: { $0.name == part.name }),
+                if let twin = other.parts.first(where: { $0.name.isSameBytes(part.name) }),
                     differ(part.frame, twin.frame)
                 {
                     found.append(("part '\(part.name)'", part.frame, twin.frame))

@@ -1,0 +1,87 @@
+/// Ids, names and file names are bytes: two that differ in one byte are two. Swift's `String ==`,
+/// `<` and `hash` follow Unicode canonical equivalence, so NFC "café" (`"caf\u{E9}"`) and NFD
+/// "café" (`"cafe\u{301}"`) compare equal and share a `Set` slot. Every comparison of an id, a
+/// name or a file name goes through ``String/isSameBytes(_:)``, ``String/precedesInBytes(_:)``
+/// or a ``ByteKey``, which compare the UTF-8 (and so the Lua bytes, `RawByte`) as they are.
+extension String {
+    /// Whether `self` and `other` are the same UTF-8 bytes, not merely canonically equivalent.
+    @inlinable public func isSameBytes(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+    }
+
+    /// Whether `self` comes before `other` in byte order (UTF-8, so code point order).
+    @inlinable public func precedesInBytes(_ other: String) -> Bool {
+        utf8.lexicographicallyPrecedes(other.utf8)
+    }
+}
+
+extension Sequence where Element == String {
+    /// Whether one of the strings is `name`'s bytes (``String/isSameBytes(_:)``).
+    @inlinable public func containsBytes(_ name: String) -> Bool { contains { $0.isSameBytes(name) } }
+
+    /// The strings in byte order (``String/precedesInBytes(_:)``).
+    @inlinable public func sortedByBytes() -> [String] { sorted { $0.precedesInBytes($1) } }
+}
+
+/// A string as a key of a `Set` or `Dictionary` that compares, hashes and orders by its bytes:
+/// ``String/isSameBytes(_:)`` for `==`, the UTF-8 for `hash`, ``String/precedesInBytes(_:)`` for `<`.
+public struct ByteKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let text: String
+
+    @inlinable public init(_ text: String) { self.text = text }
+
+    @inlinable public static func == (lhs: ByteKey, rhs: ByteKey) -> Bool { lhs.text.isSameBytes(rhs.text) }
+    @inlinable public static func < (lhs: ByteKey, rhs: ByteKey) -> Bool {
+        lhs.text.precedesInBytes(rhs.text)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        var text = self.text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hasher.combine(text.utf8.count)
+    }
+
+    public var description: String { text }
+}
+
+extension Optional where Wrapped == String {
+    /// Whether both are nil, or both are the same bytes (``String/isSameBytes(_:)``).
+    @inlinable public func isSameBytes(_ other: String?) -> Bool {
+        switch (self, other) {
+        case (nil, nil): true
+        case (let a?, let b?): a.isSameBytes(b)
+        default: false
+        }
+    }
+}
+
+extension String {
+    /// Whether `part`'s bytes occur in `self`'s (`--filter`): a byte search, where `String.contains`
+    /// would match NFC "café" in NFD "café" and miss "e" in "e\u{301}".
+    public func includesBytes(_ part: String) -> Bool {
+        let needle = Array(part.utf8)
+        guard !needle.isEmpty else { return true }
+        let haystack = Array(utf8)
+        guard needle.count <= haystack.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<start + needle.count].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+}
+
+extension String {
+    /// The text with every character outside ASCII as `\u{E9}`: two spellings that read the same
+    /// (NFC and NFD "café": `caf\u{E9}`, `cafe\u{301}`) shown apart, for a message about them.
+    public var spelledOut: String {
+        var out = ""
+        for scalar in unicodeScalars {
+            if scalar.isASCII {
+                out.unicodeScalars.append(scalar)
+            } else {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return out
+    }
+}
