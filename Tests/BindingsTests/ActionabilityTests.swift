@@ -1,0 +1,132 @@
+import Foundation
+import LuaRuntime
+import Testing
+
+@testable import Bindings
+
+/// Gestures by card id check that a touch can reach the card (issue 24 item 3), as Playwright
+/// checks an element before it acts.
+extension BindingsTests {
+    @Suite struct Actionability {
+        /// The error a Lua chunk's protected call ended in, or its first result as text.
+        func outcome(_ code: String) throws -> String {
+            let lua = try makeState()
+            let results = try lua.run(
+                "local ok, e = pcall(function()\n\(code)\nend)\nreturn ok and tostring(e) or e",
+                name: "@test.lua")
+            return results.first?.string ?? "nil"
+        }
+
+        @Test func aCardCoveredByAnotherOfItsStackRaisesNamingTheCover() throws {
+            let message = try outcome(
+                """
+                local w = stackplay.screen {}:wallet_card_stack { items = { "a", "b", "c" }, peek = 0 }
+                return w:tap("a")
+                """)
+            #expect(
+                message.hasSuffix(
+                    "tap: card 'a' of wallet_card_stack 'wallet' cannot be touched: card 'c' covers it at (195, 100)"
+                ))
+        }
+
+        @Test func aCardCoveredByAnotherComponentNamesThatComponent() throws {
+            let message = try outcome(
+                """
+                local screen = stackplay.screen {}
+                local w = screen:wallet_card_stack { items = { "a" }, name = "low" }
+                screen:wallet_card_stack { items = { "x" }, name = "top" }
+                return w:drag("a", { x = 10 })
+                """)
+            #expect(
+                message.hasSuffix(
+                    "drag: card 'a' of wallet_card_stack 'low' cannot be touched: "
+                        + "card 'x' of wallet_card_stack 'top' covers it at (195, 100)"))
+        }
+
+        @Test func aPartlyCoveredCardIsTouchedWhereItShowsNotAtItsCentre() throws {
+            // A notification card covers the wallet card's top-left 200 × 150 pt and its centre
+            // (195, 100): the tap goes to the centre of the largest rectangle left (x 200...370,
+            // 34,000 pt², over the band under the cover, 17,500 pt²) and hits the card.
+            let lua = try makeState()
+            let results = try lua.run(
+                """
+                local screen = stackplay.screen {}
+                local low = screen:wallet_card_stack { items = { "a" }, name = "low" }
+                screen:notification_stack { items = { "m" }, x = 0, width = 200, card_height = 150 }
+                local before = screen:hit_test(195, 100)
+                local hit = low:tap("a")
+                return before.component, hit.component, hit.card, low:selection()
+                """)
+            #expect(results.map(\.string) == ["notifications", "low", "a", "a"])
+            // The trace's touch_down says where: the middle of x 200...370, y 0...200.
+            let aimed = try lua.run(
+                """
+                local screen = stackplay.screen { record = true }
+                local low = screen:wallet_card_stack { items = { "a" }, name = "low" }
+                screen:notification_stack { items = { "m" }, x = 0, width = 200, card_height = 150 }
+                low:tap("a")
+                return screen:trace():match('"touch_down"[^}]*')
+                """)
+            let line = try #require(aimed.first?.string)
+            #expect(line.contains(#""x":285,"y":100"#), "\(line)")
+        }
+
+        @Test func eachUnreachableCaseIsNamed() throws {
+            let cases: [(String, String)] = [
+                (
+                    "stackplay.screen {}:wallet_card_stack { items = { 'a' }, y = 900 }:tap('a')",
+                    "it is off screen (at x = 20, y = 900, the screen is 390 × 844)"
+                ),
+                (
+                    "stackplay.screen {}:wallet_card_stack { items = { 'z' }, card_height = 0 }:tap('z')",
+                    "it has zero size (350 × 0 pt)"
+                ),
+                (
+                    """
+                    local s = stackplay.screen {}:notification_stack { items = { "m", "c", "l", "f" } }
+                    s:set_expanded(true)
+                    s:tap("f")
+                    """,
+                    "it is drawn at opacity 0, which takes no touches"
+                ),
+                (
+                    "stackplay.screen {}:notification_stack { items = { 'm', 'c' } }:drag('m', { x = -200 })",
+                    "hit testing is off for it now (a touch at (195, 35) lands on its 'stack')"
+                ),
+            ]
+            for (code, reason) in cases {
+                let message = try outcome(code)
+                #expect(message.contains("cannot be touched: \(reason)"), "\(code): \(message)")
+            }
+        }
+
+        @Test func forceTouchesTheCardsPlaceAnyway() throws {
+            let lua = try makeState()
+            let results = try lua.run(
+                """
+                local screen = stackplay.screen {}
+                local w = screen:wallet_card_stack { items = { "a", "b", "c" }, peek = 0 }
+                local hit = w:tap("a", { force = true })
+                local stack = screen:notification_stack { items = { "m", "c" }, y = 400 }
+                local pile = stack:drag("m", { x = -200 }, { force = true })
+                return hit.card, pile.target
+                """)
+            #expect(results.map(\.string) == ["c", "stack"])
+        }
+
+        @Test func forceIsAnOptionOfGesturesByIDOnly() throws {
+            let lua = try makeState()
+            let typo = try #require(
+                runFailure(
+                    of:
+                        "stackplay.screen {}:wallet_card_stack { items = { 'a' } }:tap('a', { forse = true })",
+                    in: lua))
+            #expect(
+                typo.message.contains(
+                    "bad argument #2 to 'tap' (unknown option 'forse' (did you mean 'force'?))"))
+            let byPoint = try #require(
+                runFailure(of: "stackplay.screen {}:tap(1, 1, { force = true })", in: lua))
+            #expect(byPoint.message.contains("unknown option 'force'"))
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import Testing
+
+/// Gestures by card id through the binary: aimed where a touch reaches the card, `force` to skip
+/// the check, and a covered card's failure naming what covers it at the script's line.
+@Suite struct ActionabilityTests {
+    @Test func aCoveredCardFailsItsTestNamingTheCoverAndTheLine() throws {
+        let run = try stackplay("\(fixtures)/actionability/gestures.lua")
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("  ok   a partly covered card is tapped where it shows\n"))
+        #expect(run.stdout.contains("  ok   force taps the covered card's place, and the cover takes it\n"))
+        #expect(run.stdout.contains("  FAIL a covered card cannot be tapped\n"))
+        #expect(run.stdout.hasSuffix("2 passed, 1 failed\n"))
+        #expect(
+            run.stderr.contains(
+                "\(fixtures)/actionability/gestures.lua:16: tap: card 'a' of wallet_card_stack 'wallet' cannot be touched: "
+                    + "card 'c' covers it at (195, 100)\n"))
+    }
+}
