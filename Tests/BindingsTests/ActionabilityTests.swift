@@ -130,3 +130,27 @@ extension BindingsTests {
         }
     }
 }
+
+extension BindingsTests {
+    /// `sticky:scroll(dy)` says how far it moved (issue 24 item 5): no silent no-op.
+    @Suite struct ScrollDistance {
+        @Test func scrollReturnsTheDistanceMovedZeroUnderThePanThresholdAndClampedAtTheEnds() throws {
+            let lua = try makeState()
+            let results = try lua.run(
+                """
+                local cards = stackplay.screen {}:sticky_stacked_cards { items = { "a", "b", "c", "d", "e", "f" } }
+                local short, hit = cards:scroll(8)
+                local moved = cards:scroll(300)
+                local rest = cards:scroll(5000)
+                local back = cards:scroll(-5000)
+                return short, hit.target, moved, rest, cards:max_offset(), back
+                """)
+            #expect(results[0].number == 0)
+            #expect(results[1].string == "card:b")  // the middle of the scroll view, on a card
+            #expect(results[2].number == 300)
+            let maxOffset = try #require(results[4].number)
+            #expect(results[3].number == maxOffset - 300)
+            #expect(results[5].number == -maxOffset)
+        }
+    }
+}

@@ -17,3 +17,14 @@ import Testing
                     + "card 'c' covers it at (195, 100)\n"))
     }
 }
+
+/// No silent no-ops (issue 24 item 5), through the binary.
+@Suite struct SilentNoOpTests {
+    @Test func scrollUnderThePanThresholdReturnsZeroAndAFullOneItsDistance() throws {
+        let run = try stackplay("\(fixtures)/actionability/no_ops.lua")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "")
+        #expect(run.stdout.contains("  ok   scroll returns how far the content moved\n"))
+        #expect(run.stdout.contains("      | moved 0 then 300\n"))
+    }
+}

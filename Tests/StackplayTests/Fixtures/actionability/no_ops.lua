@@ -1,0 +1,9 @@
+-- No silent no-ops (issue 24 item 5).
+test("scroll returns how far the content moved", function()
+  local cards = stackplay.screen {}:sticky_stacked_cards { items = { "a", "b", "c", "d" } }
+  local short = cards:scroll(8)                 -- under the scroll view's 10 pt pan threshold
+  local moved = cards:scroll(300)
+  print(("moved %g then %g"):format(short, moved))
+  expect(short):to_equal(0)
+  expect(moved):to_equal(300)
+end)
