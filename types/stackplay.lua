@@ -116,14 +116,14 @@
 ---@field opacity number
 ---@field hittable boolean
 
----@class stackplay.element An accessibility element, in VoiceOver order.
+---@class stackplay.element An accessibility element: those VoiceOver reads in its order, then the hidden ones.
 ---@field component string
 ---@field id string
 ---@field label string
 ---@field value string
 ---@field hint string
 ---@field traits string[]
----@field hidden boolean
+---@field hidden boolean hidden from VoiceOver (listed after the others; it takes no activation)
 ---@field actions string[]
 ---@field frame stackplay.rect
 ---@field activation_point stackplay.point

@@ -165,8 +165,15 @@ public final class Screen {
     /// What VoiceOver reads, component after component, each in its own order (hidden ones
     /// dropped).
     public func accessibilityElements() -> [(component: String, element: AccessibilityElement)] {
+        accessibilityElements { $0.inVoiceOverOrder() }
+    }
+
+    /// Every component's elements, component after component, each component's in `order`.
+    public func accessibilityElements(
+        _ order: ([AccessibilityElement]) -> [AccessibilityElement]
+    ) -> [(component: String, element: AccessibilityElement)] {
         components.flatMap { component in
-            component.accessibilityElements(in: settings).inVoiceOverOrder().map { (component.name, $0) }
+            order(component.accessibilityElements(in: settings)).map { (component.name, $0) }
         }
     }
 

@@ -154,3 +154,29 @@ extension BindingsTests {
         }
     }
 }
+
+extension BindingsTests {
+    /// Accessibility snapshots list hidden elements with `hidden = true` (issue 24 item 5), after
+    /// the ones VoiceOver reads; they still take no activation.
+    @Suite struct HiddenElements {
+        @Test func aSelectedWalletListsItsPileAsHiddenAfterWhatVoiceOverReads() throws {
+            let lua = try makeState()
+            let results = try lua.run(
+                """
+                local screen = stackplay.screen {}
+                local wallet = screen:wallet_card_stack { items = { "a", "b", "c" }, height = 600 }
+                wallet:tap("b"); screen:settle()
+                local list = {}
+                for _, e in ipairs(wallet:accessibility()) do list[#list + 1] = e.id .. "=" .. tostring(e.hidden) end
+                local all = {}
+                for _, e in ipairs(screen:accessibility()) do all[#all + 1] = e.id end
+                local ok, err = pcall(wallet.activate, wallet, "a")
+                return table.concat(list, " "), table.concat(all, " "), ok, err
+                """)
+            #expect(results[0].string == "card:b=false card:a=true card:c=true")
+            #expect(results[1].string == "card:b card:a card:c")
+            #expect(results[2].boolean == false)
+            #expect(results[3].string?.contains("'card:a' is hidden from VoiceOver") == true)
+        }
+    }
+}

@@ -27,4 +27,12 @@ import Testing
         #expect(run.stdout.contains("  ok   scroll returns how far the content moved\n"))
         #expect(run.stdout.contains("      | moved 0 then 300\n"))
     }
+
+    @Test func hiddenAccessibilityElementsAreListedAfterTheShownOnes() throws {
+        let run = try stackplay("\(fixtures)/actionability/no_ops.lua")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("  ok   hidden accessibility elements are listed with hidden = true\n"))
+        #expect(
+            run.stdout.contains("      | stack\tfalse\n      | card:mail\ttrue\n      | card:news\ttrue\n"))
+    }
 }

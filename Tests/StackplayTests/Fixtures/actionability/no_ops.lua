@@ -7,3 +7,10 @@ test("scroll returns how far the content moved", function()
   expect(short):to_equal(0)
   expect(moved):to_equal(300)
 end)
+
+test("hidden accessibility elements are listed with hidden = true", function()
+  local screen = stackplay.screen {}
+  local stack = screen:notification_stack { items = { "mail", "news" } } -- closed: one button
+  for _, e in ipairs(stack:accessibility()) do print(e.id, e.hidden) end
+  expect(stack:accessibility()[2].hidden):to_be_truthy()
+end)
