@@ -38,8 +38,14 @@ public final class WalletCardStack: Component {
     @exclusivity(unchecked) var pressScale: [String: AnimatedValue] = [:]
     /// The detail area's opacity (`.transition(.opacity)`, W5).
     @exclusivity(unchecked) var detailOpacity: AnimatedValue
-    /// The card each finger went down on, by touch id.
-    @exclusivity(unchecked) var presses = TouchMap<String>()
+    /// The card each finger went down on, and whether the finger is inside it now, by touch id.
+    @exclusivity(unchecked) var presses = TouchMap<Press>()
+
+    /// A finger's press on a card (W7).
+    struct Press: Hashable, Sendable {
+        let card: String
+        var isInside: Bool
+    }
 
     // MARK: The seed's numbers, named once
 
@@ -166,7 +172,7 @@ public final class WalletCardStack: Component {
         travel = Dictionary(uniqueKeysWithValues: cards.map { ($0.id, AnimatedValue(0)) })
         pressScale = Dictionary(
             uniqueKeysWithValues: cards.map { ($0.id, pressScale[$0.id] ?? AnimatedValue(1)) })
-        presses = presses.filter { pressScale[$0.value] != nil }
+        presses = presses.filter { pressScale[$0.value.card] != nil }
     }
 
     public var animationEndTime: Double? {

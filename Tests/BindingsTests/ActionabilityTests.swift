@@ -180,3 +180,31 @@ extension BindingsTests {
         }
     }
 }
+
+extension BindingsTests {
+    /// W7: a pressed wallet card follows the finger out and back in, as `UIControl` highlights.
+    @Suite struct PressFollowsTheFinger {
+        @Test func aPressedCardLetsGoWhenTheFingerLeavesAndIsPressedAgainWhenItComesBack() throws {
+            let lua = try makeState()
+            let results = try lua.run(
+                """
+                local screen = stackplay.screen {}
+                local wallet = screen:wallet_card_stack { items = { "a", "b", "c" }, y = 100, height = 600 }
+                local x, y = wallet:point("c")
+                local finger = screen:touch_down(x, y); screen:settle()
+                local down = wallet:card("c").scale
+                screen:touch_move(finger, x, y + 670); screen:settle()
+                local away = wallet:card("c").scale
+                screen:touch_move(finger, x + 20, y); screen:settle()
+                local back = wallet:card("c").scale
+                screen:touch_up(finger); screen:settle()
+                return down, away, back, wallet:card("c").scale, wallet:selection()
+                """)
+            #expect(results[0].number == 0.98)
+            #expect(results[1].number == 1)
+            #expect(results[2].number == 0.98)
+            #expect(results[3].number == 1)
+            #expect(results[4].string == "c")  // lifted inside after coming back: the button fires
+        }
+    }
+}

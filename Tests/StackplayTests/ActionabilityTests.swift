@@ -35,4 +35,11 @@ import Testing
         #expect(
             run.stdout.contains("      | stack\tfalse\n      | card:mail\ttrue\n      | card:news\ttrue\n"))
     }
+
+    @Test func aPressedWalletCardLetsGoWhenTheFingerLeavesIt() throws {
+        let run = try stackplay("\(fixtures)/actionability/no_ops.lua")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("  ok   a pressed wallet card lets go when the finger leaves it\n"))
+        #expect(run.stdout.contains("      | down\t0.98\n      | away\t1.0\n"))
+    }
 }

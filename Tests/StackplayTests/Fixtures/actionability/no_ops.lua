@@ -14,3 +14,15 @@ test("hidden accessibility elements are listed with hidden = true", function()
   for _, e in ipairs(stack:accessibility()) do print(e.id, e.hidden) end
   expect(stack:accessibility()[2].hidden):to_be_truthy()
 end)
+
+test("a pressed wallet card lets go when the finger leaves it", function()
+  local screen = stackplay.screen {}
+  local wallet = screen:wallet_card_stack { items = { "a", "b" }, y = 100, height = 600 }
+  local x, y = wallet:point("b")
+  local finger = screen:touch_down(x, y); screen:settle()
+  print("down", wallet:card("b").scale)
+  screen:touch_move(finger, x, y + 670); screen:settle()
+  print("away", wallet:card("b").scale)
+  screen:touch_up(finger); screen:settle()
+  expect(wallet:selection()):to_be_nil()
+end)
