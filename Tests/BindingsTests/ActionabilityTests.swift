@@ -208,3 +208,40 @@ extension BindingsTests {
         }
     }
 }
+
+extension BindingsTests {
+    /// A card left mid-swipe when the notification stack closes keeps its offset (docs/behaviours.md).
+    @Suite struct MidSwipeClose {
+        @Test func aCardLeftMidSwipeWhenTheStackClosesKeepsItsOffsetUntilSwipedAgain() throws {
+            let lua = try makeState()
+            let results = try lua.run(
+                """
+                local screen = stackplay.screen {}
+                local stack = screen:notification_stack {
+                  items = { "messages", "calendar", "mail" }, expanded = true, dismissible = true,
+                }
+                screen:settle()
+                local x, y = stack:point("calendar")
+                local finger = screen:touch_down(x, y)
+                screen:touch_move(finger, x - 60, y)
+                local swiping = stack:card("calendar").x
+                stack:set_expanded(false)
+                screen:touch_move(finger, x - 200, y)          -- the disabled swipe no longer follows
+                local after = stack:card("calendar").x
+                screen:touch_up(finger); screen:settle()        -- no onEnded: no spring back, no dismissal
+                local closed = stack:card("calendar").opacity
+                stack:set_expanded(true); screen:settle()
+                local reopened = stack:card("calendar").x
+                stack:drag("calendar", { x = -30 }); screen:settle()   -- a new swipe springs it back
+                return swiping, after, closed, reopened, stack:card("calendar").x, #stack:ids(), stack:open()
+                """)
+            #expect(results[0].number == -44)
+            #expect(results[1].number == -44)
+            #expect(results[2].number == 1 - 60.0 / 275)
+            #expect(results[3].number == -44)
+            #expect(results[4].number == 16)
+            #expect(results[5].number == 3)
+            #expect(results[6].boolean == true)
+        }
+    }
+}

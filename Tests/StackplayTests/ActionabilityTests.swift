@@ -42,4 +42,12 @@ import Testing
         #expect(run.stdout.contains("  ok   a pressed wallet card lets go when the finger leaves it\n"))
         #expect(run.stdout.contains("      | down\t0.98\n      | away\t1.0\n"))
     }
+
+    @Test func aCardLeftMidSwipeWhenTheStackClosesKeepsItsOffset() throws {
+        let run = try stackplay("\(fixtures)/actionability/no_ops.lua")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("  ok   a card left mid-swipe when the stack closes keeps its offset\n"))
+        #expect(run.stdout.contains("      | reopened at\t-44.0\n"))
+        #expect(run.stdout.hasSuffix("4 passed, 0 failed\n"))
+    }
 }

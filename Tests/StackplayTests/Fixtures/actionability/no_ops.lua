@@ -26,3 +26,17 @@ test("a pressed wallet card lets go when the finger leaves it", function()
   screen:touch_up(finger); screen:settle()
   expect(wallet:selection()):to_be_nil()
 end)
+
+test("a card left mid-swipe when the stack closes keeps its offset", function()
+  local screen = stackplay.screen {}
+  local stack = screen:notification_stack { items = { "messages", "calendar" }, expanded = true, dismissible = true }
+  screen:settle()
+  local x, y = stack:point("calendar")
+  local finger = screen:touch_down(x, y)
+  screen:touch_move(finger, x - 60, y)
+  stack:set_expanded(false)
+  screen:touch_up(finger); screen:settle()
+  stack:set_expanded(true); screen:settle()
+  print("reopened at", stack:card("calendar").x)
+  expect(stack:ids()):to_equal { "messages", "calendar" }
+end)
