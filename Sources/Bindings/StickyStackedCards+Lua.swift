@@ -27,7 +27,7 @@ extension StickyStackedCards: LuaComponent {
         let y = try o.number("y", default: 0)
         let cards = try readCards(
             o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
-        return try Self(
+        let component = try Self(
             name: try o.string("name", default: D.name), cards: cards,
             spacing: try o.number("spacing", default: D.spacing),
             top: try o.number("top", default: D.top), peek: try o.number("peek", default: D.peek),
@@ -39,6 +39,10 @@ extension StickyStackedCards: LuaComponent {
             insetTop: try o.number("inset_top", default: D.insetTop, allowNegative: false),
             insetBottom: try o.number("inset_bottom", default: D.insetBottom, allowNegative: false),
             scrollOffset: try o.number("scroll_offset", default: D.scrollOffset))
+        // Without a width or height of its own it fills the screen, and follows it (ContainerFill).
+        component.fill = ContainerFill(
+            widthMargin: o.has("width") ? nil : x, heightMargin: o.has("height") ? nil : y)
+        return component
     }
 
     static func kindMethods() -> [String: LuaFunction] {

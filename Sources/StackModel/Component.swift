@@ -33,6 +33,10 @@ public protocol Component: AnyObject {
     /// the cells ``ScriptView/aim(atCard:of:force:)`` tests.
     func extraHitRegions(in settings: ScreenSettings) -> [Rect]
 
+    /// The changes that lay it out again for a screen of `size` (``ContainerFill``): none unless
+    /// it was made without an explicit width or height.
+    func containerChanges(for size: Size) -> [OwnerChange]
+
     /// Where a finger should go down to touch `target` (a card, a part such as `"stack"`, or a
     /// card by its bare id): the centre of the part of it that shows.
     func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point
@@ -103,6 +107,7 @@ extension Component {
         { point in self.hitTest(point, in: settings) }
     }
     public func extraHitRegions(in settings: ScreenSettings) -> [Rect] { [] }
+    public func containerChanges(for size: Size) -> [OwnerChange] { [] }
     public func settingsChanged(from old: ScreenSettings, to new: ScreenSettings) {}
     public func escape(in settings: ScreenSettings) -> Bool { false }
     public func apply(_ change: OwnerChange, in settings: ScreenSettings) throws {

@@ -127,6 +127,10 @@ public final class Screen {
         try StackModelError.requireNonNegative(size.width, "width")
         try StackModelError.requireNonNegative(size.height, "height")
         change(.setSize(size)) { $0.size = size }
+        // Components that fill the screen follow it (ContainerFill), each change an event.
+        for component in components {
+            for change in component.containerChanges(for: size) { try self.change(change, of: component.name) }
+        }
     }
 
     // MARK: Seeing

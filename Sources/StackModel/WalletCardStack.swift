@@ -11,7 +11,9 @@ public final class WalletCardStack: Component {
     public let name: String
     /// Where the stack's top-left corner sits on the screen, and how wide it is.
     public let origin: Point
-    public let width: Double
+    @exclusivity(unchecked) public private(set) var width: Double
+    /// Which of its width and height follow the screen's (``ContainerFill``).
+    public var fill = ContainerFill.none
     /// Every card's height (W3): the cards' own heights are ignored.
     public let cardHeight: Double
     /// How much of a card shows above the next, before Dynamic Type (W1, W12).
@@ -146,6 +148,17 @@ public final class WalletCardStack: Component {
         try StackModelError.requireNonNegative(newHeight, "height")
         height = newHeight
         resetTravel()
+    }
+
+    /// A new width, as the container lays the stack out again (``ContainerFill``): at once.
+    public func setWidth(_ newWidth: Double) throws {
+        try StackModelError.requireNonNegative(newWidth, "width")
+        width = newWidth
+        resetTravel()
+    }
+
+    public func containerChanges(for size: Size) -> [OwnerChange] {
+        fill.changes(for: size, width: width, height: height)
     }
 
     /// Replaces the cards, as the owner does. They re-lay at once; a selection whose card left

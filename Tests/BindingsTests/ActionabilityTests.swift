@@ -245,3 +245,24 @@ extension BindingsTests {
         }
     }
 }
+
+extension BindingsTests {
+    /// Components without an explicit width or height follow `set_size` (ContainerFill).
+    @Suite struct FollowScreenSize {
+        @Test func defaultSizesFollowTheScreenGivenOnesStayAndTheScrollOffsetStaysInRange() throws {
+            let lua = try makeState()
+            let results = try lua.run(
+                """
+                local screen = stackplay.screen {}
+                local wallet = screen:wallet_card_stack { items = { "a" }, x = 30, y = 40 }
+                local given = screen:wallet_card_stack { items = { "b" }, name = "given", width = 200 }
+                local sticky = screen:sticky_stacked_cards { items = { "s", "t", "u", "v" } }
+                sticky:scroll_to(sticky:max_offset())
+                screen:set_size { width = 500, height = 2000 }
+                return wallet:frame().width, wallet:frame().height, given:frame().width, given:frame().height,
+                  sticky:frame().height, sticky:scroll_offset(), sticky:max_offset()
+                """)
+            #expect(results.map(\.number) == [440, 1960, 200, 2000, 2000, 0, 0])
+        }
+    }
+}

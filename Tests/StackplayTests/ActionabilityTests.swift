@@ -50,4 +50,25 @@ import Testing
         #expect(run.stdout.contains("      | reopened at\t-44.0\n"))
         #expect(run.stdout.hasSuffix("4 passed, 0 failed\n"))
     }
+
+    @Test func componentsWithoutSizesFollowSetSizeAndTheirTracesReplay() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("follow-size-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try stackplay("\(fixtures)/actionability/follow_size.lua", "--trace", out.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "")
+        #expect(run.stdout.contains("      | wallet\t780.0\t1180.0\tfixed\t300.0\t400.0\n"))
+        #expect(run.stdout.contains("      | stack\t788.0\tsticky\t810.0\t1160.0\n"))
+        let traces = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(traces.count == 2)
+        let text = try String(contentsOf: out.appendingPathComponent(traces[1]), encoding: .utf8)
+        #expect(text.contains(#""type":"set_width","component":"wallet","width":780"#))
+        #expect(text.contains(#""type":"set_height","component":"sticky","height":1160"#))
+        #expect(!text.contains(#""component":"fixed""#))
+        let replay = try stackplay(arguments: ["replay"] + traces.map { out.appendingPathComponent($0).path })
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(replay.stdout.hasSuffix("2 replayed, 0 failed\n"))
+        let mirrored = try stackplay("--mirror", "\(fixtures)/actionability/follow_size.lua")
+        #expect(mirrored.status == 0, "\(mirrored.stderr)")
+    }
 }
