@@ -4,14 +4,18 @@ import Testing
 
 @testable import Bindings
 
+/// What running `code` in a fresh sandboxed state returns.
+func luaResults(_ code: String, name: String = "=(string)") throws -> [LuaValue] {
+    try makeState().run(code, name: name)
+}
+
 /// Gestures by card id check that a touch can reach the card (issue 24 item 3), as Playwright
 /// checks an element before it acts.
 extension BindingsTests {
     @Suite struct Actionability {
         /// The error a Lua chunk's protected call ended in, or its first result as text.
         func outcome(_ code: String) throws -> String {
-            let lua = try makeState()
-            let results = try lua.run(
+            let results = try luaResults(
                 "local ok, e = pcall(function()\n\(code)\nend)\nreturn ok and tostring(e) or e",
                 name: "@test.lua")
             return results.first?.string ?? "nil"
@@ -47,8 +51,7 @@ extension BindingsTests {
             // A notification card covers the wallet card's top-left 200 × 150 pt and its centre
             // (195, 100): the tap goes to the centre of the largest rectangle left (x 200...370,
             // 34,000 pt², over the band under the cover, 17,500 pt²) and hits the card.
-            let lua = try makeState()
-            let results = try lua.run(
+            let results = try luaResults(
                 """
                 local screen = stackplay.screen {}
                 local low = screen:wallet_card_stack { items = { "a" }, name = "low" }
@@ -59,7 +62,7 @@ extension BindingsTests {
                 """)
             #expect(results.map(\.string) == ["notifications", "low", "a", "a"])
             // The trace's touch_down says where: the middle of x 200...370, y 0...200.
-            let aimed = try lua.run(
+            let aimed = try luaResults(
                 """
                 local screen = stackplay.screen { record = true }
                 local low = screen:wallet_card_stack { items = { "a" }, name = "low" }
@@ -101,8 +104,7 @@ extension BindingsTests {
         }
 
         @Test func forceTouchesTheCardsPlaceAnyway() throws {
-            let lua = try makeState()
-            let results = try lua.run(
+            let results = try luaResults(
                 """
                 local screen = stackplay.screen {}
                 local w = screen:wallet_card_stack { items = { "a", "b", "c" }, peek = 0 }
@@ -135,8 +137,7 @@ extension BindingsTests {
     /// `sticky:scroll(dy)` says how far it moved (issue 24 item 5): no silent no-op.
     @Suite struct ScrollDistance {
         @Test func scrollReturnsTheDistanceMovedZeroUnderThePanThresholdAndClampedAtTheEnds() throws {
-            let lua = try makeState()
-            let results = try lua.run(
+            let results = try luaResults(
                 """
                 local cards = stackplay.screen {}:sticky_stacked_cards { items = { "a", "b", "c", "d", "e", "f" } }
                 local short, hit = cards:scroll(8)
@@ -160,8 +161,7 @@ extension BindingsTests {
     /// the ones VoiceOver reads; they still take no activation.
     @Suite struct HiddenElements {
         @Test func aSelectedWalletListsItsPileAsHiddenAfterWhatVoiceOverReads() throws {
-            let lua = try makeState()
-            let results = try lua.run(
+            let results = try luaResults(
                 """
                 local screen = stackplay.screen {}
                 local wallet = screen:wallet_card_stack { items = { "a", "b", "c" }, height = 600 }
@@ -185,8 +185,7 @@ extension BindingsTests {
     /// W7: a pressed wallet card follows the finger out and back in, as `UIControl` highlights.
     @Suite struct PressFollowsTheFinger {
         @Test func aPressedCardLetsGoWhenTheFingerLeavesAndIsPressedAgainWhenItComesBack() throws {
-            let lua = try makeState()
-            let results = try lua.run(
+            let results = try luaResults(
                 """
                 local screen = stackplay.screen {}
                 local wallet = screen:wallet_card_stack { items = { "a", "b", "c" }, y = 100, height = 600 }
@@ -213,8 +212,7 @@ extension BindingsTests {
     /// A card left mid-swipe when the notification stack closes keeps its offset (docs/behaviours.md).
     @Suite struct MidSwipeClose {
         @Test func aCardLeftMidSwipeWhenTheStackClosesKeepsItsOffsetUntilSwipedAgain() throws {
-            let lua = try makeState()
-            let results = try lua.run(
+            let results = try luaResults(
                 """
                 local screen = stackplay.screen {}
                 local stack = screen:notification_stack {
@@ -250,8 +248,7 @@ extension BindingsTests {
     /// Components without an explicit width or height follow `set_size` (ContainerFill).
     @Suite struct FollowScreenSize {
         @Test func defaultSizesFollowTheScreenGivenOnesStayAndTheScrollOffsetStaysInRange() throws {
-            let lua = try makeState()
-            let results = try lua.run(
+            let results = try luaResults(
                 """
                 local screen = stackplay.screen {}
                 local wallet = screen:wallet_card_stack { items = { "a" }, x = 30, y = 40 }
