@@ -333,7 +333,8 @@ function component:tap(target, options) end
 ---@param options? stackplay.card_gesture_options
 ---@return stackplay.hit?
 function component:drag(id, by, options) end
---- The point a tap on `target` lands at.
+--- The point a tap on `target` lands at (for a card, where `tap` aims: the centre of the largest
+--- part a touch reaches; for a card no touch reaches, the middle of the part that shows).
 ---@param target? string
 ---@return number x
 ---@return number y

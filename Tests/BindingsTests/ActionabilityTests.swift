@@ -72,6 +72,15 @@ extension BindingsTests {
                 """)
             let line = try #require(aimed.first?.string)
             #expect(line.contains(#""x":285,"y":100"#), "\(line)")
+            // `point` reads the same aim.
+            let point = try luaResults(
+                """
+                local screen = stackplay.screen {}
+                local low = screen:wallet_card_stack { items = { "a" }, name = "low" }
+                screen:notification_stack { items = { "m" }, x = 0, width = 200, card_height = 150 }
+                return low:point("a")
+                """)
+            #expect(point.map(\.number) == [285, 100])
         }
 
         @Test func eachUnreachableCaseIsNamed() throws {
