@@ -92,7 +92,7 @@ end)
 
 test("N9 a closed pile cannot be swiped, nor a stack without onDismiss", function()
   local screen, stack = lock.lock_screen()
-  stack:drag("messages", { x = -200 }); screen:settle()
+  stack:drag("messages", { x = -200 }, { force = true }); screen:settle() -- closed: its cards take no touches
   expect(stack:ids()):to_equal(lock.ITEMS)
   local screen2, keep = lock.opened { dismissible = false }
   keep:drag("calendar", { x = -200 }); screen2:settle()
@@ -178,4 +178,14 @@ test("G4 a touch lands on the top-most view under it, after offset", function()
   screen:touch_move(finger, x - 100, y)
   expect(screen:hit_test(360, y).target):to_equal "stack"     -- the card moved out from under it
   screen:touch_up(finger)
+end)
+
+test("N6 G4 closed, a gesture by card id raises, since the cards take no touches; force aims anyway", function()
+  local screen, stack = lock.lock_screen()
+  expect(function() stack:drag("messages", { x = -200 }) end)
+    :to_raise("card 'messages' of notification_stack 'notifications' cannot be touched: hit testing is off")
+  expect(stack:tap("messages", { force = true }).target):to_equal "stack" -- the pile takes it and opens
+  screen:settle()
+  expect(stack:open()):to_be_truthy()
+  expect(stack:tap("messages").card):to_equal "messages"
 end)

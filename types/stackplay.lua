@@ -43,6 +43,12 @@
 ---@class stackplay.tap_options
 ---@field duration? number seconds between down and up, >= 0 (default 0)
 
+---@class stackplay.card_tap_options: stackplay.tap_options
+---@field force? boolean touch the card's centre even where no touch reaches it (default false)
+
+---@class stackplay.card_gesture_options: stackplay.gesture_options
+---@field force? boolean start at the card's centre even where no touch reaches it (default false)
+
 ---@class stackplay.component_options
 ---@field items stackplay.item[] the cards, in order
 ---@field name? string the component's name on the screen
@@ -110,14 +116,14 @@
 ---@field opacity number
 ---@field hittable boolean
 
----@class stackplay.element An accessibility element, in VoiceOver order.
+---@class stackplay.element An accessibility element: those VoiceOver reads in its order, then the hidden ones.
 ---@field component string
 ---@field id string
 ---@field label string
 ---@field value string
 ---@field hint string
 ---@field traits string[]
----@field hidden boolean
+---@field hidden boolean hidden from VoiceOver (listed after the others; it takes no activation)
 ---@field actions string[]
 ---@field frame stackplay.rect
 ---@field activation_point stackplay.point
@@ -314,17 +320,21 @@ function component:name() end
 ---@return "notification_stack"|"wallet_card_stack"|"sticky_stacked_cards"
 function component:kind() end
 --- Taps a card by id, a control by title ("Show less"), or (no target) the component itself.
+--- A card is tapped at the centre of the largest part of it a touch reaches; one that no touch
+--- reaches raises ("card 'a' of wallet_card_stack 'wallet' cannot be touched: card 'c' covers it
+--- at (195, 100)"), unless `force`.
 ---@param target? string
----@param options? stackplay.tap_options
+---@param options? stackplay.card_tap_options
 ---@return stackplay.hit?
 function component:tap(target, options) end
---- Drags card `id` by a translation in screen points.
+--- Drags card `id` by a translation in screen points, from where a touch reaches it (as `tap`).
 ---@param id string
 ---@param by stackplay.translation
----@param options? stackplay.gesture_options
+---@param options? stackplay.card_gesture_options
 ---@return stackplay.hit?
 function component:drag(id, by, options) end
---- The point a tap on `target` lands at.
+--- The point a tap on `target` lands at (for a card, where `tap` aims: the centre of the largest
+--- part a touch reaches; for a card no touch reaches, the middle of the part that shows).
 ---@param target? string
 ---@return number x
 ---@return number y
@@ -402,10 +412,13 @@ function sticky_stacked_cards:max_offset() end
 function sticky_stacked_cards:content_height() end
 ---@param offset number
 function sticky_stacked_cards:scroll_to(offset) end
---- A finger drag on the scroll view that scrolls the content down by `dy`.
+--- A finger drag on the scroll view that scrolls the content down by `dy`. Returns how far
+--- the content moved: 0 when `|dy|` is under 10 pt (a scroll view pans only once the finger
+--- has moved 10 pt), less than `dy` where the offset stops at 0 or `max_offset()`.
 ---@param dy number
 ---@param options? stackplay.gesture_options
----@return stackplay.hit?
+---@return number moved the scroll offset after minus before
+---@return stackplay.hit? hit what the finger went down on
 function sticky_stacked_cards:scroll(dy, options) end
 
 -- The test prelude -------------------------------------------------------------------------

@@ -25,37 +25,50 @@ enum ComponentMethods {
         func handle(_ a: LuaArguments) throws -> ComponentHandle<C> {
             try a.object(at: 1, as: ComponentHandle<C>.self)
         }
+        /// The target named by argument 2 (nil means the component's own tap target).
+        func target(_ a: LuaArguments, _ h: ComponentHandle<C>, defaultTarget: ComponentTarget?) throws
+            -> ComponentTarget
+        {
+            if let given = try a.optionalString(at: 2) { return h.resolve(given) }
+            if let defaultTarget { return defaultTarget }
+            throw a.error(at: 2, "a card id expected, got nil")
+        }
         /// The point of `target` (argument 2; nil means the component's own tap target).
         func point(_ a: LuaArguments, _ h: ComponentHandle<C>, defaultTarget: ComponentTarget?) throws
             -> Point
         {
-            let target: ComponentTarget
-            if let given = try a.optionalString(at: 2) {
-                target = h.resolve(given)
-            } else if let defaultTarget {
-                target = defaultTarget
-            } else {
-                throw a.error(at: 2, "a card id expected, got nil")
-            }
+            let target = try target(a, h, defaultTarget: defaultTarget)
             do { return try h.component.point(of: target, in: h.settings) } catch let error as StackModelError
             {
                 throw a.error(at: 2, error.message)
             }
+        }
+        /// Where a gesture aimed at argument 2 goes down: for a card, the centre of the part of it
+        /// a touch reaches (actionability), or its frame's centre with `force`; for a part, its
+        /// point. A card no touch reaches raises, naming why.
+        func aim(
+            _ a: LuaArguments, _ h: ComponentHandle<C>, from at: Point, defaultTarget: ComponentTarget?,
+            force: Bool
+        ) throws -> Point {
+            guard case .card(let id) = try target(a, h, defaultTarget: defaultTarget) else { return at }
+            return try a.model { try h.view.aim(atCard: id, of: h.component, force: force) }
         }
         return [
             "name": { a in [.string(try handle(a).component.name)] },
             "kind": { a in [.string(try handle(a).component.kind.rawValue)] },
             "tap": { a in
                 let h = try handle(a)
-                let at = try point(a, h, defaultTarget: C.defaultTapTarget)
-                let duration = try a.tapDuration(at: 3)
+                let place = try point(a, h, defaultTarget: C.defaultTapTarget)
+                let (duration, force) = try a.tapOptions(at: 3, byID: true)
+                let at = try aim(a, h, from: place, defaultTarget: C.defaultTapTarget, force: force)
                 return [LuaSnapshot.hit(try a.model { try h.screen.tap(at: at, duration: duration) })]
             },
             "drag": { a in
                 let h = try handle(a)
-                let at = try point(a, h, defaultTarget: nil)
+                let place = try point(a, h, defaultTarget: nil)
                 let translation = try a.translation(at: 3)
-                let (steps, duration) = try a.gestureOptions(at: 4)
+                let (steps, duration, force) = try a.gestureOptions(at: 4, byID: true)
+                let at = try aim(a, h, from: place, defaultTarget: nil, force: force)
                 return [
                     LuaSnapshot.hit(
                         try a.model {
@@ -66,7 +79,10 @@ enum ComponentMethods {
             },
             "point": { a in
                 let h = try handle(a)
-                let at = h.view.reading(try point(a, h, defaultTarget: C.defaultTapTarget))
+                let place = try point(a, h, defaultTarget: C.defaultTapTarget)
+                // Where `tap` aims; for a card no touch reaches (`tap` raises), the middle of what shows.
+                let aimed = (try? aim(a, h, from: place, defaultTarget: C.defaultTapTarget, force: false)) ?? place
+                let at = h.view.reading(aimed)
                 return [.number(at.x), .number(at.y)]
             },
             "ids": { a in

@@ -40,18 +40,35 @@ extension LuaArguments {
 
     /// A gesture's `{ steps =, duration = }`.
     func gestureOptions(at position: Int) throws -> (steps: Int, duration: Double) {
-        let options = try LuaOptions(self, at: position, known: ["steps", "duration"])
+        let options = try gestureOptions(at: position, byID: false)
+        return (options.steps, options.duration)
+    }
+
+    /// A gesture's `{ steps =, duration = }`, and `force =` when it is aimed at a card by id.
+    func gestureOptions(at position: Int, byID: Bool) throws -> (steps: Int, duration: Double, force: Bool) {
+        let options = try LuaOptions(self, at: position, known: ["steps", "duration"] + (byID ? ["force"] : []))
         let steps = try options.integer("steps", default: 10)
         guard (1...Screen.maximumDragSteps).contains(steps) else {
             throw options.error("steps", "must be from 1 to \(Screen.maximumDragSteps), got \(steps)")
         }
-        return (steps, try options.number("duration", default: 0, allowNegative: false))
+        return (
+            steps, try options.number("duration", default: 0, allowNegative: false),
+            byID ? try options.boolean("force", default: false) : false
+        )
     }
 
     /// A tap's `{ duration = }`.
     func tapDuration(at position: Int) throws -> Double {
-        try LuaOptions(self, at: position, known: ["duration"]).number(
-            "duration", default: 0, allowNegative: false)
+        try tapOptions(at: position, byID: false).duration
+    }
+
+    /// A tap's `{ duration = }`, and `force =` when it is aimed at a card by id.
+    func tapOptions(at position: Int, byID: Bool) throws -> (duration: Double, force: Bool) {
+        let options = try LuaOptions(self, at: position, known: ["duration"] + (byID ? ["force"] : []))
+        return (
+            try options.number("duration", default: 0, allowNegative: false),
+            byID ? try options.boolean("force", default: false) : false
+        )
     }
 
     /// Runs a model call, turning its refusal into a Lua error that names this function.

@@ -25,7 +25,7 @@ extension NotificationStack: LuaComponent {
         let x = try o.number("x", default: 16)
         let cards = try readCards(
             o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
-        return try Self(
+        let component = try Self(
             name: try o.string("name", default: D.name), cards: cards,
             isExpanded: try o.boolean("expanded", default: D.isExpanded),
             title: try o.string("title", default: D.title),
@@ -34,6 +34,9 @@ extension NotificationStack: LuaComponent {
             origin: Point(x: x, y: try o.number("y", default: 0)),
             width: try o.number(
                 "width", default: max(screen.settings.size.width - 2 * x, 0), allowNegative: false))
+        // Without a width of its own it fills the screen's, and follows it (ContainerFill).
+        component.fill = ContainerFill(widthMargin: o.has("width") ? nil : 2 * x)
+        return component
     }
 
     static func kindMethods() -> [String: LuaFunction] {

@@ -27,7 +27,7 @@ extension StickyStackedCards: LuaComponent {
         let y = try o.number("y", default: 0)
         let cards = try readCards(
             o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
-        return try Self(
+        let component = try Self(
             name: try o.string("name", default: D.name), cards: cards,
             spacing: try o.number("spacing", default: D.spacing),
             top: try o.number("top", default: D.top), peek: try o.number("peek", default: D.peek),
@@ -39,6 +39,10 @@ extension StickyStackedCards: LuaComponent {
             insetTop: try o.number("inset_top", default: D.insetTop, allowNegative: false),
             insetBottom: try o.number("inset_bottom", default: D.insetBottom, allowNegative: false),
             scrollOffset: try o.number("scroll_offset", default: D.scrollOffset))
+        // Without a width or height of its own it fills the screen, and follows it (ContainerFill).
+        component.fill = ContainerFill(
+            widthMargin: o.has("width") ? nil : x, heightMargin: o.has("height") ? nil : y)
+        return component
     }
 
     static func kindMethods() -> [String: LuaFunction] {
@@ -60,13 +64,13 @@ extension StickyStackedCards: LuaComponent {
             let dy = try a.finite(at: 2)
             let (steps, duration) = try a.gestureOptions(at: 3)
             let start = try a.model { try h.component.point(of: "scroll", in: h.settings) }
-            return [
-                LuaSnapshot.hit(
-                    try a.model {
-                        try h.screen.drag(
-                            from: start, by: Point(x: 0, y: -dy), steps: steps, duration: duration)
-                    })
-            ]
+            let before = h.component.scrollOffset
+            let hit = try a.model {
+                try h.screen.drag(from: start, by: Point(x: 0, y: -dy), steps: steps, duration: duration)
+            }
+            // How far the content moved: 0 for a pan under the 10 pt threshold, less than `dy`
+            // at either end (S6).
+            return [.number(h.component.scrollOffset - before), LuaSnapshot.hit(hit)]
         }
         return methods
     }
@@ -82,10 +86,13 @@ extension StickyStackedCards: LuaComponent {
         function sticky_stacked_cards:content_height() end
         ---@param offset number
         function sticky_stacked_cards:scroll_to(offset) end
-        --- A finger drag on the scroll view that scrolls the content down by `dy`.
+        --- A finger drag on the scroll view that scrolls the content down by `dy`. Returns how far
+        --- the content moved: 0 when `|dy|` is under 10 pt (a scroll view pans only once the finger
+        --- has moved 10 pt), less than `dy` where the offset stops at 0 or `max_offset()`.
         ---@param dy number
         ---@param options? stackplay.gesture_options
-        ---@return stackplay.hit?
+        ---@return number moved the scroll offset after minus before
+        ---@return stackplay.hit? hit what the finger went down on
         function sticky_stacked_cards:scroll(dy, options) end
 
         """

@@ -22,7 +22,7 @@ extension WalletCardStack: LuaComponent {
         let y = try o.number("y", default: 0)
         let cardHeight = try o.number("card_height", default: D.cardHeight, allowNegative: false)
         let cards = try readCards(o, defaultHeight: cardHeight)
-        return try Self(
+        let component = try Self(
             name: try o.string("name", default: D.name), cards: cards,
             selection: try o.optionalString("selection"),
             cardHeight: cardHeight, peek: try o.number("peek", default: D.peek),
@@ -32,6 +32,10 @@ extension WalletCardStack: LuaComponent {
                 "width", default: max(screen.settings.size.width - 2 * x, 0), allowNegative: false),
             height: try o.number(
                 "height", default: max(screen.settings.size.height - y, 0), allowNegative: false))
+        // Without a width or height of its own it fills the screen, and follows it (ContainerFill).
+        component.fill = ContainerFill(
+            widthMargin: o.has("width") ? nil : 2 * x, heightMargin: o.has("height") ? nil : y)
+        return component
     }
 
     static func kindMethods() -> [String: LuaFunction] {

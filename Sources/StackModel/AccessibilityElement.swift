@@ -55,4 +55,11 @@ extension Array where Element == AccessibilityElement {
             }
             .map(\.element)
     }
+
+    /// What a script reads (issue 24 item 5): the elements in VoiceOver's order, then those hidden
+    /// from VoiceOver (`isHidden`) in layout order, so that hiding shows as `hidden = true` and
+    /// not only by absence. Whatever acts or counts what VoiceOver reads skips the hidden ones.
+    public func inScriptOrder() -> [AccessibilityElement] {
+        inVoiceOverOrder() + filter(\.isHidden)
+    }
 }

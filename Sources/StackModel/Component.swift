@@ -28,6 +28,15 @@ public protocol Component: AnyObject {
     /// `hitTest(_:in:)` for many points of one moment, the layout made once (the audit's cells).
     func hitTester(in settings: ScreenSettings) -> (Point) -> ComponentTarget?
 
+    /// Rectangles that take part in hit testing but are no frame of `snapshot(in:)` (the
+    /// notification stack's layout rectangle): their edges, with the snapshot's, cut a card into
+    /// the cells ``ScriptView/aim(atCard:of:force:)`` tests.
+    func extraHitRegions(in settings: ScreenSettings) -> [Rect]
+
+    /// The changes that lay it out again for a screen of `size` (``ContainerFill``): none unless
+    /// it was made without an explicit width or height.
+    func containerChanges(for size: Size) -> [OwnerChange]
+
     /// Where a finger should go down to touch `target` (a card, a part such as `"stack"`, or a
     /// card by its bare id): the centre of the part of it that shows.
     func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point
@@ -97,6 +106,8 @@ extension Component {
     public func hitTester(in settings: ScreenSettings) -> (Point) -> ComponentTarget? {
         { point in self.hitTest(point, in: settings) }
     }
+    public func extraHitRegions(in settings: ScreenSettings) -> [Rect] { [] }
+    public func containerChanges(for size: Size) -> [OwnerChange] { [] }
     public func settingsChanged(from old: ScreenSettings, to new: ScreenSettings) {}
     public func escape(in settings: ScreenSettings) -> Bool { false }
     public func apply(_ change: OwnerChange, in settings: ScreenSettings) throws {

@@ -24,7 +24,9 @@ extension NotificationStack {
 
     public func touchEnded(_ touch: Touch, in settings: ScreenSettings) {
         guard let gesture = gestures.removeValue(forKey: touch.id) else { return }
-        if let id = gesture.target.cardID, gesture.isSwiping, let row = row(id) {
+        // A swipe the stack disabled while the finger was down (it closed) sees no end: no
+        // dismissal, no spring back, whether or not the finger moved since (docs/behaviours.md).
+        if let id = gesture.target.cardID, gesture.isSwiping, isSwipeable, let row = row(id) {
             // N13: strictly past the threshold leaves; anything else springs back.
             if row.offset.target < -Self.swipeThreshold {
                 dismiss(id, in: settings)

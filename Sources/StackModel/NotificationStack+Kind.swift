@@ -33,8 +33,16 @@ extension NotificationStack {
 
     public static let ownerChanges = ownerChangeHandlers.map(\.schema)
 
+    /// The change a screen of a new size makes (``ContainerFill``): not the owner's.
+    public static let containerChangeHandlers: [OwnerChangeHandler<NotificationStack>] = [
+        .init(OwnerChange.setWidth) { stack, width, _ in try stack.setWidth(width) }
+    ]
+
+    public static let containerChanges = containerChangeHandlers.map(\.schema)
+
     public func apply(_ change: OwnerChange, in settings: ScreenSettings) throws {
-        try OwnerChangeHandler.apply(change, to: self, by: Self.ownerChangeHandlers, in: settings)
+        try OwnerChangeHandler.apply(
+            change, to: self, by: Self.ownerChangeHandlers + Self.containerChangeHandlers, in: settings)
     }
 }
 

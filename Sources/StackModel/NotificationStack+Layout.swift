@@ -114,6 +114,11 @@ extension NotificationStack {
         }
     }
 
+    /// The layout's rectangle and the header's, which a closed stack's snapshot may not show.
+    public func extraHitRegions(in settings: ScreenSettings) -> [Rect] {
+        [layoutFrame(in: settings), headerFrame(in: settings), showLessFrame(in: settings)]
+    }
+
     public func point(of target: ComponentTarget, in settings: ScreenSettings) throws -> Point {
         switch target {
         case "stack": return layoutFrame(in: settings).center

@@ -11,7 +11,9 @@ public final class NotificationStack: Component {
     public let name: String
     /// Where the stack's top-left corner sits on the screen, and how wide it is.
     public let origin: Point
-    public let width: Double
+    @exclusivity(unchecked) public private(set) var width: Double
+    /// Whether its width follows the screen's (``ContainerFill``; it has no height of its own).
+    public var fill = ContainerFill.none
     /// The header's title (the seed's `title`, default "Notifications").
     public let title: String
     public let spacing: Double
@@ -146,6 +148,16 @@ public final class NotificationStack: Component {
 
     /// Sets `isExpanded`, as the binding's owner or the seed's own tap and button do (N6, N8),
     /// animating with spring(0.45, 0.2) unless Reduce Motion is on (N7).
+    /// A new width, as the container lays the stack out again (``ContainerFill``): at once.
+    public func setWidth(_ newWidth: Double) throws {
+        try StackModelError.requireNonNegative(newWidth, "width")
+        width = newWidth
+    }
+
+    public func containerChanges(for size: Size) -> [OwnerChange] {
+        fill.changes(for: size, width: width, height: nil)
+    }
+
     public func setExpanded(_ expanded: Bool, in settings: ScreenSettings) {
         guard expanded != isExpanded else { return }
         isExpanded = expanded

@@ -127,6 +127,10 @@ public final class Screen {
         try StackModelError.requireNonNegative(size.width, "width")
         try StackModelError.requireNonNegative(size.height, "height")
         change(.setSize(size)) { $0.size = size }
+        // Components that fill the screen follow it (ContainerFill), each change an event.
+        for component in components {
+            for change in component.containerChanges(for: size) { try self.change(change, of: component.name) }
+        }
     }
 
     // MARK: Seeing
@@ -165,8 +169,15 @@ public final class Screen {
     /// What VoiceOver reads, component after component, each in its own order (hidden ones
     /// dropped).
     public func accessibilityElements() -> [(component: String, element: AccessibilityElement)] {
+        accessibilityElements { $0.inVoiceOverOrder() }
+    }
+
+    /// Every component's elements, component after component, each component's in `order`.
+    public func accessibilityElements(
+        _ order: ([AccessibilityElement]) -> [AccessibilityElement]
+    ) -> [(component: String, element: AccessibilityElement)] {
         components.flatMap { component in
-            component.accessibilityElements(in: settings).inVoiceOverOrder().map { (component.name, $0) }
+            order(component.accessibilityElements(in: settings)).map { (component.name, $0) }
         }
     }
 

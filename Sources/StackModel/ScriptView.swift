@@ -96,10 +96,11 @@ public struct ScriptView {
     /// Everything on screen now, every frame in the caller's world.
     public func snapshot() -> FrameSnapshot { mirror.frame(screen.snapshot()) }
 
-    /// What VoiceOver reads, frames and activation points in the caller's world.
+    /// What VoiceOver reads, then what it is hidden from (``inScriptOrder()``), frames and
+    /// activation points in the caller's world.
     public func accessibilityElements() -> [(component: String, element: AccessibilityElement)] {
         let mirror = mirror
-        return screen.accessibilityElements().map { ($0.component, mirror.element($0.element)) }
+        return screen.accessibilityElements { $0.inScriptOrder() }.map { ($0.component, mirror.element($0.element)) }
     }
 
     /// A point on the screen (`point(of:)`), in the caller's world.
@@ -130,10 +131,11 @@ public struct ScriptView {
         return mirror.part(part)
     }
 
-    /// `component`'s elements in VoiceOver's order, in the caller's world.
+    /// `component`'s elements in VoiceOver's order, then its hidden ones (``inScriptOrder()``), in
+    /// the caller's world.
     public func accessibilityElements(of component: any Component) -> [AccessibilityElement] {
         let mirror = mirror
-        return component.accessibilityElements(in: screen.settings).inVoiceOverOrder().map {
+        return component.accessibilityElements(in: screen.settings).inScriptOrder().map {
             mirror.element($0)
         }
     }

@@ -32,8 +32,17 @@ extension StickyStackedCards {
 
     public static let ownerChanges = ownerChangeHandlers.map(\.schema)
 
+    /// The changes a screen of a new size makes (``ContainerFill``): not the owner's.
+    public static let containerChangeHandlers: [OwnerChangeHandler<StickyStackedCards>] = [
+        .init(OwnerChange.setWidth) { sticky, width, _ in try sticky.setWidth(width) },
+        .init(OwnerChange.setHeight) { sticky, height, _ in try sticky.setViewportHeight(height) },
+    ]
+
+    public static let containerChanges = containerChangeHandlers.map(\.schema)
+
     public func apply(_ change: OwnerChange, in settings: ScreenSettings) throws {
-        try OwnerChangeHandler.apply(change, to: self, by: Self.ownerChangeHandlers, in: settings)
+        try OwnerChangeHandler.apply(
+            change, to: self, by: Self.ownerChangeHandlers + Self.containerChangeHandlers, in: settings)
     }
 }
 

@@ -8,9 +8,11 @@ public final class StickyStackedCards: Component {
     public let kind = ComponentKind.stickyStackedCards
     public let name: String
     public let origin: Point
-    public let width: Double
+    @exclusivity(unchecked) public private(set) var width: Double
     /// The scroll view's visible height.
-    public let viewportHeight: Double
+    @exclusivity(unchecked) public private(set) var viewportHeight: Double
+    /// Which of its width and visible height follow the screen's (``ContainerFill``).
+    public var fill = ContainerFill.none
     /// The space between cards in the column (S3 counts it in a card's travel).
     public let spacing: Double
     /// The first card's pin line, below the scroll view's top (S1).
@@ -104,6 +106,23 @@ public final class StickyStackedCards: Component {
     public func scroll(to offset: Double) throws {
         try StackModelError.requireFinite(offset, "offset")
         scrollOffset = clampOffset(offset)
+    }
+
+    /// A new width, as the container lays the scroll view out again (``ContainerFill``).
+    public func setWidth(_ newWidth: Double) throws {
+        try StackModelError.requireNonNegative(newWidth, "width")
+        width = newWidth
+    }
+
+    /// A new visible height (``ContainerFill``): the offset stays within the new `maxOffset` (S6).
+    public func setViewportHeight(_ newHeight: Double) throws {
+        try StackModelError.requireNonNegative(newHeight, "height")
+        viewportHeight = newHeight
+        scrollOffset = clampOffset(scrollOffset)
+    }
+
+    public func containerChanges(for size: Size) -> [OwnerChange] {
+        fill.changes(for: size, width: width, height: viewportHeight)
     }
 
     /// Nothing in the component animates (S7).

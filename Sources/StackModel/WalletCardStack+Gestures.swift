@@ -4,18 +4,29 @@ extension WalletCardStack {
     /// The press style's animation does not look at Reduce Motion, so it runs either way.
     public func touchBegan(_ touch: Touch, on target: ComponentTarget, in settings: ScreenSettings) {
         guard let id = target.cardID else { return }
-        presses[touch.id] = id
+        presses[touch.id] = Press(card: id, isInside: true)
         updatePress(of: id, at: settings.now)
     }
 
-    /// The card stays pressed until the touch ends (W7), wherever the finger goes.
-    public func touchMoved(_ touch: Touch, in settings: ScreenSettings) {}
+    /// The card is pressed while the finger is where lifting it would fire the button (W7, as a
+    /// `UIControl` loses its highlight when the touch exits its bounds and gets it back when the
+    /// touch enters again): it lets go when the finger leaves the card's frame and is pressed
+    /// again when it comes back (docs/behaviours.md, W7).
+    public func touchMoved(_ touch: Touch, in settings: ScreenSettings) {
+        guard var press = presses[touch.id] else { return }
+        let frame = cardSnapshots(in: settings).first { $0.id.isSameBytes(press.card) }?.frame
+        let isInside = frame.map { ButtonTracking.fires(touch, in: $0) } ?? false
+        guard isInside != press.isInside else { return }
+        press.isInside = isInside
+        presses[touch.id] = press
+        updatePress(of: press.card, at: settings.now)
+    }
 
     /// The button fires when the finger comes up inside the card's frame on screen (`ButtonTracking`).
     /// W4: it selects the card when none is selected, and clears the selection when one is, whatever
     /// card was tapped (the seed's `selection = selection == nil ? item.id : nil`).
     public func touchEnded(_ touch: Touch, in settings: ScreenSettings) {
-        guard let id = presses.removeValue(forKey: touch.id) else { return }
+        guard let id = presses.removeValue(forKey: touch.id)?.card else { return }
         let frame = cardSnapshots(in: settings).first { $0.id.isSameBytes(id) }?.frame
         updatePress(of: id, at: settings.now)
         guard let frame, ButtonTracking.fires(touch, in: frame) else { return }
@@ -27,9 +38,10 @@ extension WalletCardStack {
         setSelection(selection == nil ? id : nil, in: settings)
     }
 
-    /// Scales a card to `pressedScale` while any finger is down on it, and back to 1 (W7).
+    /// Scales a card to `pressedScale` while a finger that went down on it is inside it, and back
+    /// to 1 (W7).
     private func updatePress(of id: String, at now: Double) {
-        let isPressed = presses.values.containsBytes(id)
+        let isPressed = presses.values.contains { $0.card.isSameBytes(id) && $0.isInside }
         pressScale[ByteKey(id)]?.set(isPressed ? Self.pressedScale : 1, animation: Self.pressAnimation, at: now)
     }
 

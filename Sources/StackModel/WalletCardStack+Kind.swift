@@ -36,8 +36,17 @@ extension WalletCardStack {
 
     public static let ownerChanges = ownerChangeHandlers.map(\.schema)
 
+    /// The changes a screen of a new size makes (``ContainerFill``): not the owner's, so the
+    /// explorer does not draw them; traces read them.
+    public static let containerChangeHandlers: [OwnerChangeHandler<WalletCardStack>] = [
+        .init(OwnerChange.setWidth) { wallet, width, _ in try wallet.setWidth(width) }
+    ]
+
+    public static let containerChanges = containerChangeHandlers.map(\.schema)
+
     public func apply(_ change: OwnerChange, in settings: ScreenSettings) throws {
-        try OwnerChangeHandler.apply(change, to: self, by: Self.ownerChangeHandlers, in: settings)
+        try OwnerChangeHandler.apply(
+            change, to: self, by: Self.ownerChangeHandlers + Self.containerChangeHandlers, in: settings)
     }
 }
 

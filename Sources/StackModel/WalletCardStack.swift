@@ -11,7 +11,9 @@ public final class WalletCardStack: Component {
     public let name: String
     /// Where the stack's top-left corner sits on the screen, and how wide it is.
     public let origin: Point
-    public let width: Double
+    @exclusivity(unchecked) public private(set) var width: Double
+    /// Which of its width and height follow the screen's (``ContainerFill``).
+    public var fill = ContainerFill.none
     /// Every card's height (W3): the cards' own heights are ignored.
     public let cardHeight: Double
     /// How much of a card shows above the next, before Dynamic Type (W1, W12).
@@ -38,8 +40,14 @@ public final class WalletCardStack: Component {
     @exclusivity(unchecked) var pressScale: [ByteKey: AnimatedValue] = [:]
     /// The detail area's opacity (`.transition(.opacity)`, W5).
     @exclusivity(unchecked) var detailOpacity: AnimatedValue
-    /// The card each finger went down on, by touch id.
-    @exclusivity(unchecked) var presses = TouchMap<String>()
+    /// The card each finger went down on, and whether the finger is inside it now, by touch id.
+    @exclusivity(unchecked) var presses = TouchMap<Press>()
+
+    /// A finger's press on a card (W7).
+    struct Press: Hashable, Sendable {
+        let card: String
+        var isInside: Bool
+    }
 
     // MARK: The seed's numbers, named once
 
@@ -142,6 +150,17 @@ public final class WalletCardStack: Component {
         resetTravel()
     }
 
+    /// A new width, as the container lays the stack out again (``ContainerFill``): at once.
+    public func setWidth(_ newWidth: Double) throws {
+        try StackModelError.requireNonNegative(newWidth, "width")
+        width = newWidth
+        resetTravel()
+    }
+
+    public func containerChanges(for size: Size) -> [OwnerChange] {
+        fill.changes(for: size, width: width, height: height)
+    }
+
     /// Replaces the cards, as the owner does. They re-lay at once; a selection whose card left
     /// counts as none (W11) and its details go without a fade, since `selection` did not change.
     public func setCards(_ newCards: [CardSpec]) throws {
@@ -166,7 +185,7 @@ public final class WalletCardStack: Component {
         travel = Dictionary(uniqueKeysWithValues: cards.map { (ByteKey($0.id), AnimatedValue(0)) })
         pressScale = Dictionary(
             uniqueKeysWithValues: cards.map { (ByteKey($0.id), pressScale[ByteKey($0.id)] ?? AnimatedValue(1)) })
-        presses = presses.filter { pressScale[ByteKey($0.value)] != nil }
+        presses = presses.filter { pressScale[ByteKey($0.value.card)] != nil }
     }
 
     public var animationEndTime: Double? {

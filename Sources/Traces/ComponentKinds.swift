@@ -39,9 +39,11 @@ public struct ComponentKinds: Sendable {
         types.first { $0.componentKind == kind }
     }
 
-    /// Every kind's owner changes, each name once, in the order the kinds declare them.
+    /// Every kind's owner changes, then the changes a new screen size makes (`set_width`), each
+    /// name once, in the order the kinds declare them: every change a trace can hold.
     public var ownerChanges: [OwnerChange.Schema] {
         var seen = Set<String>()
-        return types.flatMap { $0.ownerChanges }.filter { seen.insert($0.name).inserted }
+        return (types.flatMap { $0.ownerChanges } + types.flatMap { $0.containerChanges })
+            .filter { seen.insert($0.name).inserted }
     }
 }

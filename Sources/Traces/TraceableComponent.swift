@@ -8,6 +8,9 @@ public protocol TraceableComponent: Component, SendableMetatype {
     static var componentKind: ComponentKind { get }
     /// The changes its owner makes, by the names traces give them (`set_expanded`).
     static var ownerChanges: [OwnerChange.Schema] { get }
+    /// The changes a screen of a new size makes to it (`set_width`; `ContainerFill`): read and
+    /// replayed as owner changes are, but no owner's (the explorer does not draw them).
+    static var containerChanges: [OwnerChange.Schema] { get }
     /// Every parameter it was built with, after `kind` and `name`, named as the Lua options are,
     /// so a replay builds it again exactly (the current model state stands for the initial one).
     var traceFields: [(String, JSONValue)] { get }
@@ -18,4 +21,5 @@ public protocol TraceableComponent: Component, SendableMetatype {
 
 extension TraceableComponent {
     public static var ownerChanges: [OwnerChange.Schema] { [] }
+    public static var containerChanges: [OwnerChange.Schema] { [] }
 }

@@ -43,10 +43,10 @@ import Testing
         #expect(view.snapshot() == mirror.frame(screen.snapshot()))
         #expect(
             view.accessibilityElements().map(\.element)
-                == screen.accessibilityElements().map { mirror.element($0.element) })
+                == screen.accessibilityElements { $0.inScriptOrder() }.map { mirror.element($0.element) })
         #expect(
             view.accessibilityElements(of: stack)
-                == stack.accessibilityElements(in: screen.settings).inVoiceOverOrder().map(mirror.element))
+                == stack.accessibilityElements(in: screen.settings).inScriptOrder().map(mirror.element))
         #expect(view.reading(Point(x: 10, y: 2)) == Point(x: 380, y: 2))
         let (plain, plainStack) = try Self.screen(mirrored: false)
         #expect(ScriptView(plain).cards(of: plainStack) == plainStack.cardSnapshots(in: plain.settings))
