@@ -87,14 +87,13 @@ struct IsolatedRunner {
     /// out ran); false when a signal ended the search early.
     func discover(_ scripts: [Script]) -> ([TestRunner.Discovered], Bool) {
         var found: [TestRunner.Discovered?] = Array(repeating: nil, count: scripts.count)
-        let requests = scripts.map { script in
+        let ended = pool.run(count: scripts.count) { index in
             var wire = WireWriter()
             wire.int(Request.discover.rawValue)
-            wire.string(script.path)
-            wire.optionalString(script.root)
+            wire.string(scripts[index].path)
+            wire.optionalString(scripts[index].root)
             return wire.bytes
-        }
-        let ended = pool.run(requests) { index, outcome in
+        } _: { index, outcome in
             let whole = TestCase(
                 file: scripts[index].path, root: scripts[index].root, name: scripts[index].path,
                 position: scripts[index].path, index: 0, skipped: false)
@@ -144,14 +143,14 @@ struct IsolatedRunner {
             units.append((index, paired))
             index += paired ? 2 : 1
         }
-        let requests = units.map { first, paired in
+        let ended = pool.run(count: units.count) { job in
+            let (first, paired) = units[job]
             var wire = WireWriter()
             wire.int((paired ? Request.mirrorPair : Request.test).rawValue)
             wire.test(tests[first])
             if paired { wire.test(tests[first + 1]) }
             return wire.bytes
-        }
-        let ended = pool.run(requests) { job, outcome in
+        } _: { job, outcome in
             let (first, paired) = units[job]
             let indices = paired ? [first, first + 1] : [first]
             if case .finished(let bytes) = outcome {

@@ -61,8 +61,9 @@ final class WorkerPool {
     /// Answers a request (in a worker, or here when no worker can be made).
     private let serve: ([UInt8]) -> [UInt8]
     private var workers: [Worker] = []
-    /// The requests of the batch running now.
-    private var requests: [[UInt8]] = []
+    /// The request of each job of the batch running now, made when the job is sent (a 10,000-test
+    /// batch holds no 10,000 requests).
+    private var request: (Int) -> [UInt8] = { _ in [] }
     /// The read buffer of ``receive(_:)``, made once: answers arrive once a test.
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
@@ -95,18 +96,23 @@ final class WorkerPool {
         run((0..<count).map { index in withUnsafeBytes(of: Int64(index).littleEndian) { Array($0) } }, done)
     }
 
-    /// Runs a job for each of `requests`, calling `done(index, outcome)` as each ends (in the order
-    /// they end). Returns false when a signal interrupted the run before every job ended.
+    /// Runs a job for each of `requests`, as ``run(count:request:_:)``.
     func run(_ requests: [[UInt8]], _ done: (Int, Outcome) -> Void) -> Bool {
-        let count = requests.count
-        self.requests = requests
-        defer { self.requests = [] }
+        run(count: requests.count, request: { requests[$0] }, done)
+    }
+
+    /// Runs `count` jobs, job `index` answering `request(index)` (asked for when the job is sent),
+    /// calling `done(index, outcome)` as each ends (in the order they end). Returns false when a
+    /// signal interrupted the run before every job ended.
+    func run(count: Int, request: @escaping (Int) -> [UInt8], _ done: (Int, Outcome) -> Void) -> Bool {
+        self.request = request
+        defer { self.request = { _ in [] } }
         while workers.count < min(most, count), let worker = spawn() { workers.append(worker) }
         var next = 0
         var remaining = count
         if workers.isEmpty {
             // No process could be made: run here, unprotected, rather than not at all.
-            for index in 0..<count { done(index, .finished(serve(requests[index]))) }
+            for index in 0..<count { done(index, .finished(serve(request(index)))) }
             return true
         }
         while remaining > 0 {
@@ -114,7 +120,7 @@ final class WorkerPool {
             if !workers.contains(where: { $0.pid > 0 }) {
                 // Every worker is gone and none can be made: run what is left here, unprotected.
                 while next < count {
-                    done(next, .finished(serve(requests[next])))
+                    done(next, .finished(serve(request(next))))
                     next += 1
                 }
                 return true
@@ -230,9 +236,10 @@ final class WorkerPool {
     }
 
     private func send(_ job: Int, to slot: Int) -> Bool {
-        var length = Int64(requests[job].count).littleEndian
+        let bytes = request(job)
+        var length = Int64(bytes.count).littleEndian
         guard withUnsafeBytes(of: &length, { writeFully(workers[slot].requests, $0) }),
-            requests[job].withUnsafeBytes({ writeFully(workers[slot].requests, $0) })
+            bytes.withUnsafeBytes({ writeFully(workers[slot].requests, $0) })
         else { return false }
         workers[slot].job = job
         workers[slot].started = Self.now()
