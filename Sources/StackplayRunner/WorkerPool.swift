@@ -49,7 +49,9 @@ final class WorkerPool {
         var pid: pid_t
         var requests: Int32  // parent writes job indices
         var answers: Int32  // parent reads answers
+        /// The job it is running, and the one sent behind it (in the pipe, not started).
         var job: Int?
+        var queued: Int?
         var started: Double = 0
         var buffer: [UInt8] = []
         var closed = false
@@ -107,6 +109,9 @@ final class WorkerPool {
     func run(count: Int, request: @escaping (Int) -> [UInt8], _ done: (Int, Outcome) -> Void) -> Bool {
         self.request = request
         defer { self.request = { _ in [] } }
+        // a job sent behind another may meet a worker that has just died: its pipe's end must not
+        // end this process
+        signal(SIGPIPE, SIG_IGN)
         while workers.count < min(most, count), let worker = spawn() { workers.append(worker) }
         var next = 0
         var remaining = count
@@ -115,23 +120,42 @@ final class WorkerPool {
             for index in 0..<count { done(index, .finished(serve(request(index)))) }
             return true
         }
+        // Jobs sent behind another to a worker that was gone before it started them: sent again.
+        var again: [Int] = []
+        func nextJob() -> Int? {
+            if !again.isEmpty { return again.removeFirst() }
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
+        /// Replaces the worker in `slot`, its job ended; the job it held behind it is sent again.
+        func replacing(_ slot: Int, alreadyReaped: Bool = false) {
+            if let queued = workers[slot].queued { again.append(queued) }
+            replace(slot, alreadyReaped: alreadyReaped)
+        }
         while remaining > 0 {
             if Self.interruption != 0 { return false }
             if !workers.contains(where: { $0.pid > 0 }) {
                 // Every worker is gone and none can be made: run what is left here, unprotected.
-                while next < count {
-                    done(next, .finished(serve(request(next))))
-                    next += 1
-                }
+                while let job = nextJob() { done(job, .finished(serve(request(job)))) }
                 return true
             }
-            for slot in workers.indices
-            where workers[slot].pid > 0 && workers[slot].job == nil && next < count {
-                if send(next, to: slot) {
-                    next += 1
-                } else {
-                    // the worker is gone before it took the job: replace it and try again
-                    replace(slot)
+            // Each worker gets a job, and a small one behind it, so that it starts the next job as
+            // soon as it has answered one, without waiting for this process to read the answer.
+            for slot in workers.indices {
+                while workers[slot].pid > 0, workers[slot].queued == nil, let job = nextJob() {
+                    let bytes = request(job)
+                    if workers[slot].job != nil, bytes.count > Self.queuedMost {
+                        again.insert(job, at: 0)
+                        break
+                    }
+                    if !send(job, bytes, to: slot) {
+                        // the worker is gone before it took the job: the job waits for another (the
+                        // one it was running, if any, ends as a crash when its pipe is read)
+                        again.insert(job, at: 0)
+                        guard workers[slot].job == nil else { break }
+                        replace(slot)
+                    }
                 }
             }
             // a gone slot polls fd -1, which poll() skips
@@ -146,30 +170,36 @@ final class WorkerPool {
             }
             let now = Self.now()
             for slot in workers.indices {
-                guard let job = workers[slot].job else { continue }
+                guard workers[slot].job != nil else { continue }
                 if fds[slot].revents != 0 {
-                    if let (answer, stopped) = receive(slot) {
+                    readAnswers(slot)
+                    // every whole answer that has arrived, in order: a job's, then the one behind it
+                    while let job = workers[slot].job, let (answer, stopped) = takeAnswer(slot) {
+                        remaining -= 1
                         if stopped {
                             // the worker ends right after its watchdog's frame: a new one takes its place
-                            replace(slot)
+                            replacing(slot)
                         } else {
-                            workers[slot].job = nil
+                            workers[slot].job = workers[slot].queued
+                            workers[slot].queued = nil
+                            workers[slot].started = now
                         }
-                        remaining -= 1
                         done(
                             job,
                             stopped
                                 ? .stopped(message: String(decoding: answer, as: UTF8.self))
                                 : .finished(answer))
-                    } else if workers[slot].closed {
+                        if stopped { break }
+                    }
+                    if let job = workers[slot].job, workers[slot].closed {
                         let (signal, status) = reap(workers[slot].pid)
-                        replace(slot, alreadyReaped: true)
+                        replacing(slot, alreadyReaped: true)
                         remaining -= 1
                         done(job, .crashed(signal: signal, status: status))
                     }
-                } else if timeout > 0, now - workers[slot].started > timeout {
+                } else if let job = workers[slot].job, timeout > 0, now - workers[slot].started > timeout {
                     if workers[slot].pid > 0 { Glibc.kill(workers[slot].pid, SIGKILL) }
-                    replace(slot)
+                    replacing(slot)
                     remaining -= 1
                     done(job, .timedOut(seconds: timeout))
                 }
@@ -235,25 +265,36 @@ final class WorkerPool {
         }
     }
 
-    private func send(_ job: Int, to slot: Int) -> Bool {
-        let bytes = request(job)
+    /// The largest request sent to a worker behind the job it is running: one that fits in the
+    /// pipe beside another, so that writing it never waits for a worker that may hang.
+    private static let queuedMost = 4096
+
+    /// Sends `bytes`, the request of `job`, to the worker in `slot`: its job, or the one behind it.
+    private func send(_ job: Int, _ bytes: [UInt8], to slot: Int) -> Bool {
         var length = Int64(bytes.count).littleEndian
         guard withUnsafeBytes(of: &length, { writeFully(workers[slot].requests, $0) }),
             bytes.withUnsafeBytes({ writeFully(workers[slot].requests, $0) })
         else { return false }
-        workers[slot].job = job
-        workers[slot].started = Self.now()
-        workers[slot].buffer.removeAll(keepingCapacity: true)
+        if workers[slot].job == nil {
+            workers[slot].job = job
+            workers[slot].started = Self.now()
+        } else {
+            workers[slot].queued = job
+        }
         return true
     }
 
-    /// Reads what is there; the whole answer once it has all arrived (and whether it is a
-    /// watchdog's stop message), else nil.
-    private func receive(_ slot: Int) -> ([UInt8], Bool)? {
+    /// Reads what is there into the worker's buffer (the end of its pipe marks it closed).
+    private func readAnswers(_ slot: Int) {
         let fd = workers[slot].answers
         let got = chunk.withUnsafeMutableBytes { Syscall.read(fd, into: $0) }
         if got > 0 { workers[slot].buffer.append(contentsOf: chunk[0..<got]) }
         if got <= 0 { workers[slot].closed = true }
+    }
+
+    /// The first whole answer in the worker's buffer, taken out of it (and whether it is a
+    /// watchdog's stop message); nil while it has not all arrived.
+    private func takeAnswer(_ slot: Int) -> ([UInt8], Bool)? {
         let buffer = workers[slot].buffer
         guard buffer.count >= 8 else { return nil }
         var field: UInt64 = 0
@@ -264,7 +305,9 @@ final class WorkerPool {
             return nil
         }
         guard buffer.count >= 8 + length else { return nil }
-        return (Array(buffer[8..<8 + length]), stopped)
+        let answer = Array(buffer[8..<8 + length])
+        workers[slot].buffer.removeFirst(8 + length)
+        return (answer, stopped)
     }
 
     private func replace(_ slot: Int, alreadyReaped: Bool = false) {
@@ -281,6 +324,7 @@ final class WorkerPool {
             // no new process could be made: this slot is gone (pid 0 marks it)
             workers[slot].pid = 0
             workers[slot].job = nil
+            workers[slot].queued = nil
         }
     }
 

@@ -49,6 +49,31 @@ import Testing
         #expect(outcomes[3] == "finished [3]")
     }
 
+    @Test func `a worker starts its next job while the run still handles the answer before it`() throws {
+        // job 1 leaves a file; the run's handling of job 0's answer waits for that file, which
+        // only appears if job 1 was already sent (it waits 5 s at most, then the test fails)
+        let marker = "/tmp/stackplay-pool-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        defer { unlink(marker) }
+        let pool = WorkerPool(workers: 1, count: 2, timeout: 0) { index in
+            if index == 1 { close(open(marker, O_CREAT | O_WRONLY, 0o600)) }
+            return [UInt8(index)]
+        }
+        var sawMarker = false
+        var answers: [Int: [UInt8]] = [:]
+        let ended = pool.run { index, outcome in
+            if case .finished(let bytes) = outcome { answers[index] = bytes }
+            guard index == 0 else { return }
+            for _ in 0..<500 where !sawMarker {
+                sawMarker = access(marker, F_OK) == 0
+                if !sawMarker { usleep(10_000) }
+            }
+        }
+        pool.killAll()
+        #expect(ended)
+        #expect(sawMarker)
+        #expect(answers == [0: [0], 1: [1]])
+    }
+
     @Test func `results cross the pipe field by field`() throws {
         let test = TestCase(
             file: "a.lua", root: "r", name: "n", position: "a.lua:1", index: 3, skipped: false, focused: true,
