@@ -14,8 +14,11 @@ import SystemCalls
 /// batch after it (a run's discovery, then its tests: a worker keeps what it built, such as a
 /// file's snapshot). The parent sends a job's request down a pipe (bytes, length first; for the
 /// batch of ``init(workers:count:timeout:body:)`` the job's index) and reads the worker's answer
-/// back, length first. The parent stays single-threaded (it forks, so it must), and never waits
-/// for a worker it let go: stopped workers are reaped later, without blocking.
+/// back, length first; a worker holds the next job's request in its pipe while it runs one (a
+/// small request: one that cannot fill the pipe), so that it never waits for the parent between
+/// jobs, and a job it had not started when it died goes to the next worker. The parent stays
+/// single-threaded (it forks, so it must), and never waits for a worker it let go: stopped
+/// workers are reaped later, without blocking.
 final class WorkerPool {
     enum Outcome {
         /// What `body` returned.
