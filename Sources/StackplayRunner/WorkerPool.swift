@@ -66,6 +66,8 @@ final class WorkerPool {
     /// Answers a request (in a worker, or here when no worker can be made).
     private let serve: ([UInt8]) -> [UInt8]
     private var workers: [Worker] = []
+    /// The keys each worker slot's process served (``run(count:request:key:_:)``).
+    private var served: [Set<String>] = []
     /// The request of each job of the batch running now, made when the job is sent (a 10,000-test
     /// batch holds no 10,000 requests).
     private var request: (Int) -> [UInt8] = { _ in [] }
@@ -101,22 +103,28 @@ final class WorkerPool {
         run((0..<count).map { index in withUnsafeBytes(of: Int64(index).littleEndian) { Array($0) } }, done)
     }
 
-    /// Runs a job for each of `requests`, as ``run(count:request:_:)``.
+    /// Runs a job for each of `requests`, as ``run(count:request:key:_:)``.
     func run(_ requests: [[UInt8]], _ done: (Int, Outcome) -> Void) -> Bool {
         run(count: requests.count, request: { requests[$0] }, done)
     }
 
     /// Runs `count` jobs, job `index` answering `request(index)` (asked for when the job is sent),
-    /// calling `done(index, outcome)` as each ends (in the order they end). Returns false when a
-    /// signal interrupted the run before every job ended.
-    func run(count: Int, request: @escaping (Int) -> [UInt8], _ done: (Int, Outcome) -> Void) -> Bool {
+    /// calling `done(index, outcome)` as each ends (in the order they end). Jobs next to each other
+    /// with the same `key` (a file's tests) go to one worker, the one that served the key before
+    /// when it is free (a file's discovery: it has the file's snapshot) (``JobOrder``). Returns
+    /// false when a signal interrupted the run before every job ended.
+    func run(
+        count: Int, request: @escaping (Int) -> [UInt8], key: ((Int) -> String)? = nil,
+        _ done: (Int, Outcome) -> Void
+    ) -> Bool {
         self.request = request
         defer { self.request = { _ in [] } }
         // a job sent behind another may meet a worker that has just died: its pipe's end must not
         // end this process
         signal(SIGPIPE, SIG_IGN)
         while workers.count < min(most, count), let worker = spawn() { workers.append(worker) }
-        var next = 0
+        while served.count < workers.count { served.append([]) }
+        var order = JobOrder(count: count, key: key)
         var remaining = count
         if workers.isEmpty {
             // No process could be made: run here, unprotected, rather than not at all.
@@ -125,11 +133,9 @@ final class WorkerPool {
         }
         // Jobs sent behind another to a worker that was gone before it started them: sent again.
         var again: [Int] = []
-        func nextJob() -> Int? {
+        func nextJob(for slot: Int) -> Int? {
             if !again.isEmpty { return again.removeFirst() }
-            guard next < count else { return nil }
-            next += 1
-            return next - 1
+            return order.next(for: slot, served: &served[slot])
         }
         /// Replaces the worker in `slot`, its job ended; the job it held behind it is sent again.
         func replacing(_ slot: Int, alreadyReaped: Bool = false) {
@@ -140,13 +146,13 @@ final class WorkerPool {
             if Self.interruption != 0 { return false }
             if !workers.contains(where: { $0.pid > 0 }) {
                 // Every worker is gone and none can be made: run what is left here, unprotected.
-                while let job = nextJob() { done(job, .finished(serve(request(job)))) }
+                while let job = nextJob(for: 0) { done(job, .finished(serve(request(job)))) }
                 return true
             }
             // Each worker gets a job, and a small one behind it, so that it starts the next job as
             // soon as it has answered one, without waiting for this process to read the answer.
             for slot in workers.indices {
-                while workers[slot].pid > 0, workers[slot].queued == nil, let job = nextJob() {
+                while workers[slot].pid > 0, workers[slot].queued == nil, let job = nextJob(for: slot) {
                     let bytes = request(job)
                     if workers[slot].job != nil, bytes.count > Self.queuedMost {
                         again.insert(job, at: 0)
@@ -321,6 +327,7 @@ final class WorkerPool {
         workers[slot].requests = -1
         workers[slot].answers = -1
         if !alreadyReaped { Self.letGo(old.pid) }
+        served[slot] = []  // a new process has built nothing yet
         if let fresh = spawn() {
             workers[slot] = fresh
         } else {
@@ -393,4 +400,82 @@ private func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> 
 
 private func writeFully(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
     Syscall.writeAll(fd, buffer) == nil
+}
+
+/// Which job a worker takes next. The jobs are cut into shares, each a run of jobs next to each
+/// other with the same key (jobs without a key are a share each); a worker runs its share to the
+/// end, then takes the first share nobody has taken (among the next few, one whose key it served
+/// before), and when every share is taken, the next few jobs of the largest share left: a file's
+/// tests run where its state is built, and no worker waits while another has jobs to spare.
+struct JobOrder {
+    private struct Share {
+        var next: Int
+        var end: Int
+        let key: String?
+        var taken = false
+    }
+    private var shares: [Share] = []
+    /// No share before it is free.
+    private var firstFree = 0
+    /// The share each worker slot runs.
+    private var held: [Int: Int] = [:]
+    /// How many shares past the first free one a worker looks at for a key it served.
+    private static let lookahead = 8
+    /// How many jobs a worker takes from the largest share left once every share is taken.
+    private static let spared = 8
+
+    init(count: Int, key: ((Int) -> String)?) {
+        var start = 0
+        while start < count {
+            let name = key?(start)
+            var end = start + 1
+            if let name, let key { while end < count, key(end) == name { end += 1 } }
+            shares.append(Share(next: start, end: end, key: name))
+            start = end
+        }
+    }
+
+    /// The job the worker in `slot` runs next (nil when every job is handed out); `served`, the
+    /// keys its process served, gets the key of a share it takes.
+    mutating func next(for slot: Int, served: inout Set<String>) -> Int? {
+        if let share = held[slot], shares[share].next < shares[share].end { return take(share) }
+        while firstFree < shares.count, shares[firstFree].taken { firstFree += 1 }
+        var pick: Int?
+        var index = firstFree
+        var looked = 0
+        while index < shares.count, looked < Self.lookahead {
+            if !shares[index].taken {
+                if pick == nil { pick = index }
+                if let key = shares[index].key, served.contains(key) {
+                    pick = index
+                    break
+                }
+                looked += 1
+            }
+            index += 1
+        }
+        if pick == nil {
+            // every share is taken: the next jobs of the largest share left, which goes on after them
+            guard
+                let largest = shares.indices.max(by: {
+                    shares[$0].end - shares[$0].next < shares[$1].end - shares[$1].next
+                }), shares[largest].next < shares[largest].end
+            else { return nil }
+            let from = shares[largest].next
+            let end = min(shares[largest].end, from + Self.spared)
+            shares[largest].next = end
+            shares.append(Share(next: from, end: end, key: shares[largest].key))
+            pick = shares.count - 1
+        }
+        guard let pick else { return nil }
+        shares[pick].taken = true
+        held[slot] = pick
+        if let key = shares[pick].key { served.insert(key) }
+        return take(pick)
+    }
+
+    private mutating func take(_ share: Int) -> Int {
+        shares[share].next += 1
+        return shares[share].next - 1
+    }
 }

@@ -74,6 +74,40 @@ import Testing
         #expect(answers == [0: [0], 1: [1]])
     }
 
+    @Test func `a file's jobs go to one worker, to the one that served the file first`() {
+        let keys = ["a", "a", "a", "b", "b", "c"]
+        var order = JobOrder(count: keys.count) { keys[$0] }
+        var first: Set<String> = []
+        var second: Set<String> = ["c"]  // it discovered c.lua
+        #expect(order.next(for: 0, served: &first) == 0)
+        #expect(order.next(for: 1, served: &second) == 5)
+        #expect(order.next(for: 1, served: &second) == 3)
+        #expect(order.next(for: 0, served: &first) == 1)
+        #expect(order.next(for: 0, served: &first) == 2)
+        #expect(order.next(for: 1, served: &second) == 4)
+        #expect(order.next(for: 0, served: &first) == nil)
+        #expect(first == ["a"] && second == ["b", "c"])
+    }
+
+    @Test func `a worker with nothing left takes the next jobs of the largest share`() {
+        var order = JobOrder(count: 20) { _ in "big" }
+        var first: Set<String> = []
+        var second: Set<String> = []
+        #expect(order.next(for: 0, served: &first) == 0)
+        // the share is taken: the second worker takes the 8 jobs after the first worker's next one
+        #expect((0..<8).map { _ in order.next(for: 1, served: &second) } == Array(1...8))
+        #expect(order.next(for: 0, served: &first) == 9)
+        var handed = [0, 9] + Array(1...8)
+        while let job = order.next(for: handed.count % 2, served: &first) { handed.append(job) }
+        #expect(handed.sorted() == Array(0..<20))
+    }
+
+    @Test func `jobs without a key are handed out in order`() {
+        var order = JobOrder(count: 5, key: nil)
+        var served: Set<String> = []
+        #expect((0..<6).map { order.next(for: $0 % 2, served: &served) } == [0, 1, 2, 3, 4, nil])
+    }
+
     @Test func `results cross the pipe field by field`() throws {
         let test = TestCase(
             file: "a.lua", root: "r", name: "n", position: "a.lua:1", index: 3, skipped: false, focused: true,
