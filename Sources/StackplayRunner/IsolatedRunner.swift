@@ -93,7 +93,9 @@ struct IsolatedRunner {
             wire.string(scripts[index].path)
             wire.optionalString(scripts[index].root)
             return wire.bytes
-        } key: { scripts[$0].path } _: { index, outcome in
+        } key: {
+            scripts[$0].path
+        } _: { index, outcome in
             let whole = TestCase(
                 file: scripts[index].path, root: scripts[index].root, name: scripts[index].path,
                 position: scripts[index].path, index: 0, skipped: false)
@@ -154,7 +156,9 @@ struct IsolatedRunner {
             wire.test(tests[first])
             if paired { wire.test(tests[first + 1]) }
             return wire.bytes
-        } key: { tests[units[$0].first].file } _: { job, outcome in
+        } key: {
+            tests[units[$0].first].file
+        } _: { job, outcome in
             let (first, paired) = units[job]
             let indices = paired ? [first, first + 1] : [first]
             var read: [TestResult] = []

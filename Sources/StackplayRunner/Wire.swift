@@ -67,10 +67,14 @@ struct WireWriter {
         for text in [result.expected, result.actual, result.diff, result.picture] { string(text) }
         int(result.auditIssues.count)
         for issue in result.auditIssues {
-            for text in [issue.type.rawValue, issue.rule, issue.component, issue.kind.rawValue, issue.element] {
+            for text in [
+                issue.type.rawValue, issue.rule, issue.component, issue.kind.rawValue, issue.element,
+            ] {
                 string(text)
             }
-            for number in [issue.frame.x, issue.frame.y, issue.frame.width, issue.frame.height] { double(number) }
+            for number in [issue.frame.x, issue.frame.y, issue.frame.width, issue.frame.height] {
+                double(number)
+            }
             string(issue.compact)
             string(issue.detail)
             double(issue.time)
@@ -158,7 +162,8 @@ struct WireReader {
             let issues = list({ $0.auditIssue() })
         else { return nil }
         var result = TestResult(
-            test: test, status: status, message: message, traceback: traceback, dump: dump, position: position,
+            test: test, status: status, message: message, traceback: traceback, dump: dump,
+            position: position,
             seconds: seconds, traces: traces, output: output, seed: seed)
         result.kind = kind
         result.expected = expected
@@ -177,6 +182,7 @@ struct WireReader {
         else { return nil }
         return AuditIssue(
             type: type, rule: rule, component: component, kind: ComponentKind(kind), element: element,
-            frame: Rect(x: x, y: y, width: width, height: height), compact: compact, detail: detail, time: time)
+            frame: Rect(x: x, y: y, width: width, height: height), compact: compact, detail: detail,
+            time: time)
     }
 }
