@@ -26,6 +26,8 @@ struct HumanReporter: Reporter {
         colours ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
+    mutating func forgetSeed() { seed = nil }
+
     mutating func finished(_ result: TestResult, to sink: ReportSink) {
         summary.add(result.status)
         if !currentFile.isSameBytes(result.test.file) {

@@ -11,11 +11,17 @@ enum Interruption {
     static func report(_ results: [TestResult], of total: Int, junit: String?, format: Options.Format?)
         -> Int32
     {
-        let signal = WorkerPool.interruption
         Reporters.report(results, format: format ?? .human, seed: nil, junit: junit)
+        return ended(finished: results.count, of: total)
+    }
+
+    /// Says that the run was interrupted after `finished` of `total` tests (their report written);
+    /// the exit code.
+    static func ended(finished: Int, of total: Int) -> Int32 {
+        let signal = WorkerPool.interruption
         Output.err(
             "stackplay: interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): "
-                + "\(results.count) of \(total) tests finished; the others did not run")
+                + "\(finished) of \(total) tests finished; the others did not run")
         return 128 + signal
     }
 }

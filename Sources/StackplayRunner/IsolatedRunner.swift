@@ -87,14 +87,15 @@ struct IsolatedRunner {
     /// out ran); false when a signal ended the search early.
     func discover(_ scripts: [Script]) -> ([TestRunner.Discovered], Bool) {
         var found: [TestRunner.Discovered?] = Array(repeating: nil, count: scripts.count)
-        let requests = scripts.map { script in
+        let ended = pool.run(count: scripts.count) { index in
             var wire = WireWriter()
             wire.int(Request.discover.rawValue)
-            wire.string(script.path)
-            wire.optionalString(script.root)
+            wire.string(scripts[index].path)
+            wire.optionalString(scripts[index].root)
             return wire.bytes
-        }
-        let ended = pool.run(requests) { index, outcome in
+        } key: {
+            scripts[$0].path
+        } _: { index, outcome in
             let whole = TestCase(
                 file: scripts[index].path, root: scripts[index].root, name: scripts[index].path,
                 position: scripts[index].path, index: 0, skipped: false)
@@ -128,11 +129,12 @@ struct IsolatedRunner {
         return (found.compactMap { $0 }, ended)
     }
 
-    /// Each test's result, in the tests' order (nil for a test a signal kept from running); false
-    /// when a signal ended the run early. A test followed by its mirrored copy (`--mirror`) is one
-    /// job: the plain run is the mirrored run's twin.
-    func run(_ tests: [TestCase]) -> ([TestResult?], Bool) {
-        var results: [TestResult?] = Array(repeating: nil, count: tests.count)
+    /// Runs `tests`, handing each result to `deliver` (with its test's index) in the tests' order, as soon as it and every
+    /// one before it have finished (the run holds only the few that finished ahead of another).
+    /// Returns false when a signal ended the run early: the results that finished are handed over
+    /// first, in order, the tests that did not run left out. A test followed by its mirrored copy
+    /// (`--mirror`) is one job: the plain run is the mirrored run's twin.
+    func run(_ tests: [TestCase], deliver: (Int, TestResult) -> Void) -> Bool {
         // Each job's first test (`units`); a pair's mirrored copy is the next one.
         var units: [(first: Int, paired: Bool)] = []
         var index = 0
@@ -144,28 +146,36 @@ struct IsolatedRunner {
             units.append((index, paired))
             index += paired ? 2 : 1
         }
-        let requests = units.map { first, paired in
+        // results that finished before one ahead of them, by test
+        var ahead: [Int: TestResult] = [:]
+        var delivered = 0
+        let ended = pool.run(count: units.count) { job in
+            let (first, paired) = units[job]
             var wire = WireWriter()
             wire.int((paired ? Request.mirrorPair : Request.test).rawValue)
             wire.test(tests[first])
             if paired { wire.test(tests[first + 1]) }
             return wire.bytes
-        }
-        let ended = pool.run(requests) { job, outcome in
+        } key: {
+            tests[units[$0].first].file
+        } _: { job, outcome in
             let (first, paired) = units[job]
             let indices = paired ? [first, first + 1] : [first]
+            var read: [TestResult] = []
             if case .finished(let bytes) = outcome {
                 var wire = WireReader(bytes)
-                let read = indices.compactMap { _ in wire.result() }
-                if read.count == indices.count {
-                    for (index, result) in zip(indices, read) { results[index] = result }
-                    return
-                }
+                read = indices.compactMap { _ in wire.result() }
             }
-            for index in indices { results[index] = Self.lost(tests[index], outcome, while: "") }
+            if read.count != indices.count { read = indices.map { Self.lost(tests[$0], outcome, while: "") } }
+            for (index, result) in zip(indices, read) { ahead[index] = result }
+            while let result = ahead.removeValue(forKey: delivered) {
+                deliver(delivered, result)
+                delivered += 1
+            }
         }
         release(killing: !ended)
-        return (results, ended)
+        for index in ahead.keys.sorted() { deliver(index, ahead[index]!) }
+        return ended
     }
 
     /// The failure of a test whose worker crashed, hung or answered nonsense.

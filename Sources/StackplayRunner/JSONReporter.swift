@@ -25,6 +25,8 @@ struct JSONReporter: Reporter {
     /// is the string `"nan"`, `"inf"` or `"-inf"`.
     static let formatVersion = 1
 
+    mutating func forgetSeed() { seed = nil }
+
     mutating func finished(_ result: TestResult, to sink: ReportSink) {
         summary.add(result.status)
         tests.append(JSONValueEncoder().json(result))

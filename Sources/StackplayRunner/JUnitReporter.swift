@@ -20,6 +20,8 @@ struct JUnitReporter: Reporter {
         self.path = path
     }
 
+    mutating func forgetSeed() { seed = nil }
+
     mutating func finished(_ result: TestResult, to sink: ReportSink) { results.append(result) }
 
     func end(to sink: ReportSink) -> Bool {

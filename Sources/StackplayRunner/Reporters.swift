@@ -22,10 +22,13 @@ protocol Reporter {
     mutating func finished(_ result: TestResult, to sink: ReportSink)
     /// False when the report could not be written (it said why on `sink.err`).
     mutating func end(to sink: ReportSink) -> Bool
+    /// Names no seed at the end: a signal interrupted the run (``Interruption``).
+    mutating func forgetSeed()
 }
 
 extension Reporter {
     mutating func start(count: Int, to sink: ReportSink) {}
+    mutating func forgetSeed() {}
 
     /// What this report writes for `results`, as text: stdout's lines, then stderr's.
     func render(_ results: [TestResult]) -> (out: String, err: String) {
@@ -69,5 +72,40 @@ enum Reporters {
         reporter.start(count: results.count, to: sink)
         for result in results { reporter.finished(result, to: sink) }
         return reporter.end(to: sink)
+    }
+}
+
+/// A report fed one result at a time, as the run finishes them: the same bytes as
+/// ``Reporters/report`` for the same results, without the run holding them (the human report keeps
+/// only the failures it writes at the end; `--json` and `--junit` keep what their documents need).
+/// Not for TAP, whose plan counts the results before the first.
+struct ReportStream {
+    private var reporter: any Reporter
+    private var junit: JUnitReporter?
+    /// The counts of the results so far.
+    private(set) var summary = Summary([])
+    private(set) var count = 0
+
+    init(format: Options.Format, seed: Int?, junit: String?) {
+        precondition(format != .tap, "a TAP report counts its results first")
+        reporter = Reporters.reporter(format, seed: seed)
+        self.junit = junit.map { JUnitReporter(seed: seed, path: $0) }
+    }
+
+    mutating func add(_ result: TestResult) {
+        summary.add(result.status)
+        count += 1
+        reporter.finished(result, to: .standard)
+        junit?.finished(result, to: .standard)
+    }
+
+    /// Ends the reports (with no seed when `interrupted`); false when the JUnit file could not be written.
+    mutating func end(interrupted: Bool = false) -> Bool {
+        if interrupted {
+            reporter.forgetSeed()
+            junit?.forgetSeed()
+        }
+        let written = reporter.end(to: .standard)
+        return (junit?.end(to: .standard) ?? true) && written
     }
 }

@@ -88,21 +88,46 @@ struct TestRun {
             return chosenBroken.isEmpty ? ExitCode.success : ExitCode.failure
         }
 
-        // A whole script in its plain variant already ran: only the others go to the workers (and
-        // without whole scripts the results are used as they come: a 10,000-test run holds no copy).
+        // A whole script in its plain variant already ran: only the others go to the workers.
         func ranAlready(_ test: TestCase) -> TestResult? {
             ranWhole[ByteKey(test.file)].flatMap { $0.test == test ? $0 : nil }
         }
         let pending = ranWhole.isEmpty ? chosen : chosen.filter { ranAlready($0) == nil }
-        var ran: [TestResult?]
-        let runEnded: Bool
-        (ran, runEnded) = isolated.run(pending)
-        if !ranWhole.isEmpty {
-            var next = ran.makeIterator()
-            ran = chosen.map { test in ranAlready(test) ?? next.next() ?? nil }
+        // Each result is reported as it comes, in the tests' order, when nothing needs them all
+        // first (trace outputs; TAP's plan counts them): a 10,000-test run holds no 10,000 results.
+        let format = options.format ?? .human
+        var stream =
+            options.recordsTraces || format == .tap
+            ? nil : ReportStream(format: format, seed: seed, junit: options.junit)
+        var results: [TestResult] = []
+        func finished(_ result: TestResult) {
+            var result = result
+            if options.forbidOnly || options.ci { result = FocusRule.apply(to: [result], ci: options.ci)[0] }
+            if stream != nil { stream?.add(result) } else { results.append(result) }
         }
-        var results = broken.filter { chosenBroken.contains($0.test) } + ran.compactMap { $0 }
-        if options.forbidOnly || options.ci { results = FocusRule.apply(to: results, ci: options.ci) }
+        for failed in broken where chosenBroken.contains(failed.test) { finished(failed) }
+        // The whole scripts' results go between the others, where their tests are among the chosen.
+        let pendingAt = ranWhole.isEmpty ? [] : chosen.indices.filter { ranAlready(chosen[$0]) == nil }
+        var next = 0
+        func wholeScripts(before end: Int) {
+            while next < end {
+                if let whole = ranAlready(chosen[next]) { finished(whole) }
+                next += 1
+            }
+        }
+        let runEnded = isolated.run(pending) { index, result in
+            if !pendingAt.isEmpty {
+                wholeScripts(before: pendingAt[index])
+                next = pendingAt[index] + 1
+            }
+            finished(result)
+        }
+        if !ranWhole.isEmpty { wholeScripts(before: chosen.count) }
+        if var stream {
+            let written = stream.end(interrupted: !runEnded)
+            guard runEnded else { return Interruption.ended(finished: stream.count, of: chosen.count) }
+            return written && stream.summary.failed == 0 ? ExitCode.success : ExitCode.failure
+        }
         guard runEnded else {
             return Interruption.report(
                 results, of: chosen.count, junit: options.junit, format: options.format)
@@ -110,8 +135,7 @@ struct TestRun {
         let (tracedResults, tracesWritten) = TraceOutputs(options: options).apply(to: results)
         results = tracedResults
 
-        guard Reporters.report(results, format: options.format ?? .human, seed: seed, junit: options.junit)
-        else {
+        guard Reporters.report(results, format: format, seed: seed, junit: options.junit) else {
             return ExitCode.failure
         }
         return Summary(results).failed == 0 && tracesWritten ? ExitCode.success : ExitCode.failure

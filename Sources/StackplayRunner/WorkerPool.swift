@@ -14,8 +14,11 @@ import SystemCalls
 /// batch after it (a run's discovery, then its tests: a worker keeps what it built, such as a
 /// file's snapshot). The parent sends a job's request down a pipe (bytes, length first; for the
 /// batch of ``init(workers:count:timeout:body:)`` the job's index) and reads the worker's answer
-/// back, length first. The parent stays single-threaded (it forks, so it must), and never waits
-/// for a worker it let go: stopped workers are reaped later, without blocking.
+/// back, length first; a worker holds the next job's request in its pipe while it runs one (a
+/// small request: one that cannot fill the pipe), so that it never waits for the parent between
+/// jobs, and a job it had not started when it died goes to the next worker. The parent stays
+/// single-threaded (it forks, so it must), and never waits for a worker it let go: stopped
+/// workers are reaped later, without blocking.
 final class WorkerPool {
     enum Outcome {
         /// What `body` returned.
@@ -49,7 +52,9 @@ final class WorkerPool {
         var pid: pid_t
         var requests: Int32  // parent writes job indices
         var answers: Int32  // parent reads answers
+        /// The job it is running, and the one sent behind it (in the pipe, not started).
         var job: Int?
+        var queued: Int?
         var started: Double = 0
         var buffer: [UInt8] = []
         var closed = false
@@ -61,8 +66,11 @@ final class WorkerPool {
     /// Answers a request (in a worker, or here when no worker can be made).
     private let serve: ([UInt8]) -> [UInt8]
     private var workers: [Worker] = []
-    /// The requests of the batch running now.
-    private var requests: [[UInt8]] = []
+    /// The keys each worker slot's process served (``run(count:request:key:_:)``).
+    private var served: [Set<String>] = []
+    /// The request of each job of the batch running now, made when the job is sent (a 10,000-test
+    /// batch holds no 10,000 requests).
+    private var request: (Int) -> [UInt8] = { _ in [] }
     /// The read buffer of ``receive(_:)``, made once: answers arrive once a test.
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
@@ -95,37 +103,68 @@ final class WorkerPool {
         run((0..<count).map { index in withUnsafeBytes(of: Int64(index).littleEndian) { Array($0) } }, done)
     }
 
-    /// Runs a job for each of `requests`, calling `done(index, outcome)` as each ends (in the order
-    /// they end). Returns false when a signal interrupted the run before every job ended.
+    /// Runs a job for each of `requests`, as ``run(count:request:key:_:)``.
     func run(_ requests: [[UInt8]], _ done: (Int, Outcome) -> Void) -> Bool {
-        let count = requests.count
-        self.requests = requests
-        defer { self.requests = [] }
+        run(count: requests.count, request: { requests[$0] }, done)
+    }
+
+    /// Runs `count` jobs, job `index` answering `request(index)` (asked for when the job is sent),
+    /// calling `done(index, outcome)` as each ends (in the order they end). Jobs next to each other
+    /// with the same `key` (a file's tests) go to one worker, the one that served the key before
+    /// when it is free (a file's discovery: it has the file's snapshot) (``JobOrder``). Returns
+    /// false when a signal interrupted the run before every job ended.
+    func run(
+        count: Int, request: @escaping (Int) -> [UInt8], key: ((Int) -> String)? = nil,
+        _ done: (Int, Outcome) -> Void
+    ) -> Bool {
+        self.request = request
+        defer { self.request = { _ in [] } }
+        // a job sent behind another may meet a worker that has just died: its pipe's end must not
+        // end this process
+        signal(SIGPIPE, SIG_IGN)
         while workers.count < min(most, count), let worker = spawn() { workers.append(worker) }
-        var next = 0
+        while served.count < workers.count { served.append([]) }
+        var order = JobOrder(count: count, key: key)
         var remaining = count
         if workers.isEmpty {
             // No process could be made: run here, unprotected, rather than not at all.
-            for index in 0..<count { done(index, .finished(serve(requests[index]))) }
+            for index in 0..<count { done(index, .finished(serve(request(index)))) }
             return true
+        }
+        // Jobs sent behind another to a worker that was gone before it started them: sent again.
+        var again: [Int] = []
+        func nextJob(for slot: Int) -> Int? {
+            if !again.isEmpty { return again.removeFirst() }
+            return order.next(for: slot, served: &served[slot])
+        }
+        /// Replaces the worker in `slot`, its job ended; the job it held behind it is sent again.
+        func replacing(_ slot: Int, alreadyReaped: Bool = false) {
+            if let queued = workers[slot].queued { again.append(queued) }
+            replace(slot, alreadyReaped: alreadyReaped)
         }
         while remaining > 0 {
             if Self.interruption != 0 { return false }
             if !workers.contains(where: { $0.pid > 0 }) {
                 // Every worker is gone and none can be made: run what is left here, unprotected.
-                while next < count {
-                    done(next, .finished(serve(requests[next])))
-                    next += 1
-                }
+                while let job = nextJob(for: 0) { done(job, .finished(serve(request(job)))) }
                 return true
             }
-            for slot in workers.indices
-            where workers[slot].pid > 0 && workers[slot].job == nil && next < count {
-                if send(next, to: slot) {
-                    next += 1
-                } else {
-                    // the worker is gone before it took the job: replace it and try again
-                    replace(slot)
+            // Each worker gets a job, and a small one behind it, so that it starts the next job as
+            // soon as it has answered one, without waiting for this process to read the answer.
+            for slot in workers.indices {
+                while workers[slot].pid > 0, workers[slot].queued == nil, let job = nextJob(for: slot) {
+                    let bytes = request(job)
+                    if workers[slot].job != nil, bytes.count > Self.queuedMost {
+                        again.insert(job, at: 0)
+                        break
+                    }
+                    if !send(job, bytes, to: slot) {
+                        // the worker is gone before it took the job: the job waits for another (the
+                        // one it was running, if any, ends as a crash when its pipe is read)
+                        again.insert(job, at: 0)
+                        guard workers[slot].job == nil else { break }
+                        replace(slot)
+                    }
                 }
             }
             // a gone slot polls fd -1, which poll() skips
@@ -140,30 +179,36 @@ final class WorkerPool {
             }
             let now = Self.now()
             for slot in workers.indices {
-                guard let job = workers[slot].job else { continue }
+                guard workers[slot].job != nil else { continue }
                 if fds[slot].revents != 0 {
-                    if let (answer, stopped) = receive(slot) {
+                    readAnswers(slot)
+                    // every whole answer that has arrived, in order: a job's, then the one behind it
+                    while let job = workers[slot].job, let (answer, stopped) = takeAnswer(slot) {
+                        remaining -= 1
                         if stopped {
                             // the worker ends right after its watchdog's frame: a new one takes its place
-                            replace(slot)
+                            replacing(slot)
                         } else {
-                            workers[slot].job = nil
+                            workers[slot].job = workers[slot].queued
+                            workers[slot].queued = nil
+                            workers[slot].started = now
                         }
-                        remaining -= 1
                         done(
                             job,
                             stopped
                                 ? .stopped(message: String(decoding: answer, as: UTF8.self))
                                 : .finished(answer))
-                    } else if workers[slot].closed {
+                        if stopped { break }
+                    }
+                    if let job = workers[slot].job, workers[slot].closed {
                         let (signal, status) = reap(workers[slot].pid)
-                        replace(slot, alreadyReaped: true)
+                        replacing(slot, alreadyReaped: true)
                         remaining -= 1
                         done(job, .crashed(signal: signal, status: status))
                     }
-                } else if timeout > 0, now - workers[slot].started > timeout {
+                } else if let job = workers[slot].job, timeout > 0, now - workers[slot].started > timeout {
                     if workers[slot].pid > 0 { Glibc.kill(workers[slot].pid, SIGKILL) }
-                    replace(slot)
+                    replacing(slot)
                     remaining -= 1
                     done(job, .timedOut(seconds: timeout))
                 }
@@ -229,24 +274,36 @@ final class WorkerPool {
         }
     }
 
-    private func send(_ job: Int, to slot: Int) -> Bool {
-        var length = Int64(requests[job].count).littleEndian
+    /// The largest request sent to a worker behind the job it is running: one that fits in the
+    /// pipe beside another, so that writing it never waits for a worker that may hang.
+    private static let queuedMost = 4096
+
+    /// Sends `bytes`, the request of `job`, to the worker in `slot`: its job, or the one behind it.
+    private func send(_ job: Int, _ bytes: [UInt8], to slot: Int) -> Bool {
+        var length = Int64(bytes.count).littleEndian
         guard withUnsafeBytes(of: &length, { writeFully(workers[slot].requests, $0) }),
-            requests[job].withUnsafeBytes({ writeFully(workers[slot].requests, $0) })
+            bytes.withUnsafeBytes({ writeFully(workers[slot].requests, $0) })
         else { return false }
-        workers[slot].job = job
-        workers[slot].started = Self.now()
-        workers[slot].buffer.removeAll(keepingCapacity: true)
+        if workers[slot].job == nil {
+            workers[slot].job = job
+            workers[slot].started = Self.now()
+        } else {
+            workers[slot].queued = job
+        }
         return true
     }
 
-    /// Reads what is there; the whole answer once it has all arrived (and whether it is a
-    /// watchdog's stop message), else nil.
-    private func receive(_ slot: Int) -> ([UInt8], Bool)? {
+    /// Reads what is there into the worker's buffer (the end of its pipe marks it closed).
+    private func readAnswers(_ slot: Int) {
         let fd = workers[slot].answers
         let got = chunk.withUnsafeMutableBytes { Syscall.read(fd, into: $0) }
         if got > 0 { workers[slot].buffer.append(contentsOf: chunk[0..<got]) }
         if got <= 0 { workers[slot].closed = true }
+    }
+
+    /// The first whole answer in the worker's buffer, taken out of it (and whether it is a
+    /// watchdog's stop message); nil while it has not all arrived.
+    private func takeAnswer(_ slot: Int) -> ([UInt8], Bool)? {
         let buffer = workers[slot].buffer
         guard buffer.count >= 8 else { return nil }
         var field: UInt64 = 0
@@ -257,7 +314,9 @@ final class WorkerPool {
             return nil
         }
         guard buffer.count >= 8 + length else { return nil }
-        return (Array(buffer[8..<8 + length]), stopped)
+        let answer = Array(buffer[8..<8 + length])
+        workers[slot].buffer.removeFirst(8 + length)
+        return (answer, stopped)
     }
 
     private func replace(_ slot: Int, alreadyReaped: Bool = false) {
@@ -268,12 +327,14 @@ final class WorkerPool {
         workers[slot].requests = -1
         workers[slot].answers = -1
         if !alreadyReaped { Self.letGo(old.pid) }
+        served[slot] = []  // a new process has built nothing yet
         if let fresh = spawn() {
             workers[slot] = fresh
         } else {
             // no new process could be made: this slot is gone (pid 0 marks it)
             workers[slot].pid = 0
             workers[slot].job = nil
+            workers[slot].queued = nil
         }
     }
 
@@ -339,4 +400,82 @@ private func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> 
 
 private func writeFully(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
     Syscall.writeAll(fd, buffer) == nil
+}
+
+/// Which job a worker takes next. The jobs are cut into shares, each a run of jobs next to each
+/// other with the same key (jobs without a key are a share each); a worker runs its share to the
+/// end, then takes the first share nobody has taken (among the next few, one whose key it served
+/// before), and when every share is taken, the next few jobs of the largest share left: a file's
+/// tests run where its state is built, and no worker waits while another has jobs to spare.
+struct JobOrder {
+    private struct Share {
+        var next: Int
+        var end: Int
+        let key: String?
+        var taken = false
+    }
+    private var shares: [Share] = []
+    /// No share before it is free.
+    private var firstFree = 0
+    /// The share each worker slot runs.
+    private var held: [Int: Int] = [:]
+    /// How many shares past the first free one a worker looks at for a key it served.
+    private static let lookahead = 8
+    /// How many jobs a worker takes from the largest share left once every share is taken.
+    private static let spared = 8
+
+    init(count: Int, key: ((Int) -> String)?) {
+        var start = 0
+        while start < count {
+            let name = key?(start)
+            var end = start + 1
+            if let name, let key { while end < count, key(end) == name { end += 1 } }
+            shares.append(Share(next: start, end: end, key: name))
+            start = end
+        }
+    }
+
+    /// The job the worker in `slot` runs next (nil when every job is handed out); `served`, the
+    /// keys its process served, gets the key of a share it takes.
+    mutating func next(for slot: Int, served: inout Set<String>) -> Int? {
+        if let share = held[slot], shares[share].next < shares[share].end { return take(share) }
+        while firstFree < shares.count, shares[firstFree].taken { firstFree += 1 }
+        var pick: Int?
+        var index = firstFree
+        var looked = 0
+        while index < shares.count, looked < Self.lookahead {
+            if !shares[index].taken {
+                if pick == nil { pick = index }
+                if let key = shares[index].key, served.contains(key) {
+                    pick = index
+                    break
+                }
+                looked += 1
+            }
+            index += 1
+        }
+        if pick == nil {
+            // every share is taken: the next jobs of the largest share left, which goes on after them
+            guard
+                let largest = shares.indices.max(by: {
+                    shares[$0].end - shares[$0].next < shares[$1].end - shares[$1].next
+                }), shares[largest].next < shares[largest].end
+            else { return nil }
+            let from = shares[largest].next
+            let end = min(shares[largest].end, from + Self.spared)
+            shares[largest].next = end
+            shares.append(Share(next: from, end: end, key: shares[largest].key))
+            pick = shares.count - 1
+        }
+        guard let pick else { return nil }
+        shares[pick].taken = true
+        held[slot] = pick
+        if let key = shares[pick].key { served.insert(key) }
+        return take(pick)
+    }
+
+    private mutating func take(_ share: Int) -> Int {
+        shares[share].next += 1
+        return shares[share].next - 1
+    }
 }

@@ -1,8 +1,9 @@
 import StackModel
 
 // One model for a test's record, one shape: the `--json` report's test objects, which
-// `stackplay merge` reads back, and the worker's answer to its parent (the wire) are the same
-// `Codable` encoding. The wire also carries what a report leaves out (``CodingUserInfoKey/fullRecord``).
+// `stackplay merge` reads back. A full record (``CodingUserInfoKey/fullRecord``) also carries what
+// a report leaves out; the worker's answer to its parent carries the same fields in a binary form
+// of its own (StackplayRunner's `Wire`), which is read without building a JSON tree.
 
 /// Every key of a test's record, in the order the report writes them.
 enum RecordKey: String, CodingKey {
@@ -10,14 +11,14 @@ enum RecordKey: String, CodingKey {
     case failurePosition = "failure_position"
     case dump, traceback, output, seed, tags, kind, expected, actual, diff, traces, audit
     case auditKnown = "audit_known"
-    // Only in a full record (the wire):
+    // Only in a full record:
     case root, index, skipped, focused
     case baseName = "base_name"
     case variant, picture
 }
 
 extension CodingUserInfoKey {
-    /// `true` when encoding for the worker's wire: every field of a result, also those a report
+    /// `true` when encoding a full record: every field of a result, also those a report
     /// leaves out (`root`, `index`, `skipped`, `focused`, `base_name`, `variant`, `picture`).
     public static let fullRecord = CodingUserInfoKey(rawValue: "stackplay.full-record")!
 }

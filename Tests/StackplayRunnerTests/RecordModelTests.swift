@@ -18,9 +18,12 @@ import Traces
         element: "card:a", frame: Rect(x: .nan, y: 1, width: .infinity, height: 14), compact: "small",
         detail: "under 44 pt", time: 0.5)
 
-    @Test func `the wire carries every field, a NaN frame included`() throws {
+    @Test func `the wire carries every field, a NaN frame and the known audit issues included`() throws {
         var result = ReporterUnitTests.results[1]
         result.auditIssues = [Self.issue]
+        var known = Self.issue
+        known.frame = Rect(x: 2, y: 3, width: 4, height: 5)
+        result.knownAuditIssues = [known]
         result.picture = "<svg/>"
         result.test = result.test.under(try ScreenVariant(validating: [("layout_direction", "rtl")]))
         result.test.root = "scripts"

@@ -49,6 +49,65 @@ import Testing
         #expect(outcomes[3] == "finished [3]")
     }
 
+    @Test func `a worker starts its next job while the run still handles the answer before it`() throws {
+        // job 1 leaves a file; the run's handling of job 0's answer waits for that file, which
+        // only appears if job 1 was already sent (it waits 5 s at most, then the test fails)
+        let marker = "/tmp/stackplay-pool-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        defer { unlink(marker) }
+        let pool = WorkerPool(workers: 1, count: 2, timeout: 0) { index in
+            if index == 1 { close(open(marker, O_CREAT | O_WRONLY, 0o600)) }
+            return [UInt8(index)]
+        }
+        var sawMarker = false
+        var answers: [Int: [UInt8]] = [:]
+        let ended = pool.run { index, outcome in
+            if case .finished(let bytes) = outcome { answers[index] = bytes }
+            guard index == 0 else { return }
+            for _ in 0..<500 where !sawMarker {
+                sawMarker = access(marker, F_OK) == 0
+                if !sawMarker { usleep(10_000) }
+            }
+        }
+        pool.killAll()
+        #expect(ended)
+        #expect(sawMarker)
+        #expect(answers == [0: [0], 1: [1]])
+    }
+
+    @Test func `a file's jobs go to one worker, to the one that served the file first`() {
+        let keys = ["a", "a", "a", "b", "b", "c"]
+        var order = JobOrder(count: keys.count) { keys[$0] }
+        var first: Set<String> = []
+        var second: Set<String> = ["c"]  // it discovered c.lua
+        #expect(order.next(for: 0, served: &first) == 0)
+        #expect(order.next(for: 1, served: &second) == 5)
+        #expect(order.next(for: 1, served: &second) == 3)
+        #expect(order.next(for: 0, served: &first) == 1)
+        #expect(order.next(for: 0, served: &first) == 2)
+        #expect(order.next(for: 1, served: &second) == 4)
+        #expect(order.next(for: 0, served: &first) == nil)
+        #expect(first == ["a"] && second == ["b", "c"])
+    }
+
+    @Test func `a worker with nothing left takes the next jobs of the largest share`() {
+        var order = JobOrder(count: 20) { _ in "big" }
+        var first: Set<String> = []
+        var second: Set<String> = []
+        #expect(order.next(for: 0, served: &first) == 0)
+        // the share is taken: the second worker takes the 8 jobs after the first worker's next one
+        #expect((0..<8).map { _ in order.next(for: 1, served: &second) } == Array(1...8))
+        #expect(order.next(for: 0, served: &first) == 9)
+        var handed = [0, 9] + Array(1...8)
+        while let job = order.next(for: handed.count % 2, served: &first) { handed.append(job) }
+        #expect(handed.sorted() == Array(0..<20))
+    }
+
+    @Test func `jobs without a key are handed out in order`() {
+        var order = JobOrder(count: 5, key: nil)
+        var served: Set<String> = []
+        #expect((0..<6).map { order.next(for: $0 % 2, served: &served) } == [0, 1, 2, 3, 4, nil])
+    }
+
     @Test func `results cross the pipe field by field`() throws {
         let test = TestCase(
             file: "a.lua", root: "r", name: "n", position: "a.lua:1", index: 3, skipped: false, focused: true,

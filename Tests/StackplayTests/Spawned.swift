@@ -74,6 +74,21 @@ struct Spawned {
         return Spawned(pid: pid, out: outPipe[0], err: errPipe[0])
     }
 
+    /// What the child writes on stdout while it runs, read until it holds `text` or `timeout`
+    /// seconds pass (those bytes are not in ``finish(timeout:)``'s stdout).
+    func readOut(until text: String, timeout: Double) -> String {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let end = Date().addingTimeInterval(timeout)
+        while !String(decoding: data, as: UTF8.self).contains(text), Date() < end {
+            var fd = pollfd(fd: out, events: Int16(POLLIN), revents: 0)
+            guard poll(&fd, 1, 100) > 0 else { continue }
+            let got = buffer.withUnsafeMutableBytes { read(out, $0.baseAddress, $0.count) }
+            if got > 0 { data.append(contentsOf: buffer[0..<got]) } else if got == 0 { break }
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Reads both streams to their ends, waits for the child, and says how it ended (the exit
     /// status, or the number of the signal that ended it). A child still running after `timeout`
     /// seconds is sent SIGTERM, so that a run that blocks fails its test instead of hanging the suite.

@@ -54,6 +54,27 @@ import Testing
         #expect(run.stderr.contains("c.lua:2: crashed: signal 4 (Illegal instruction)"))
     }
 
+    @Test func `a result is reported while the tests after it still run`() throws {
+        let folder = try temporaryFolder([
+            "s.lua": """
+            test("quick", function() end)
+            test("hangs", function() \(Self.hang) end)
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("s.lua").path
+        let process = try startStackplay(["--jobs", "1", "--timeout", "30", path])
+        _ = try #require(waitForBusyChild(of: process.pid))
+        // the run holds no result back: "quick" is on stdout while "hangs" spins
+        let early = process.readOut(until: "ok   quick", timeout: 10)
+        kill(process.pid, SIGINT)
+        let run = process.finish()
+        #expect(early == "\(path)\n  ok   quick\n")
+        #expect(run.status == 130)
+        #expect(run.stdout == "1 passed, 0 failed\n")
+        #expect(run.stderr.contains("interrupted by SIGINT: 1 of 2 tests finished"))
+    }
+
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func `an interrupted run prints the results so far and writes a valid junit file`(
         signal: Int32, status: Int32
