@@ -228,14 +228,15 @@ public final class TraceReplayer {
             let labels = (a.map(label), b.map(label))
             if a.count != b.count || (labels.0.allSatisfy { $0 != nil } && !labels.0.elementsEqual(labels.1) { $0.isSameBytes($1) }) {
                 if labels.0.allSatisfy({ $0 != nil }) {
+                    let ids = (spellingApart(labels.0, from: labels.1), spellingApart(labels.1, from: labels.0))
                     let show = { (l: [String?]) in "[" + l.map { $0 ?? "?" }.joined(separator: ", ") + "]" }
                     // Both lists named: how the ids changed, aligned by content (`+ x at 2`).
                     let changes =
-                        labels.1.allSatisfy { $0 != nil }
-                        ? idListChanges(labels.0.compactMap { $0 }, labels.1.compactMap { $0 }) : []
+                        ids.1.allSatisfy { $0 != nil }
+                        ? idListChanges(ids.0.compactMap { $0 }, ids.1.compactMap { $0 }) : []
                     return FrameDifference(
-                        path: path, expected: show(labels.0),
-                        actual: show(labels.1)
+                        path: path, expected: show(ids.0),
+                        actual: show(ids.1)
                             + (changes.isEmpty ? "" : " (\(changes.joined(separator: ", ")))"))
                 }
                 return FrameDifference(path: path, expected: expected.text, actual: actual.text)
@@ -359,5 +360,15 @@ public enum TraceComparison {
     /// The header's screen and components, as one value to compare.
     static func header(_ trace: Trace) -> JSONValue {
         .object([("screen", TraceFormat.encode(trace.settings)), ("components", .array(trace.components))])
+    }
+}
+
+/// `ids` with each id that reads the same as one of `other` but differs in its bytes (NFC and NFD
+/// "café") spelled out (``Swift/String/spelledOut``), so a list difference shows what differs.
+private func spellingApart(_ ids: [String?], from other: [String?]) -> [String?] {
+    let readings = Set(other.compactMap { $0 })
+    let spellings = Set(other.compactMap { $0.map(ByteKey.init) })
+    return ids.map { id in
+        id.map { readings.contains($0) && !spellings.contains(ByteKey($0)) ? $0.spelledOut : $0 }
     }
 }
