@@ -316,14 +316,23 @@ static int stackplay_uffd_protect(stackplay_arena *a, char *from, size_t bytes, 
     return ioctl(a->uffd, UFFDIO_WRITEPROTECT, &wp) == 0;
 }
 
-/// Copies back from `s` the pages written since they were protected, and protects them again:
-/// with one write-protect call over the span from the first written page to the last (each call
-/// flushes the TLB, and pages in between that are protected already cost only their walk).
+/// Pages a test writes that stay writable, copied back at every restore instead of protected
+/// again: most tests write the same few pages (the heap's free lists, the global state, the
+/// registry, the stack), and each write-protect call (a TLB flush) and each first write (a
+/// fault) cost more than copying a page. When the writable pages pass this many bytes they are
+/// all protected again.
+#define STACKPLAY_UFFD_WRITABLE (256u << 10)
+#define STACKPLAY_UFFD_REGIONS 512
+
+/// Copies back from `s` the pages written since they were protected (and those left writable),
+/// and protects them again once they are more than STACKPLAY_UFFD_WRITABLE bytes.
 /// 0 when the scan fails (the caller copies everything).
 static int stackplay_uffd_restore(stackplay_arena *a, const stackplay_snapshot *s) {
     stackplay_page_region regions[128];
+    static __thread stackplay_page_region written[STACKPLAY_UFFD_REGIONS];
+    size_t count = 0, bytes = 0;
+    int overflow = 0;
     uint64_t start = (uintptr_t)a->base, end = (uintptr_t)a->base + a->tracked;
-    uint64_t first = end, last = 0; // the span of written pages
     while (start < end) {
         stackplay_pm_scan_arg scan = {.size = sizeof scan, .flags = STACKPLAY_PM_SCAN_CHECK_WPASYNC, .start = start,
                                       .end = end, .vec = (uintptr_t)regions, .vec_len = 128,
@@ -335,12 +344,18 @@ static int stackplay_uffd_restore(stackplay_arena *a, const stackplay_snapshot *
             size_t from = (size_t)(regions[i].start - (uintptr_t)a->base);
             size_t to = (size_t)(regions[i].end - (uintptr_t)a->base);
             if (from < s->size) memcpy(a->base + from, s->copy + from, (to < s->size ? to : s->size) - from);
-            if (!stackplay_uffd_protect(a, a->base + from, to - from, 1)) return 0;
+            bytes += to - from;
+            if (count < STACKPLAY_UFFD_REGIONS) written[count++] = regions[i]; else overflow = 1;
         }
         if (scan.walk_end <= start) return 0;
         start = scan.walk_end;
     }
-    (void)first; (void)last;
+    if (bytes <= STACKPLAY_UFFD_WRITABLE && !overflow) return 1;
+    if (overflow) return stackplay_uffd_protect(a, a->base, a->tracked, 1);
+    for (size_t i = 0; i < count; i++) {
+        char *from = (char *)(uintptr_t)written[i].start;
+        if (!stackplay_uffd_protect(a, from, (size_t)(written[i].end - written[i].start), 1)) return 0;
+    }
     return 1;
 }
 #else
@@ -368,10 +383,10 @@ static void stackplay_untrack(stackplay_arena *a) {
 /// The smallest snapshot worth restoring page by page: with a userfaultfd a restore costs a scan
 /// of the page tables and a fault costs no signal, so it pays from STACKPLAY_TRACK_BYTES_UFFD on;
 /// with write faults from STACKPLAY_TRACK_BYTES. Measured (`stackplay-bench --table`, CPU time,
-/// kernel 6.18): with snapshots of 134-142 KiB (files of 10 tests) an empty test took 27 µs
-/// tracked and 14 µs copied, a scenario test 59 and 41; with 6 MiB (10,000 tests) a test took
-/// 72 µs tracked and 330 µs copied. Up to 1 MiB the snapshot is copied whole.
-#define STACKPLAY_TRACK_BYTES_UFFD (1u << 20)
+/// kernel 6.18): files of 10 tests (snapshots of 134-142 KiB) cost 14 µs an empty test copied,
+/// 27 tracked; a data-driven test in a file of 1,000 (647 KiB) 57 µs copied, 36 tracked (with
+/// STACKPLAY_UFFD_WRITABLE); in a file of 10,000 (6 MiB) 330 copied, 38 tracked.
+#define STACKPLAY_TRACK_BYTES_UFFD (256u << 10)
 static size_t stackplay_track_bytes(stackplay_arena *a) {
     return stackplay_uffd_ready(a) ? STACKPLAY_TRACK_BYTES_UFFD : STACKPLAY_TRACK_BYTES;
 }
