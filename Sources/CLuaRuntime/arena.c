@@ -176,6 +176,11 @@ static void stackplay_ledger_release_all(stackplay_ledger *l, void (*release)(vo
 /// (new objects, the heap's free lists), and each block costs one fault and one mprotect, whose
 /// splitting of the mapping is most of a fault's cost.
 #define STACKPLAY_TRACK_BLOCK (64u << 10)
+/// Blocks a test wrote stay writable, and are copied back at every restore, until they pass this
+/// many bytes (then all are protected again): most tests write the same few blocks, and a fault
+/// (a signal and an mprotect) costs more than copying a block. Measured on a 6 MiB snapshot
+/// without a userfaultfd: 145 µs a test re-protecting them at every restore, 57 µs with this.
+#define STACKPLAY_TRACK_WRITABLE (1u << 20)
 
 typedef struct stackplay_snapshot {
     char *copy;       // the arena's bytes [base, base + size)
@@ -609,18 +614,20 @@ int stackplay_snapshot_restore(lua_State *L, int level) {
             stackplay_track(a, s->size);
         }
     } else if (tracked_here) {
-        // only the pages written since the last restore (or the snapshot) differ from it
+        // only the blocks written since they were protected differ from it; they stay writable
+        // (and recorded, copied at every restore) until they pass STACKPLAY_TRACK_WRITABLE
         for (size_t i = 0; i < a->written_count; i++) {
-            size_t index = a->written_pages[i];
-            size_t from = index * a->block;
+            size_t from = a->written_pages[i] * a->block;
             if (from < s->size) {
                 size_t bytes = s->size - from < a->block ? s->size - from : a->block;
                 memcpy(a->base + from, s->copy + from, bytes);
             }
-            a->written[index] = 0;
         }
-        a->written_count = 0;
-        if (mprotect(a->base, a->tracked, PROT_READ) != 0) stackplay_untrack(a);
+        if (a->written_count * a->block > STACKPLAY_TRACK_WRITABLE) {
+            for (size_t i = 0; i < a->written_count; i++) a->written[a->written_pages[i]] = 0;
+            a->written_count = 0;
+            if (mprotect(a->base, a->tracked, PROT_READ) != 0) stackplay_untrack(a);
+        }
     } else {
         stackplay_untrack(a);
         memcpy(a->base, s->copy, s->size);
