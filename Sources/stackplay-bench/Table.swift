@@ -163,7 +163,9 @@ func measureTable(
     let emptyTime = fastest(3) { cpuSeconds { runInProcess(empty, root: folder + "/empty", runner: runner) } }
     var baselineSum = 0
     let baselineRounds = 2000
-    let baselineTime = fastest(3) { cpuSeconds { baselineSum += stackplay_bench_fresh_states(baselineRounds) } }
+    let baselineTime = fastest(3) {
+        cpuSeconds { baselineSum += stackplay_bench_fresh_states(baselineRounds) }
+    }
     guard baselineSum == 3 * 4 * baselineRounds else { throw BenchError("the C baseline failed") }
     let emptyTest = emptyTime / count
     let floor = baselineTime / Double(baselineRounds)

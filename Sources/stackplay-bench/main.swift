@@ -54,7 +54,8 @@ if let flag = CommandLine.arguments.firstIndex(of: "--sandbox") {
 /// with the exploration's rate: the quick loop for work on per-test cost.
 if CommandLine.arguments.dropFirst().first == "--table" {
     let rate = try ExploreBench().cpuRate(rounds: 10).rate
-    let rows = try measureTable(tests: 1000, binary: nil, touchMove: nil, touchMoveCard: nil, exploreRate: rate)
+    let rows = try measureTable(
+        tests: 1000, binary: nil, touchMove: nil, touchMoveCard: nil, exploreRate: rate)
     printTable(BenchTable(rows: rows.rows, curve: rows.curve))
     exit(0)
 }
@@ -277,7 +278,8 @@ let explored = try exploration.cpuRate(rounds: fixedRounds ?? 10)
 let exploreRate: Double? = explored.rate
 print(
     "explore: \(Int(explored.rate)) steps per CPU second "
-        + "(\(explored.steps) steps in \(String(format: "%.2f", explored.seconds)) s of this process's CPU time)")
+        + "(\(explored.steps) steps in \(String(format: "%.2f", explored.seconds)) s of this process's CPU time)"
+)
 
 // Issue 21's table: every target as a ratio measured in this run, and the per-test cost curve.
 // Under `--rounds N` (callgrind) the suites have N × 10 tests and no binary is run.

@@ -56,8 +56,9 @@ extension BindingsTests {
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let runner = TestRunner()
             let tests = try runner.discover(file: file, root: folder).get()
-            try "print('rewritten text')\ntest('a', function() error('rewritten') end)\ntest('b', function() end)"
-                .write(toFile: file, atomically: true, encoding: .utf8)
+            let rewritten =
+                "print('rewritten text')\ntest('a', function() error('rewritten') end)\ntest('b', function() end)"
+            try rewritten.write(toFile: file, atomically: true, encoding: .utf8)
             for test in tests {
                 let result = runner.run(test)
                 #expect(result.status == .passed)

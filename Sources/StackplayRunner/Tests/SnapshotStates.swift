@@ -86,7 +86,8 @@ final class SnapshotStates: @unchecked Sendable {
     /// snapshot without looking at the file again (a `stat` was a tenth of an empty test): the
     /// tests of one listing run the file that listed them.
     func prepare(
-        file: String, root: String?, variant: ScreenVariant, seed: Int, wholeScript: Bool, listing: Bool = false,
+        file: String, root: String?, variant: ScreenVariant, seed: Int, wholeScript: Bool,
+        listing: Bool = false,
         scripts: ScriptRunner,
         into lua: inout LuaState?
     ) throws(LuaFailure) -> Bool {
@@ -95,7 +96,8 @@ final class SnapshotStates: @unchecked Sendable {
         }
         let state = entry.lua
         let session = state.session
-        if !wholeScript, !listing, entry.file == file, let level = entry.fileLevel, let mark = entry.fileMark {
+        if !wholeScript, !listing, entry.file == file, let level = entry.fileLevel, let mark = entry.fileMark
+        {
             try state.restore(snapshot: level)
             session.restore(mark)
             guard state.seedRandom(seed) else { return false }

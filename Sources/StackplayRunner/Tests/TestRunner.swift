@@ -100,7 +100,8 @@ public struct TestRunner: Sendable {
     ) throws(LuaFailure) -> LuaState {
         let restored = try states.exclusively { () throws(LuaFailure) -> Bool in
             try states.prepare(
-                file: file, root: root, variant: variant, seed: seed, wholeScript: wholeScript, listing: listing,
+                file: file, root: root, variant: variant, seed: seed, wholeScript: wholeScript,
+                listing: listing,
                 scripts: scripts,
                 into: &lua)
         }
