@@ -33,6 +33,12 @@ typedef struct stackplay_watch {
     timer_t timer;                    // this thread's CPU-time timer
     stackplay_guard *volatile g;      // the guard of the chunk being watched; NULL: none
     volatile sig_atomic_t stage;      // 0: the budget runs; 1: the hook is armed, the grace runs
+    /// The thread CPU time at which the timer goes off, while it holds a budget (0: it holds
+    /// none: never armed, gone off, or holding the grace). A chunk's end leaves it armed (two
+    /// timer_settime calls a chunk were most of a short call's cost); the next chunk keeps it when
+    /// it goes off no later than that chunk's own deadline, and the handler re-arms it for what
+    /// is left when it goes off early. It only goes off while this thread runs.
+    volatile double armed_until;
 } stackplay_watch;
 
 static __thread stackplay_watch stackplay_watching;
@@ -138,9 +144,20 @@ static void stackplay_watch_signal(int signal, siginfo_t *info, void *context) {
     (void)signal; (void)context;
     stackplay_watch *w = &stackplay_watching;
     stackplay_guard *g = w->g;
-    if (!g || info->si_code != SI_TIMER) return;
+    if (info->si_code != SI_TIMER) return;
+    w->armed_until = 0;
+    if (!g) return; // left armed by a chunk that ended: nothing to watch
     int saved = errno;
     if (w->stage == 0) {
+        // armed by an earlier chunk, whose deadline came before this one's: on for the rest
+        double left = g->cpu_deadline - stackplay_thread_cpu_seconds();
+        if (left > 1e-6) {
+            struct itimerspec rest = {{0, 0}, {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)}};
+            w->armed_until = g->cpu_deadline;
+            timer_settime(w->timer, 0, &rest, NULL);
+            errno = saved;
+            return;
+        }
         w->stage = 1;
         lua_sethook(g->main, stackplay_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
         struct itimerspec grace = {{0, 0}, {0, STACKPLAY_GRACE_NS}};
@@ -178,13 +195,21 @@ void stackplay_watch_begin(stackplay_guard *g, double seconds) {
         event.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
         if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &w->timer) != 0) return;
         w->pid = getpid();
+        w->armed_until = 0;
     }
+    // The caller set the deadline to now + seconds. Watching first, so that a timer going off
+    // from here on finds the chunk and its deadline; then a timer still armed from an earlier
+    // chunk is kept when it goes off no later than this deadline (the handler re-arms it then).
+    double deadline = g->cpu_deadline;
+    double now = deadline - seconds;
+    w->stage = 0;
+    w->g = g;
+    if (deadline > 0 && w->armed_until > now && w->armed_until <= deadline) return;
     // A budget past a year of CPU time is no budget the timer needs to hold.
     if (seconds > 3e7) seconds = 3e7;
     struct itimerspec spec = {{0, 0}, {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)}};
     if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
-    w->stage = 0;
-    w->g = g;
+    w->armed_until = deadline > 0 ? deadline : 0;
     timer_settime(w->timer, 0, &spec, NULL);
 }
 
@@ -198,7 +223,9 @@ void stackplay_watch_end(stackplay_guard *g) {
     stackplay_watch *w = &stackplay_watching;
     if (w->g != g) return;
     w->g = NULL;
+    if (w->stage == 0 && w->armed_until > 0) return; // left armed for the next chunk
     struct itimerspec off = {{0, 0}, {0, 0}};
+    w->armed_until = 0;
     timer_settime(w->timer, 0, &off, NULL);
 }
 

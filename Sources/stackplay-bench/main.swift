@@ -32,6 +32,7 @@ let fixedRounds: Int? = {
 /// instructions of one unit are the difference of two N's divided by their difference):
 /// `state` (a fresh sandboxed state with every module, closed), `empty` and `scenario` (N files of
 /// 10 empty or scenario tests, discovered and run), `one-file` (one file of N scenario tests),
+/// `explore` (N of the bench's explorations, 10,000 steps each),
 /// `c-state` (the C floor), `lua-moves`/`swift-moves` (N rounds of 1,000 touch moves through the
 /// Lua API or the Swift model), `lua-move-card`/`swift-move-card` (each also reading a card) and
 /// `swift-scenario` (N times the scenario test's four steps through the Swift model alone).
@@ -46,6 +47,16 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 2 < Comm
 /// or one measure's Lua, ROUNDS times, for callgrind (``sandboxCommand(_:)``).
 if let flag = CommandLine.arguments.firstIndex(of: "--sandbox") {
     try sandboxCommand(Array(CommandLine.arguments[(flag + 1)...]))
+    exit(0)
+}
+
+/// `stackplay-bench --table`: only issue 21's in-process rows (no binary, no touch-move ratios),
+/// with the exploration's rate: the quick loop for work on per-test cost.
+if CommandLine.arguments.dropFirst().first == "--table" {
+    let rate = try ExploreBench().cpuRate(rounds: 10).rate
+    let rows = try measureTable(
+        tests: 1000, binary: nil, touchMove: nil, touchMoveCard: nil, exploreRate: rate)
+    printTable(BenchTable(rows: rows.rows, curve: rows.curve))
     exit(0)
 }
 
@@ -258,55 +269,17 @@ do {
 
 // MARK: - explore (branch `explore`): explored steps per second -----------------------------------
 
-var exploreRate: Double?
-// One core, in this process: `stackplay explore`'s runs of 100 steps on a 4-card dismissible
-// notification stack, every built-in invariant on (replay checked on every 100th run, as the
-// command does) and one Lua invariant called after every step. Target: ≥ 100,000 steps/s.
-do {
-    let folder = NSTemporaryDirectory() + "stackplay-bench-explore-\(getpid())"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let path = folder + "/bench.lua"
-    try """
-    local stack
-    explore("bench", {
-      setup = function()
-        local screen = stackplay.screen {}
-        stack = screen:notification_stack {
-          items = { "messages", "calendar", "mail", "fitness" }, card_height = 70, dismissible = true,
-        }
-        return screen
-      end,
-      invariants = { ["count plus dismissed"] = function() return stack:count() + #stack:dismissed() == 4 end },
-      actions = { owner = 0 },
-    })
-    """.write(toFile: path, atomically: true, encoding: .utf8)
-    let file = try LuaExplorationFile(
-        file: path, root: folder,
-        runner: ScriptRunner(budget: LuaBudget(cpuSeconds: 3_600, memoryMiB: 1_024)),
-        seed: 0)
-    func explore(_ round: Int) throws -> Int {
-        let explorer = file.explorer(0, budget: ExploreBudget(seed: round, runs: 100, steps: 100))
-        guard case .passed(_, let steps, _) = explorer.explore() else {
-            struct Failed: Error {}
-            throw Failed()
-        }
-        return steps
-    }
-    try measure("explore: notification stack, 100-step runs, built-in invariants + 1 Lua invariant (steps)") {
-        try explore($0)
-    }
-    // On a shared machine the wall clock counts other processes' time too: the CPU time this
-    // process used is the rate of one free core.
-    let cpuStart = Glibc.clock()
-    var steps = 0
-    for round in 0..<(fixedRounds ?? 10) { steps += try explore(1_000 + round) }
-    let cpuSeconds = Double(Glibc.clock() - cpuStart) / Double(CLOCKS_PER_SEC)
-    exploreRate = Double(steps) / max(cpuSeconds, 1e-9)
-    print(
-        "explore: \(Int(Double(steps) / max(cpuSeconds, 1e-9))) steps per CPU second "
-            + "(\(steps) steps in \(String(format: "%.2f", cpuSeconds)) s of this process's CPU time)")
+// `stackplay explore`'s rate (ExploreBench). Target: ≥ 150,000 steps per CPU second.
+let exploration = try ExploreBench()
+try measure("explore: notification stack, 100-step runs, built-in invariants + 1 Lua invariant (steps)") {
+    try exploration.explore($0)
 }
+let explored = try exploration.cpuRate(rounds: fixedRounds ?? 10)
+let exploreRate: Double? = explored.rate
+print(
+    "explore: \(Int(explored.rate)) steps per CPU second "
+        + "(\(explored.steps) steps in \(String(format: "%.2f", explored.seconds)) s of this process's CPU time)"
+)
 
 // Issue 21's table: every target as a ratio measured in this run, and the per-test cost curve.
 // Under `--rounds N` (callgrind) the suites have N × 10 tests and no binary is run.

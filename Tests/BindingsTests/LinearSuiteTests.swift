@@ -46,6 +46,27 @@ extension BindingsTests {
             #expect(LuaState.parses(of: file) == 2)
         }
 
+        /// A test restores the snapshot of the top level its listing ran, without looking at the
+        /// file again: a file rewritten between listing and running runs the text that listed it
+        /// (the next listing runs the new text, as the test above shows).
+        @Test(.enabled(if: LuaState.snapshotsCompiledIn, "no snapshots under AddressSanitizer"))
+        func `the tests of one listing run the text that listed them`() throws {
+            let listed = "print('listed text')\ntest('a', function() end)\ntest('b', function() end)"
+            let (folder, file) = try Self.script(listed)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let runner = TestRunner()
+            let tests = try runner.discover(file: file, root: folder).get()
+            let rewritten =
+                "print('rewritten text')\ntest('a', function() error('rewritten') end)\ntest('b', function() end)"
+            try rewritten.write(toFile: file, atomically: true, encoding: .utf8)
+            for test in tests {
+                let result = runner.run(test)
+                #expect(result.status == .passed)
+                #expect(result.output == "listed text\n")
+            }
+            #expect(LuaState.parses(of: file) == 1)
+        }
+
         @Test func `a second test of the same name still names the first one's line`() throws {
             let (folder, file) = try Self.script(
                 "test('a', function() end)\ntest('b', function() end)\ntest('a', function() end)")

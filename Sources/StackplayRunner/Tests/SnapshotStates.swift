@@ -80,8 +80,14 @@ final class SnapshotStates: @unchecked Sendable {
     /// itself, run from the state before its top level. Returns false when there is no
     /// snapshot-restored state to use (the caller makes a fresh one). Throws what the top level
     /// raised, with `lua` set for the report.
+    ///
+    /// `listing` (discovery) checks that the file is the one whose top level ran last (its
+    /// device, inode, size and modification time); a test after it restores that top level's
+    /// snapshot without looking at the file again (a `stat` was a tenth of an empty test): the
+    /// tests of one listing run the file that listed them.
     func prepare(
         file: String, root: String?, variant: ScreenVariant, seed: Int, wholeScript: Bool,
+        listing: Bool = false,
         scripts: ScriptRunner,
         into lua: inout LuaState?
     ) throws(LuaFailure) -> Bool {
@@ -90,6 +96,14 @@ final class SnapshotStates: @unchecked Sendable {
         }
         let state = entry.lua
         let session = state.session
+        if !wholeScript, !listing, entry.file == file, let level = entry.fileLevel, let mark = entry.fileMark
+        {
+            try state.restore(snapshot: level)
+            session.restore(mark)
+            guard state.seedRandom(seed) else { return false }
+            lua = state
+            return true
+        }
         let identity = CompiledFiles.Identity(file)
         let known = entry.file == file && identity != nil && entry.identity == identity
         if !wholeScript, known, let level = entry.fileLevel, let mark = entry.fileMark {

@@ -54,7 +54,8 @@ public struct TestRunner: Sendable {
         let seed = RunSeed.seed(seed, file: file, name: file)
         var lua: LuaState?
         do {
-            let state = try prepared(file: file, root: root, variant: ScreenVariant(), seed: seed, into: &lua)
+            let state = try prepared(
+                file: file, root: root, variant: ScreenVariant(), seed: seed, listing: true, into: &lua)
             let fallback = states.fallback(for: file)
             let listed = try state.callRunner("tests", [])
             guard case .array(let entries)? = listed.first, !entries.isEmpty else {
@@ -95,11 +96,12 @@ public struct TestRunner: Sendable {
     /// so that a top level that raises is reported with what it printed.
     private func prepared(
         file: String, root: String?, variant: ScreenVariant, seed: Int, wholeScript: Bool = false,
-        into lua: inout LuaState?
+        listing: Bool = false, into lua: inout LuaState?
     ) throws(LuaFailure) -> LuaState {
         let restored = try states.exclusively { () throws(LuaFailure) -> Bool in
             try states.prepare(
                 file: file, root: root, variant: variant, seed: seed, wholeScript: wholeScript,
+                listing: listing,
                 scripts: scripts,
                 into: &lua)
         }

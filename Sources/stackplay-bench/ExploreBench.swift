@@ -1,0 +1,60 @@
+import Bindings
+import Exploration
+import Foundation
+import LuaRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The bench's exploration: `stackplay explore`'s runs of 100 steps on a 4-card dismissible
+/// notification stack, every built-in invariant on (replay checked on every 100th run, as the
+/// command does) and one Lua invariant called after every step.
+final class ExploreBench {
+    private let folder = NSTemporaryDirectory() + "stackplay-bench-explore-\(getpid())"
+    private let file: LuaExplorationFile
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/bench.lua"
+        try """
+        local stack
+        explore("bench", {
+          setup = function()
+            local screen = stackplay.screen {}
+            stack = screen:notification_stack {
+              items = { "messages", "calendar", "mail", "fitness" }, card_height = 70, dismissible = true,
+            }
+            return screen
+          end,
+          invariants = { ["count plus dismissed"] = function() return stack:count() + #stack:dismissed() == 4 end },
+          actions = { owner = 0 },
+        })
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        file = try LuaExplorationFile(
+            file: path, root: folder,
+            runner: ScriptRunner(budget: LuaBudget(cpuSeconds: 3_600, memoryMiB: 1_024)),
+            seed: 0)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// One exploration of 100 runs of 100 steps from seed `round`; the steps it took.
+    func explore(_ round: Int) throws -> Int {
+        let explorer = file.explorer(0, budget: ExploreBudget(seed: round, runs: 100, steps: 100))
+        guard case .passed(_, let steps, _) = explorer.explore() else {
+            throw BenchError("the bench's exploration failed")
+        }
+        return steps
+    }
+
+    /// Steps per second of this process's CPU time over `rounds` explorations: on a shared machine
+    /// the wall clock counts other processes' time too, CPU time is the rate of one free core.
+    func cpuRate(rounds: Int) throws -> (rate: Double, steps: Int, seconds: Double) {
+        let cpuStart = Glibc.clock()
+        var steps = 0
+        for round in 0..<rounds { steps += try explore(1_000 + round) }
+        let cpuSeconds = Double(Glibc.clock() - cpuStart) / Double(CLOCKS_PER_SEC)
+        return (Double(steps) / max(cpuSeconds, 1e-9), steps, cpuSeconds)
+    }
+}
