@@ -1,0 +1,260 @@
+// `next` and `pairs` (sandbox_private.h): keys in the documented order (sandbox_order.c), objects
+// numbered in the order stackplay first named them (tostring, print, %s/%p, or
+// the traversal that first met it). Design:
+//   * A table's keys, sorted once, are a cache: a userdata (count, fingerprint, hint, and the
+//     sorted order as places in the key array) whose user value is the array of keys in Lua's
+//     raw order. `caches` holds it weakly in keys AND values (and at [1] the cache used last, so
+//     a traversal finds it without hashing), so the cache lives at most until the next garbage
+//     collection: a traversal stopped early holds nothing alive (a weak table's entries can go;
+//     10^6 keys hold nothing after the next cycle). A traversal that outlives its cache rebuilds
+//     it and goes on from where it was (binary search).
+//   * Building: one raw lua_next pass collects the keys; the sort (a radix sort on each key's
+//     first 8 bytes or its value, then exact comparisons where those tie) works on scratch memory
+//     from the state's allocator, counted by the memory budget and freed at once.
+//   * next(t, k) finds k at the cache's hint (the key it returned last) in O(1), else by binary
+//     search, then returns the first later key still present in t (rawget): fields assigned nil
+//     during the traversal are skipped, as the manual allows. A key not in the cache is checked
+//     with the raw lua_next (stock's "invalid key to 'next'"); a live key newer than the cache
+//     rebuilds it.
+//   * next(t, nil) on an empty table is one raw lua_next. Otherwise it validates the cache by one
+//     linear scan (the key count and a fingerprint: the sum of a bijective 64-bit mix of each
+//     key's identity, its value for numbers and booleans, its object pointer otherwise, which
+//     cannot be reused while the cache holds the key), and sorts only when the keys changed.
+//     So a traversal of an unchanged table costs two linear passes, a changed one a C sort.
+#include "sandbox_private.h"
+
+#include <lauxlib.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sb_cache {
+    const void *table;  // the table's object (lua_topointer), for the last-used check
+    lua_Integer n;      // keys in the array (some may have left the table since)
+    uint64_t print;     // the fingerprint of the keys when sorted
+    lua_Integer hint;   // the place of the key `next` returned last; 0: none
+    const void *hint_key; // that key's object (lua_topointer), NULL for numbers and booleans
+    unsigned int order[]; // order[i - 1]: the place in the key array of the i-th key in order
+} sb_cache;
+
+/// Scratch memory from the state's allocator (counted by the memory budget, no work for the
+/// garbage collector), freed by sb_build or, after an error, by this userdata's `__gc`.
+typedef struct sb_scratch {
+    void *p;
+    size_t size;
+} sb_scratch;
+
+static void sb_scratch_free(lua_State *L, sb_scratch *s) {
+    if (!s->p) return;
+    void *ud;
+    lua_Alloc alloc = lua_getallocf(L, &ud);
+    alloc(ud, s->p, s->size, 0);
+    s->p = NULL;
+    s->size = 0;
+}
+
+int sb_scratch_gc(lua_State *L) {
+    sb_scratch_free(L, (sb_scratch *)lua_touserdata(L, 1));
+    return 0;
+}
+
+/// Grows the scratch block to `size` bytes, keeping its contents.
+static void *sb_scratch_grow(lua_State *L, sb_scratch *s, size_t size) {
+    void *ud;
+    lua_Alloc alloc = lua_getallocf(L, &ud);
+    void *p = alloc(ud, s->p, s->p ? s->size : 0, size);
+    if (!p) luaL_error(L, "not enough memory");
+    s->p = p;
+    s->size = size;
+    return p;
+}
+
+/// Sorts the keys of the table at 1 into a new cache, stored in `caches`; pushes the cache and
+/// its key array. One pass counts the keys (sb_scan); one raw traversal collects them into an array
+/// of that size (in Lua's order, with no allocation, so no collection, while it runs); then each is
+/// described for the sort (sb_describe) on scratch memory. The cache keeps the sorted order as
+/// places in that array.
+static sb_cache *sb_build(lua_State *L) {
+    uint64_t print;
+    lua_Integer count = sb_scan(L, 1, &print);
+    if (count >= (1 << 28)) luaL_error(L, "table too big to traverse");
+    lua_createtable(L, (int)count, 0);
+    int keys = lua_gettop(L);
+    sb_scratch *scratch = (sb_scratch *)lua_newuserdatauv(L, sizeof(sb_scratch), 0);
+    scratch->p = NULL;
+    scratch->size = 0;
+    lua_getiuservalue(L, lua_upvalueindex(SB_STATE), 1);
+    lua_setmetatable(L, -2);
+    int buffer = lua_gettop(L);
+    size_t capacity = count > 0 ? (size_t)count : 1;
+    sb_key *entries = (sb_key *)sb_scratch_grow(L, scratch, 2 * capacity * sizeof(sb_key));
+    // a collection since sb_scan may have cleared entries of a weak table, never added any
+    size_t n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        if (n == capacity) luaL_error(L, "table changed while traversing it");
+        lua_copy(L, -2, -1);
+        lua_rawseti(L, keys, (lua_Integer)++n);
+    }
+    print = sb_describe(L, keys, entries, n); // a string's bytes stay referenced by `keys`
+    sb_sort_entries(entries, entries + capacity, n);
+    sb_cache *c = (sb_cache *)lua_newuserdatauv(L, sizeof(sb_cache) + n * sizeof(unsigned int), 1);
+    c->table = lua_topointer(L, 1);
+    c->n = (lua_Integer)n;
+    c->print = print;
+    c->hint = 0;
+    c->hint_key = NULL;
+    for (size_t i = 0; i < n; i++) c->order[i] = entries[i].slot;
+    sb_scratch_free(L, scratch);
+    lua_pushvalue(L, keys);
+    lua_setiuservalue(L, -2, 1);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, lua_upvalueindex(SB_CACHES));
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, lua_upvalueindex(SB_CACHES), 1);
+    lua_pushvalue(L, keys);
+    lua_remove(L, buffer);
+    lua_remove(L, keys);
+    return c;
+}
+
+/// Pushes the i-th key (1-based) in order of the cache `c` whose key array is at `keys`.
+static void sb_push_key(lua_State *L, const sb_cache *c, int keys, lua_Integer i) {
+    lua_rawgeti(L, keys, c->order[i - 1]);
+}
+
+/// Pushes the cache of the table at 1 and its key array and returns it, or pushes nothing and
+/// returns NULL when it has none. `caches[1]` is the cache used last (weak as every value there:
+/// it goes with its table, so the object it names cannot be another table at the same address).
+static sb_cache *sb_cached(lua_State *L) {
+    if (lua_rawgeti(L, lua_upvalueindex(SB_CACHES), 1) == LUA_TUSERDATA) {
+        sb_cache *c = (sb_cache *)lua_touserdata(L, -1);
+        if (c->table == lua_topointer(L, 1)) {
+            lua_getiuservalue(L, -1, 1);
+            return c;
+        }
+    }
+    lua_pop(L, 1);
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, lua_upvalueindex(SB_CACHES)) != LUA_TUSERDATA) {
+        lua_pop(L, 1);
+        return NULL;
+    }
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, lua_upvalueindex(SB_CACHES), 1);
+    lua_getiuservalue(L, -1, 1);
+    return (sb_cache *)lua_touserdata(L, -2);
+}
+
+/// The first place in the sorted `keys` whose key is not less than the key at 2; sets `*found`
+/// when that key is it.
+static lua_Integer sb_search(lua_State *L, const sb_cache *c, int keys, int *found) {
+    lua_Integer n = c->n;
+    sb_key k, m;
+    sb_key_of(L, 2, &k);
+    lua_Integer lo = 1, hi = n + 1;
+    while (lo < hi) {
+        lua_Integer mid = lo + (hi - lo) / 2;
+        sb_push_key(L, c, keys, mid);
+        sb_key_of(L, -1, &m);
+        int c = sb_compare(&m, &k);
+        lua_pop(L, 1);
+        if (c < 0) lo = mid + 1; else hi = mid;
+    }
+    *found = 0;
+    if (lo <= n) {
+        sb_push_key(L, c, keys, lo);
+        *found = lua_rawequal(L, -1, 2);
+        lua_pop(L, 1);
+    }
+    return lo;
+}
+
+/// Returns from `next`: the first key at a place after `place` still in the table, and its value.
+static int sb_next_after(lua_State *L, sb_cache *c, int keys, lua_Integer place) {
+    for (lua_Integer j = place + 1; j <= c->n; j++) {
+        sb_push_key(L, c, keys, j);
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, 1) != LUA_TNIL) {
+            c->hint = j;
+            c->hint_key = lua_topointer(L, -2);
+            return 2;
+        }
+        lua_pop(L, 2);
+    }
+    c->hint = 0;
+    c->hint_key = NULL;
+    lua_pushnil(L);
+    return 1;
+}
+
+int sb_next(lua_State *L) {
+    if (lua_type(L, 1) != LUA_TTABLE) luaL_checktype(L, 1, LUA_TTABLE);
+    if (lua_gettop(L) != 2) lua_settop(L, 2);
+    if (lua_isnil(L, 2)) {
+        lua_pushnil(L);
+        if (!lua_next(L, 1)) {
+            lua_pushnil(L);
+            return 1;
+        }
+        lua_settop(L, 2);
+        sb_cache *c = sb_cached(L);
+        if (c) {
+            uint64_t print;
+            lua_Integer n = sb_scan(L, 1, &print);
+            if (n != c->n || print != c->print) {
+                lua_settop(L, 2);
+                c = NULL;
+            }
+        }
+        if (!c) c = sb_build(L);
+        return sb_next_after(L, c, lua_gettop(L), 0);
+    }
+    sb_cache *c = sb_cached(L);
+    if (!c) c = sb_build(L);
+    int keys = lua_gettop(L);
+    if (c->hint_key != NULL) {
+        if (lua_topointer(L, 2) == c->hint_key) return sb_next_after(L, c, keys, c->hint);
+    } else if (c->hint >= 1 && c->hint <= c->n) {
+        sb_push_key(L, c, keys, c->hint);
+        int same = lua_rawequal(L, -1, 2);
+        lua_pop(L, 1);
+        if (same) return sb_next_after(L, c, keys, c->hint);
+    }
+    int found;
+    lua_Integer place = sb_search(L, c, keys, &found);
+    if (found) return sb_next_after(L, c, keys, place);
+    // Not a key of the cache: stock's check (raises "invalid key to 'next'" for a key that was
+    // never in the table), and a live key newer than the cache sorts the keys again.
+    lua_pushvalue(L, 2);
+    if (lua_next(L, 1)) lua_pop(L, 2);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, 1) != LUA_TNIL) {
+        lua_settop(L, 2);
+        c = sb_build(L);
+        keys = lua_gettop(L);
+        place = sb_search(L, c, keys, &found);
+        return sb_next_after(L, c, keys, found ? place : place - 1);
+    }
+    lua_pop(L, 1);
+    return sb_next_after(L, c, keys, place - 1);
+}
+
+static int sb_pairs_continue(lua_State *L, int status, lua_KContext k) {
+    (void)L; (void)status; (void)k;
+    return 3;
+}
+
+int sb_pairs(lua_State *L) {
+    luaL_checkany(L, 1);
+    if (luaL_getmetafield(L, 1, "__pairs") == LUA_TNIL) {
+        lua_pushvalue(L, lua_upvalueindex(SB_NEXT));
+        lua_pushvalue(L, 1);
+        lua_pushnil(L);
+    } else {
+        lua_pushvalue(L, 1);
+        lua_callk(L, 1, 3, 0, sb_pairs_continue);
+    }
+    return 3;
+}
