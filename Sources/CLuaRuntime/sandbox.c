@@ -86,12 +86,13 @@ static void sb_replace(lua_State *L, int table, const char *name, lua_CFunction 
 int stackplay_sandbox_install(lua_State *L) {
     luaL_checktype(L, 1, LUA_TFUNCTION);
     lua_Integer seed = luaL_checkinteger(L, 2);
+    int api_only = lua_toboolean(L, 3);
     lua_settop(L, 2);
     // 3..7: the upvalues 1..5
     sb_state *s = (sb_state *)lua_newuserdatauv(L, sizeof(sb_state), 1);
     memset(s, 0, sizeof *s);
     s->pivot = 0x2545f491u;
-    s->layout = sb_layout_matches(L);
+    s->layout = !api_only && sb_layout_matches(L);
     lua_createtable(L, 0, 1); // the metatable of sb_build's scratch memory
     lua_pushcfunction(L, sb_scratch_gc);
     lua_setfield(L, -2, "__gc");

@@ -25,6 +25,29 @@ lua_Integer sb_object_id(lua_State *L, int idx) {
     return id;
 }
 
+/// Pushes "kind: id" (what stock's "%s: %p" would show, a number for the address), built by hand:
+/// lua_pushfstring formats the number through snprintf, most of a tostring's cost.
+static void sb_push_name(lua_State *L, const char *kind, lua_Integer id) {
+    char text[64];
+    size_t len = strlen(kind);
+    if (len > sizeof text - 24) {
+        lua_pushfstring(L, "%s: %I", kind, (LUAI_UACINT)id);
+        return;
+    }
+    memcpy(text, kind, len);
+    text[len++] = ':';
+    text[len++] = ' ';
+    char digits[24];
+    size_t n = 0;
+    uint64_t v = (uint64_t)id; // ids count up from 1
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    while (n > 0) text[len++] = digits[--n];
+    lua_pushlstring(L, text, len);
+}
+
 /// luaL_tolstring with object numbers for addresses: `__tostring` as stock (its result never
 /// rewritten), `__name` names the kind, "table: 3" instead of "table: 0x55...". Pushes the text.
 const char *sb_tolstring(lua_State *L, int idx, size_t *len) {
@@ -36,7 +59,7 @@ const char *sb_tolstring(lua_State *L, int idx, size_t *len) {
     if (!sb_is_object(lua_type(L, idx))) return luaL_tolstring(L, idx, len);
     int named = luaL_getmetafield(L, idx, "__name");
     const char *kind = named == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, idx);
-    lua_pushfstring(L, "%s: %I", kind, (LUAI_UACINT)sb_object_id(L, idx));
+    sb_push_name(L, kind, sb_object_id(L, idx));
     if (named != LUA_TNIL) lua_remove(L, -2);
     return lua_tolstring(L, -1, len);
 }
@@ -132,7 +155,7 @@ int sb_format(lua_State *L) {
             if (sb_valid_p(spec, (size_t)(conv - spec + 1))) {
                 int type = lua_type(L, arg);
                 if (sb_is_object(type) || type == LUA_TSTRING) {
-                    lua_pushfstring(L, "%s: %I", luaL_typename(L, arg), (LUAI_UACINT)sb_object_id(L, arg));
+                    sb_push_name(L, luaL_typename(L, arg), sb_object_id(L, arg));
                 } else {
                     lua_pushliteral(L, "(null)");
                 }

@@ -34,7 +34,6 @@ typedef struct sb_cache {
     uint64_t print;     // the fingerprint of the keys when sorted
     lua_Integer hint;   // the place of the key `next` returned last; 0: none
     const void *hint_key; // that key's object (lua_topointer), NULL for numbers and booleans
-    unsigned int order[]; // order[i - 1]: the place in the key array of the i-th key in order
 } sb_cache;
 
 /// Scratch memory from the state's allocator (counted by the memory budget, no work for the
@@ -69,6 +68,30 @@ static void *sb_scratch_grow(lua_State *L, sb_scratch *s, size_t size) {
     return p;
 }
 
+/// Puts the key array at `keys` in the order of `e` (e[i].slot: the place of the (i+1)-th key),
+/// in place, one cycle of the permutation at a time; clears the slots. So `next` reads its keys
+/// one after the other, not all over the array.
+static void sb_permute(lua_State *L, int keys, sb_key *e, size_t n) {
+    for (size_t start = 0; start < n; start++) {
+        if (e[start].slot == 0) continue;
+        if (e[start].slot == start + 1) {
+            e[start].slot = 0;
+            continue;
+        }
+        lua_rawgeti(L, keys, (lua_Integer)start + 1);
+        size_t place = start;
+        while (e[place].slot != start + 1) {
+            size_t from = e[place].slot - 1;
+            lua_rawgeti(L, keys, (lua_Integer)from + 1);
+            lua_rawseti(L, keys, (lua_Integer)place + 1);
+            e[place].slot = 0;
+            place = from;
+        }
+        lua_rawseti(L, keys, (lua_Integer)place + 1);
+        e[place].slot = 0;
+    }
+}
+
 /// Sorts the keys of the table at 1 into a new cache, stored in `caches`; pushes the cache and
 /// its key array. One pass counts the keys (sb_scan); one raw traversal collects them into an array
 /// of that size (in Lua's order, with no allocation, so no collection, while it runs); then each is
@@ -89,22 +112,28 @@ static sb_cache *sb_build(lua_State *L) {
     size_t capacity = count > 0 ? (size_t)count : 1;
     sb_key *entries = (sb_key *)sb_scratch_grow(L, scratch, 2 * capacity * sizeof(sb_key));
     // a collection since sb_scan may have cleared entries of a weak table, never added any
+    // Each key is described as it is collected, while the key's memory is fresh from lua_next.
+    const void *layout = sb_state_of(L)->layout ? lua_topointer(L, keys) : NULL;
     size_t n = 0;
     lua_pushnil(L);
     while (lua_next(L, 1)) {
         if (n == capacity) luaL_error(L, "table changed while traversing it");
         lua_copy(L, -2, -1);
         lua_rawseti(L, keys, (lua_Integer)++n);
+        entries[n - 1].rank = 0;
+        if (layout) sb_describe_at(layout, n - 1, &entries[n - 1]);
     }
-    print = sb_describe(L, keys, entries, n); // a string's bytes stay referenced by `keys`
+    // a string's bytes stay referenced by `keys`; the fingerprint is sb_scan's unless keys went
+    uint64_t described = sb_describe(L, keys, entries, n, n != (size_t)count);
+    if (n != (size_t)count) print = described;
     sb_sort_entries(entries, entries + capacity, n);
-    sb_cache *c = (sb_cache *)lua_newuserdatauv(L, sizeof(sb_cache) + n * sizeof(unsigned int), 1);
+    sb_permute(L, keys, entries, n);
+    sb_cache *c = (sb_cache *)lua_newuserdatauv(L, sizeof(sb_cache), 1);
     c->table = lua_topointer(L, 1);
     c->n = (lua_Integer)n;
     c->print = print;
     c->hint = 0;
     c->hint_key = NULL;
-    for (size_t i = 0; i < n; i++) c->order[i] = entries[i].slot;
     sb_scratch_free(L, scratch);
     lua_pushvalue(L, keys);
     lua_setiuservalue(L, -2, 1);
@@ -121,7 +150,8 @@ static sb_cache *sb_build(lua_State *L) {
 
 /// Pushes the i-th key (1-based) in order of the cache `c` whose key array is at `keys`.
 static void sb_push_key(lua_State *L, const sb_cache *c, int keys, lua_Integer i) {
-    lua_rawgeti(L, keys, c->order[i - 1]);
+    (void)c;
+    lua_rawgeti(L, keys, i);
 }
 
 /// Pushes the cache of the table at 1 and its key array and returns it, or pushes nothing and

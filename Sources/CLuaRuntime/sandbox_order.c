@@ -50,28 +50,34 @@ static int sb_compare_entries(const void *x, const void *y) {
     return sb_compare((const sb_key *)x, (const sb_key *)y);
 }
 
-/// LSD radix sort of `e[0..n)` by `a ^ flip`, `bits` (8 or 16) at a time, skipping digits all
-/// keys share, using `tmp` (n entries); stable, so equal keys keep their order.
+/// LSD radix sort of `e[0..n)` by `a ^ flip`, using `tmp` (n entries); stable, so equal keys keep
+/// their order. Only the bits that differ between keys are sorted on, `bits` (8 to 16) at a time.
 static void sb_radix(sb_key *e, sb_key *tmp, size_t n, uint64_t flip, int bits) {
-    size_t buckets = (size_t)1 << bits, digits = 64 / (size_t)bits;
+    uint64_t first = e[0].a, differ = 0;
+    for (size_t i = 1; i < n; i++) differ |= e[i].a ^ first;
+    if (differ == 0) return;
+    int low = __builtin_ctzll(differ), high = 64 - __builtin_clzll(differ);
+    size_t digits = (size_t)((high - low + bits - 1) / bits);
+    size_t buckets = (size_t)1 << bits;
     uint64_t mask = buckets - 1;
-    size_t *counts = (size_t *)calloc(digits * buckets, sizeof(size_t));
+    uint32_t *counts = (uint32_t *)calloc(digits * buckets, sizeof(uint32_t));
     if (!counts) { qsort(e, n, sizeof(sb_key), sb_compare_entries); return; }
     for (size_t i = 0; i < n; i++) {
-        uint64_t a = e[i].a ^ flip;
+        uint64_t a = (e[i].a ^ flip) >> low;
         for (size_t d = 0; d < digits; d++) counts[d * buckets + ((a >> (bits * d)) & mask)]++;
     }
     sb_key *from = e, *to = tmp;
     for (size_t d = 0; d < digits; d++) {
-        size_t *count = counts + d * buckets;
-        if (count[((from[0].a ^ flip) >> (bits * d)) & mask] == n) continue; // every key has this digit
-        size_t sum = 0;
+        uint32_t *count = counts + d * buckets;
+        int shift = low + bits * (int)d;
+        if (count[((from[0].a ^ flip) >> shift) & mask] == n) continue; // every key has this digit
+        uint32_t sum = 0;
         for (size_t v = 0; v < buckets; v++) {
-            size_t c = count[v];
+            uint32_t c = count[v];
             count[v] = sum;
             sum += c;
         }
-        for (size_t i = 0; i < n; i++) to[count[((from[i].a ^ flip) >> (bits * d)) & mask]++] = from[i];
+        for (size_t i = 0; i < n; i++) to[count[((from[i].a ^ flip) >> shift) & mask]++] = from[i];
         sb_key *swap = from;
         from = to;
         to = swap;
@@ -87,10 +93,12 @@ void sb_sort_entries(sb_key *e, sb_key *tmp, size_t n) {
     size_t start[6] = {0};
     for (size_t i = 0; i < n; i++) start[e[i].rank + 1]++;
     for (int r = 1; r <= 5; r++) start[r] += start[r - 1];
-    size_t place[5];
-    memcpy(place, start, sizeof place);
-    for (size_t i = 0; i < n; i++) tmp[place[e[i].rank]++] = e[i];
-    memcpy(e, tmp, n * sizeof(sb_key));
+    if (n > 0 && start[e[0].rank + 1] - start[e[0].rank] != n) { // more than one rank: group them
+        size_t place[5];
+        memcpy(place, start, sizeof place);
+        for (size_t i = 0; i < n; i++) tmp[place[e[i].rank]++] = e[i];
+        memcpy(e, tmp, n * sizeof(sb_key));
+    }
     for (int rank = 1; rank <= 4; rank++) {
         sb_key *part = e + start[rank];
         size_t m = start[rank + 1] - start[rank];
@@ -101,7 +109,7 @@ void sb_sort_entries(sb_key *e, sb_key *tmp, size_t n) {
             qsort(part, m, sizeof(sb_key), sb_compare_entries);
             continue;
         }
-        sb_radix(part, tmp, m, rank == 1 ? 0x8000000000000000ull : 0, m >= 65536 ? 16 : 8);
+        sb_radix(part, tmp, m, rank == 1 ? 0x8000000000000000ull : 0, m >= 16384 ? 16 : m >= 1024 ? 11 : 8);
         if (rank != 2) continue;
         for (size_t i = 0; i < m;) {
             size_t j = i + 1;

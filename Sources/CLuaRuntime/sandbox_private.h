@@ -80,9 +80,13 @@ int sb_layout_matches(lua_State *L);
 lua_Integer sb_scan(lua_State *L, int t, uint64_t *print);
 /// Describes the key at `idx` for the sort (may give an object its number).
 void sb_key_of(lua_State *L, int idx, sb_key *k);
-/// Describes `keys[1..n]` (a key array, all in its array part) into `e[0..n)`, slots 1..n, and
-/// returns their fingerprint (as sb_scan sums it).
-uint64_t sb_describe(lua_State *L, int keys, sb_key *e, size_t n);
+/// Describes `keys[i + 1]` (the table keys, read by its layout: lua_topointer of a key array) into
+/// `k`, slot i + 1, but for an object (rank 0: sb_describe's work).
+void sb_describe_at(const void *keys, size_t i, sb_key *k);
+/// Describes `keys[1..n]` (a key array, all in its array part) into `e[0..n)`, slots 1..n, where
+/// sb_describe_at did not (all of them without the layout), and returns their fingerprint (as
+/// sb_scan sums it) if `print_wanted`, else 0.
+uint64_t sb_describe(lua_State *L, int keys, sb_key *e, size_t n, int print_wanted);
 
 // MARK: Traversal (sandbox_next.c)
 

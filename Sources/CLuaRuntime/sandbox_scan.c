@@ -164,15 +164,9 @@ static void sb_string_key(sb_key *k, const char *s, size_t len) {
     k->len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
     uint64_t a = 0;
     if (len >= 8) {
-        memcpy(&a, s, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        a = __builtin_bswap64(a);
-#else
-        a = 0;
         for (size_t i = 0; i < 8; i++) a = (a << 8) | (unsigned char)s[i];
-#endif
     } else {
-        for (size_t i = 0; i < 8; i++) a = (a << 8) | (i < len ? (unsigned char)s[i] : 0);
+        for (size_t i = 0; i < len; i++) a |= (uint64_t)(unsigned char)s[i] << (56 - 8 * i);
     }
     k->a = a;
 }
@@ -208,28 +202,49 @@ void sb_key_of(lua_State *L, int idx, sb_key *k) {
     }
 }
 
-uint64_t sb_describe(lua_State *L, int keys, sb_key *e, size_t n) {
+void sb_describe_at(const void *keys, size_t i, sb_key *k) {
+    const sb_ltvalue *v = &((const sb_ltable *)keys)->array[i];
+    k->slot = (uint32_t)(i + 1);
+    k->s = NULL;
+    k->len = 0;
+    switch (v->tt) {
+    case SB_TAG_SHORT:
+    case SB_TAG_LONG: {
+        const sb_lstring *s = (const sb_lstring *)v->value.gc;
+        sb_string_key(k, s->contents, v->tt == SB_TAG_SHORT ? s->shrlen : s->lnglen);
+        break;
+    }
+    case SB_TAG_INT:
+        k->rank = 1;
+        k->a = (uint64_t)v->value.i;
+        break;
+    case SB_TAG_FLOAT:
+        k->rank = 1;
+        k->len = 1;
+        memcpy(&k->a, &v->value.n, sizeof k->a);
+        break;
+    case SB_TAG_FALSE:
+    case SB_TAG_TRUE:
+        k->rank = 3;
+        k->a = v->tt == SB_TAG_TRUE;
+        break;
+    default: k->rank = 0; break; // an object: its number comes through the C API
+    }
+}
+
+uint64_t sb_describe(lua_State *L, int keys, sb_key *e, size_t n, int print_wanted) {
     uint64_t print = 0;
     const sb_ltable *t = sb_state_of(L)->layout ? (const sb_ltable *)lua_topointer(L, keys) : NULL;
     for (size_t i = 0; i < n; i++) {
         sb_key *k = &e[i];
-        k->slot = (uint32_t)(i + 1);
         const sb_ltvalue *v = t ? &t->array[i] : NULL;
-        if (v) print += sb_lterm(v->tt, &v->value);
-        if (v && (v->tt == SB_TAG_SHORT || v->tt == SB_TAG_LONG)) {
-            const sb_lstring *s = (const sb_lstring *)v->value.gc;
-            sb_string_key(k, s->contents, v->tt == SB_TAG_SHORT ? s->shrlen : s->lnglen);
-        } else if (v && v->tt == SB_TAG_INT) {
-            k->rank = 1;
-            k->s = NULL;
-            k->len = 0;
-            k->a = (uint64_t)v->value.i;
-        } else {
-            lua_rawgeti(L, keys, (lua_Integer)(i + 1));
-            if (!v) print += sb_api_term(L, -1);
-            sb_key_of(L, -1, k);
-            lua_pop(L, 1);
-        }
+        if (v && print_wanted) print += sb_lterm(v->tt, &v->value);
+        if (v && k->rank != 0) continue;
+        k->slot = (uint32_t)(i + 1);
+        lua_rawgeti(L, keys, (lua_Integer)(i + 1));
+        if (!v && print_wanted) print += sb_api_term(L, -1);
+        sb_key_of(L, -1, k);
+        lua_pop(L, 1);
     }
     return print;
 }
@@ -337,3 +352,5 @@ int sb_layout_matches(lua_State *L) {
     return ok;
 #endif
 }
+
+int stackplay_sandbox_reads_layout(lua_State *L) { return sb_layout_matches(L); }
