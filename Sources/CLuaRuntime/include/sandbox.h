@@ -1,4 +1,4 @@
-// The sandbox's deterministic replacements of Lua's library functions, in C (sandbox.c): `next`,
+// The sandbox's deterministic replacements of Lua's library functions, in C (sandbox*.c): `next`,
 // `pairs`, `tostring`, `print`, `string.format`, `table.sort`, `os.time`/`os.date`/`os.clock`,
 // `load`, `string.dump`, `warn`, `setmetatable`, `xpcall` and `math.randomseed`. Written with the
 // Lua C API, so their errors are stock Lua's own (the function name the script called, the
