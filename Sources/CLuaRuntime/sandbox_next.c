@@ -36,6 +36,8 @@ typedef struct sb_cache {
     uint64_t print;     // the fingerprint of the keys when sorted
     lua_Integer hint;   // the place of the key `next` returned last; 0: none
     const void *hint_key; // that key's object (lua_topointer), NULL for numbers and booleans
+    lua_Integer gone;   // the first `gone` keys in order were found gone from the table (sb_gone)
+    uint64_t gone_print; // the fingerprint of those keys
 } sb_cache;
 
 /// Scratch memory from the state's allocator (counted by the memory budget, no work for the
@@ -136,6 +138,8 @@ static sb_cache *sb_build(lua_State *L) {
     c->print = print;
     c->hint = 0;
     c->hint_key = NULL;
+    c->gone = 0;
+    c->gone_print = 0;
     sb_scratch_free(L, scratch);
     lua_pushvalue(L, keys);
     lua_setiuservalue(L, -2, 1);
@@ -221,6 +225,21 @@ static int sb_next_after(lua_State *L, sb_cache *c, int keys, lua_Integer place)
     return 1;
 }
 
+/// Counts the keys in order, from the first not yet found gone, that are gone from the table at 1
+/// (up to the first one still there), into `c->gone` and `c->gone_print`. So clearing a table in
+/// order during a traversal, checking `next(t) == nil` at each step, sorts nothing again: the
+/// table's keys are the cache's but those first ones when the count and fingerprint say so.
+static void sb_gone(lua_State *L, sb_cache *c, int keys) {
+    while (c->gone < c->n) {
+        lua_rawgeti(L, keys, c->gone + 1);
+        int there = lua_rawget(L, 1) != LUA_TNIL;
+        lua_pop(L, 1);
+        if (there) return;
+        c->gone_print += sb_key_term(L, keys, c->gone + 1);
+        c->gone++;
+    }
+}
+
 int sb_next(lua_State *L) {
     if (lua_type(L, 1) != LUA_TTABLE) luaL_checktype(L, 1, LUA_TTABLE);
     if (lua_gettop(L) != 2) lua_settop(L, 2);
@@ -232,16 +251,22 @@ int sb_next(lua_State *L) {
         }
         lua_settop(L, 2);
         sb_cache *c = sb_cached(L);
+        lua_Integer from = 0;
         if (c) {
             uint64_t print;
             lua_Integer n = sb_scan(L, 1, &print);
-            if (n != c->n || print != c->print) {
+            if (n == c->n && print == c->print) {
+                c->gone = 0;
+                c->gone_print = 0;
+            } else if (sb_gone(L, c, lua_gettop(L)), n + c->gone == c->n && print + c->gone_print == c->print) {
+                from = c->gone; // the keys are the cached ones but the first `gone`
+            } else {
                 lua_settop(L, 2);
                 c = NULL;
             }
         }
         if (!c) c = sb_build(L);
-        return sb_next_after(L, c, lua_gettop(L), 0);
+        return sb_next_after(L, c, lua_gettop(L), from);
     }
     sb_cache *c = sb_cached(L);
     if (!c) c = sb_build(L);

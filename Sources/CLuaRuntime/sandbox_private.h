@@ -87,6 +87,8 @@ void sb_describe_at(const void *keys, size_t i, sb_key *k);
 /// sb_describe_at did not (all of them without the layout), and returns their fingerprint (as
 /// sb_scan sums it) if `print_wanted`, else 0.
 uint64_t sb_describe(lua_State *L, int keys, sb_key *e, size_t n, int print_wanted);
+/// The fingerprint term of `keys[i]` (a key array, as sb_describe's).
+uint64_t sb_key_term(lua_State *L, int keys, lua_Integer i);
 
 // MARK: Traversal (sandbox_next.c)
 

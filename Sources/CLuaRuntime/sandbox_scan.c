@@ -249,6 +249,17 @@ uint64_t sb_describe(lua_State *L, int keys, sb_key *e, size_t n, int print_want
     return print;
 }
 
+uint64_t sb_key_term(lua_State *L, int keys, lua_Integer i) {
+    if (sb_state_of(L)->layout) {
+        const sb_ltvalue *v = &((const sb_ltable *)lua_topointer(L, keys))->array[i - 1];
+        return sb_lterm(v->tt, &v->value);
+    }
+    lua_rawgeti(L, keys, i);
+    uint64_t term = sb_api_term(L, -1);
+    lua_pop(L, 1);
+    return term;
+}
+
 // MARK: The check
 
 /// Whether the layout above is this Lua's: a probe table read both ways must agree on every key

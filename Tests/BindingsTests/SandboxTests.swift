@@ -338,6 +338,24 @@ extension BindingsTests {
             #expect(try sandboxed(code, layout: layout) == ["3000", "2", "nil", "invalid key to 'next'"])
         }
 
+        @Test func `clearing a table in order while checking next(t) == nil at each step sorts it once`() throws {
+            // 5,000 keys: sorting the rest again at each step takes seconds; one scan a step, well
+            // under the 1 s budget.
+            let code = """
+                local t = {}
+                for i = 1, 5000 do t["k" .. i] = i end
+                local seen, emptied = 0, 0
+                for k in pairs(t) do
+                  t[k] = nil
+                  seen = seen + 1
+                  if next(t) == nil then emptied = seen end
+                end
+                return tostring(seen), tostring(emptied)
+                """
+            let lua = try makeState(budget: LuaBudget(cpuSeconds: 1, memoryMiB: 256))
+            #expect(try lua.run(code).map { $0.string ?? "" } == ["5000", "5000"])
+        }
+
         @Test func `load of a chunk that overflows the C stack returns a string`() throws {
             let code = "local f, e = load(('('):rep(1e6)) return type(f), type(e), e"
             let results = try makeState().run(code)
