@@ -36,6 +36,7 @@ typedef struct sb_cache {
     uint64_t print;     // the fingerprint of the keys when sorted
     lua_Integer hint;   // the place of the key `next` returned last; 0: none
     const void *hint_key; // that key's object (lua_topointer), NULL for numbers and booleans
+    const void *layout; // the key array's object when tables are read by their layout, else NULL
     lua_Integer gone;   // the first `gone` keys in order were found gone from the table (sb_gone)
     uint64_t gone_print; // the fingerprint of those keys
 } sb_cache;
@@ -140,6 +141,7 @@ static sb_cache *sb_build(lua_State *L) {
     c->hint_key = NULL;
     c->gone = 0;
     c->gone_print = 0;
+    c->layout = layout;
     sb_scratch_free(L, scratch);
     lua_pushvalue(L, keys);
     lua_setiuservalue(L, -2, 1);
@@ -215,6 +217,7 @@ static int sb_next_after(lua_State *L, sb_cache *c, int keys, lua_Integer place)
         if (lua_rawget(L, 1) != LUA_TNIL) {
             c->hint = j;
             c->hint_key = lua_topointer(L, -2);
+            if (c->layout && j < c->n) sb_prefetch(c->table, c->layout, (size_t)j, (size_t)c->n);
             return 2;
         }
         lua_pop(L, 2);

@@ -89,6 +89,10 @@ void sb_describe_at(const void *keys, size_t i, sb_key *k);
 uint64_t sb_describe(lua_State *L, int keys, sb_key *e, size_t n, int print_wanted);
 /// The fingerprint term of `keys[i]` (a key array, as sb_describe's).
 uint64_t sb_key_term(lua_State *L, int keys, lua_Integer i);
+/// A hint to the processor, from the layout: the key after `keys[i + 1]` (0-based `i`: the next
+/// key `next` will return) is read soon, and so is the node of `table` where `keys[i + 1]`, a
+/// short string, is looked up. `n`: the keys in the array.
+void sb_prefetch(const void *table, const void *keys, size_t i, size_t n);
 
 // MARK: Traversal (sandbox_next.c)
 

@@ -260,6 +260,15 @@ uint64_t sb_key_term(lua_State *L, int keys, lua_Integer i) {
     return term;
 }
 
+void sb_prefetch(const void *table, const void *keys, size_t i, size_t n) {
+    const sb_ltvalue *array = ((const sb_ltable *)keys)->array;
+    if (i + 1 < n && (array[i + 1].tt & SB_TAG_COLLECTABLE)) __builtin_prefetch(array[i + 1].value.gc);
+    if (array[i].tt != SB_TAG_SHORT) return;
+    const sb_ltable *t = (const sb_ltable *)table;
+    unsigned int hash = ((const sb_lstring *)array[i].value.gc)->hash;
+    __builtin_prefetch(&t->node[hash & ((1u << t->lsizenode) - 1)]);
+}
+
 // MARK: The check
 
 /// Whether the layout above is this Lua's: a probe table read both ways must agree on every key
