@@ -1,3 +1,5 @@
+import CLua
+import CLuaRuntime
 import Foundation
 import LuaRuntime
 import Testing
@@ -125,10 +127,14 @@ extension BindingsTests {
             #expect(try strings(code) == ["140000", "true"])
         }
 
-        @Test func `clearing fields during a traversal works and next(t) sees the table as it is`() throws {
+        /// 5,000 keys under a 1 s budget: sorting the rest again at each `next(t)` takes seconds; one
+        /// scan a step is well under it.
+        @Test func `clearing fields during a traversal works, next(t) sees the table as it is, sorting once`()
+            throws
+        {
             let code = """
                 local t = {}
-                for i = 1, 500 do t["k" .. i] = i end
+                for i = 1, 5000 do t["k" .. i] = i end
                 local seen, emptied = 0, 0
                 for k in pairs(t) do
                   t[k] = nil
@@ -138,7 +144,8 @@ extension BindingsTests {
                 end
                 return tostring(seen), tostring(emptied)
                 """
-            #expect(try strings(code) == ["500", "500"])
+            let lua = try makeState(budget: LuaBudget(cpuSeconds: 1, memoryMiB: 256))
+            #expect(try lua.run(code).map { $0.string ?? "" } == ["5000", "5000"])
         }
 
         @Test func `a traversal stopped early keeps no key of a weak table alive`() throws {
@@ -261,6 +268,79 @@ extension BindingsTests {
             let lua = try makeState()
             try lua.run("warn('hidden') warn('@on') warn('shown ', 'here') warn('@off') warn('hidden')")
             #expect(lua.session.output.text == "Lua warning: shown here\n")
+        }
+
+        /// What `code` returns in a plain state with the sandbox installed, reading tables by their
+        /// layout (sandbox_scan.c) or, as on a Lua whose layout differs, only through lua_next.
+        func sandboxed(_ code: String, layout: Bool) throws -> [String] {
+            let state = try #require(luaL_newstate())
+            defer { lua_close(state) }
+            luaL_openlibs(state)
+            lua_pushcclosure(state, stackplay_sandbox_install, 0)
+            lua_pushcclosure(state, { _ in 0 }, 0)
+            lua_pushinteger(state, 0)
+            lua_pushboolean(state, layout ? 0 : 1)
+            #expect(lua_pcallk(state, 3, 0, 0, 0, nil) == 0)
+            return try LuaState(borrowing: state).run(code).map { $0.string ?? "<\($0)>" }
+        }
+
+        @Test func `the sandbox reads this Lua's table layout, so next(t) is one pass that reads no key`() throws {
+            let state = try #require(luaL_newstate())
+            defer { lua_close(state) }
+            luaL_openlibs(state)
+            #expect(stackplay_sandbox_reads_layout(state) == 1)
+        }
+
+        @Test(arguments: [true, false])
+        func `next(t) sees a key set that changed but kept its size, for every kind of key`(layout: Bool) throws {
+            let code = """
+                local a, b = {}, {}
+                local _ = tostring(a) .. tostring(b)
+                local long = ("x"):rep(60)
+                local t = { 1, 2, 3, [10] = 1, [2.5] = 1, s = 1, [long] = 1, [true] = 1, [a] = 1 }
+                local names = { [a] = "a", [b] = "b", [long] = "long", [long .. "y"] = "longy" }
+                local function keys()
+                  local out = {}
+                  for k in pairs(t) do out[#out + 1] = names[k] or tostring(k) end
+                  return table.concat(out, " ")
+                end
+                local before, first = keys(), { tostring(next(t)) }
+                t[1] = nil; t[0] = 1
+                first[2] = tostring(next(t))
+                t[0] = nil; t[-1.5] = 1
+                first[3] = tostring(next(t))
+                t[a] = nil; t[b] = 1
+                t[long] = nil; t[long .. "y"] = 1
+                t[true] = nil; t[false] = 1
+                t[2] = 5
+                return before, table.concat(first, " "), keys(), tostring(next({}))
+                """
+            #expect(
+                try sandboxed(code, layout: layout) == [
+                    "1 2 2.5 3 10 s long true a", "1 0 -1.5", "-1.5 2 2.5 3 10 s longy false b", "nil",
+                ])
+        }
+
+        @Test(arguments: [true, false])
+        func `traversal keeps the manual's rules whether or not it reads the layout`(layout: Bool) throws {
+            let code = """
+                local t = {}
+                for i = 1, 3000 do t["k" .. i] = i; t[i * 2] = i end
+                local seen = 0
+                for k, v in pairs(t) do
+                  seen = seen + 1
+                  if type(k) == "number" then t["k" .. v] = nil end -- a later key goes
+                  if seen % 997 == 0 then collectgarbage() end
+                end
+                local first = next(t)
+                local weak = setmetatable({}, { __mode = "k" })
+                for i = 1, 100 do weak[{}] = i end
+                for _ in pairs(weak) do break end
+                collectgarbage()
+                collectgarbage()
+                return tostring(seen), tostring(first), tostring(next(weak)), select(2, pcall(next, { a = 1 }, "b"))
+                """
+            #expect(try sandboxed(code, layout: layout) == ["3000", "2", "nil", "invalid key to 'next'"])
         }
 
         @Test func `load of a chunk that overflows the C stack returns a string`() throws {

@@ -1,4 +1,4 @@
-// The sandbox's deterministic replacements of Lua's library functions, in C (sandbox.c): `next`,
+// The sandbox's deterministic replacements of Lua's library functions, in C (sandbox*.c): `next`,
 // `pairs`, `tostring`, `print`, `string.format`, `table.sort`, `os.time`/`os.date`/`os.clock`,
 // `load`, `string.dump`, `warn`, `setmetatable`, `xpcall` and `math.randomseed`. Written with the
 // Lua C API, so their errors are stock Lua's own (the function name the script called, the
@@ -15,7 +15,13 @@
 /// libraries are open: replaces the functions above in `_G`, `string`, `table`, `math` and `os`
 /// (which keeps only `time`, `date`,
 /// `clock` and `difftime`), and seeds `math.random`. Arguments: the
-/// function that receives the test's output (`print`, and `warn` once on), and the seed.
+/// function that receives the test's output (`print`, and `warn` once on), the seed, and
+/// optionally `true` to read tables only through lua_next (what happens on a Lua whose table
+/// layout is not the one sandbox_scan.c reads; for tests).
 int stackplay_sandbox_install(lua_State *L);
+
+/// Whether the sandbox reads this Lua's tables by their layout (sandbox_scan.c) in the state `L`
+/// (any state with the base library): the check it makes once per state.
+int stackplay_sandbox_reads_layout(lua_State *L);
 
 #endif
