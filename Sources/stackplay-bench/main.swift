@@ -85,7 +85,7 @@ func openStack() throws -> (Screen, NotificationStack) {
 }
 
 var sink = 0.0
-try measure("swift model, touch move + frame snapshot, 4-card open NotificationStack") { _ in
+let eventRate = try measure("swift model, touch move + frame snapshot, 4-card open NotificationStack") { _ in
     let (screen, stack) = try openStack()
     let start = try stack.point(of: "calendar", in: screen.settings)
     let (touch, _) = try screen.touchDown(at: start)
@@ -97,6 +97,7 @@ try measure("swift model, touch move + frame snapshot, 4-card open NotificationS
     return 1000
 }
 if sink == .infinity { print(sink) }
+measureMutantSwitch(eventRate: eventRate)
 let directMoves = try measure("  touch move only") { _ in
     let (screen, stack) = try openStack()
     let start = try stack.point(of: "calendar", in: screen.settings)
