@@ -12,6 +12,10 @@ deps:
 	  echo "installing liblua5.4-dev and pkg-config"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq liblua5.4-dev pkg-config >/dev/null; }
+	@python3 -c 'import jsonschema' 2>/dev/null || { \
+	  echo "installing python3-jsonschema (stackplay mutate's --json is validated with it)"; \
+	  { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-jsonschema >/dev/null; } || \
+	  python3 -m pip install -q jsonschema 2>/dev/null || $(SUDO) python3 -m pip install -q --break-system-packages jsonschema; }
 
 build: deps
 	$(SWIFT) build

@@ -108,3 +108,16 @@ extension Mutant {
         return found
     }
 }
+
+extension Mutant {
+    /// The package's folder where this binary was built (the report's `projectRoot`).
+    public static let packageDirectory: String = {
+        let file = "\(#filePath)"
+        guard let range = file.firstRange(of: "/" + sourceFolder) else { return "." }
+        return String(file[..<range.lowerBound])
+    }()
+
+    /// Where the model files are in the package, and on this machine (their text goes into reports).
+    public static let sourceFolder = "Sources/StackModel/"
+    public static var sourceDirectory: String { packageDirectory + "/" + sourceFolder }
+}

@@ -17,6 +17,8 @@ struct IsolatedRunner {
     let timeout: Double
     /// `--repeat N`.
     let repeats: Int
+    /// `--bail`: the first failed test ends the run; the tests not yet run have no result.
+    var bail = false
     /// The run's worker processes: forked for the discovery, they serve the tests after it (a
     /// worker keeps the snapshots it made of the files it discovered).
     private let workers = Workers()
@@ -151,9 +153,13 @@ struct IsolatedRunner {
             if paired { wire.test(tests[first + 1]) }
             return wire.bytes
         }
+        let pool = self.pool
         let ended = pool.run(requests) { job, outcome in
             let (first, paired) = units[job]
             let indices = paired ? [first, first + 1] : [first]
+            defer {
+                if bail, indices.contains(where: { results[$0]?.status == .failed }) { pool.stopsHere = true }
+            }
             if case .finished(let bytes) = outcome {
                 var wire = WireReader(bytes)
                 let read = indices.compactMap { _ in wire.result() }
@@ -164,7 +170,7 @@ struct IsolatedRunner {
             }
             for index in indices { results[index] = Self.lost(tests[index], outcome, while: "") }
         }
-        release(killing: !ended)
+        release(killing: !ended || pool.stopsHere)
         return (results, ended)
     }
 

@@ -76,7 +76,7 @@ import Testing
         (["view"], "stackplay: view needs at least one trace"),
         (
             ["view", "--junit", "j.xml", "t.jsonl"],
-            "stackplay: '--junit' goes with running scripts and 'stackplay merge', not with 'stackplay view'"
+            "stackplay: '--junit' goes with running scripts and 'stackplay merge' and 'stackplay mutate', not with 'stackplay view'"
         ),
         (
             ["view", "--at", "2", "t.jsonl"],
