@@ -268,10 +268,15 @@ extension Options {
                 id they break (N13, W4); repeatable
                 """
         ) { options, flag throws(UsageError) in
-            let names = flag.text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard !names.contains(where: \.isEmpty) else { throw flag.needs("mutant or SPEC ids separated by commas") }
-            options.mutants += names
+            options.mutants += try mutantList(flag)
         },
+        OptionSpec(
+            "--exclude-mutants", value: "ID,...|SPEC,...", commands: [.mutate],
+            help: """
+                leave these mutants out (those known equivalent: no scenario
+                can tell them from the model); repeatable; wins over --mutants
+                """
+        ) { options, flag throws(UsageError) in options.excludedMutants += try mutantList(flag) },
         OptionSpec(
             "--min-score", value: "P", commands: [.mutate],
             help: "exit 1 when the mutation score is under P percent (0 to 100)",
@@ -300,6 +305,13 @@ extension Options {
 
     /// `explore --runs N --steps N`.
     static let exploreCount = NumberRule<Int>.whole(1...100_000_000)
+
+    /// `N13.strict,W4` → `["N13.strict", "W4"]`; an empty name is a usage error.
+    private static func mutantList(_ flag: Flag) throws(UsageError) -> [String] {
+        let names = flag.text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !names.contains(where: \.isEmpty) else { throw flag.needs("mutant or SPEC ids separated by commas") }
+        return names
+    }
 
     /// `rtl,smoke` → `["rtl", "smoke"]`; an empty name is a usage error.
     private static func tagList(_ flag: Flag) throws(UsageError) -> [String] {

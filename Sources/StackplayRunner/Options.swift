@@ -124,6 +124,8 @@ struct Options {
     var bail = false
     /// `mutate --mutants ID,...|SPEC,...`, `--min-score P`, `--json FILE`.
     var mutants: [String] = []
+    /// `mutate --exclude-mutants ID,...|SPEC,...`.
+    var excludedMutants: [String] = []
     var minimumScore: Double?
     var mutationJSON: String?
     var exploreSteps: Int?

@@ -1,3 +1,4 @@
+import Foundation
 import StackModel
 
 /// Issue 25: the mutant switch costs nothing measurable when off. A touch move and frame snapshot
@@ -24,4 +25,21 @@ func measureMutantSwitch(eventRate: Double) {
 func fiveChecks() -> Bool {
     Mutant.n10LeadingUnclamped.isActive || Mutant.n5ZReversed.isActive || Mutant.n5ZReversed.isActive
         || Mutant.n5ZReversed.isActive || Mutant.n5ZReversed.isActive
+}
+
+/// Issue 25's speed target: `stackplay mutate scripts --jobs 2` against the whole catalogue costs
+/// at most 2 × (number of mutants × one plain `stackplay scripts --jobs 2`), and at most 10 s wall.
+func measureMutateSpeed(binary: String) {
+    guard FileManager.default.fileExists(atPath: "scripts") else {
+        print("mutate: no scripts/ here (run `make bench` from the package)")
+        return
+    }
+    let plain = fastest(3) { spawnMeasured(binary, ["scripts", "--jobs", "2"]).seconds }
+    let mutate = spawnMeasured(binary, ["mutate", "scripts", "--jobs", "2"])
+    let mutants = Double(Mutant.catalogue.count)
+    let ratio = mutate.seconds / (mutants * plain)
+    print(
+        "mutate scripts/ (\(Int(mutants)) mutants, --jobs 2): \(String(format: "%.2f", mutate.seconds)) s wall, "
+            + "\(String(format: "%.2f", ratio))× (mutants × one plain run of \(String(format: "%.3f", plain)) s); "
+            + "target <= 2× and <= 10 s" + (mutate.status == 0 ? "" : " (exit \(mutate.status))"))
 }

@@ -325,3 +325,4 @@ let rows = try measureTable(
     exploreRate: fixedRounds == nil ? exploreRate : nil)
 printTable(BenchTable(rows: rows.rows + (try sandboxRows()), curve: rows.curve))
 if binaryExists && fixedRounds == nil { try measureReaders(binary: stackplayBinary) }
+if binaryExists && fixedRounds == nil { measureMutateSpeed(binary: stackplayBinary) }

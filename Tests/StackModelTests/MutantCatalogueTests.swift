@@ -68,4 +68,11 @@ struct MutantCatalogueTests {
         #expect(location?.startColumn == 5)
         #expect(location?.endColumn == 51)
     }
+
+    @Test func theReadmeStatesTheCatalogueSize() throws {
+        let readme = try String(
+            contentsOf: Self.models.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("against each of \(Mutant.catalogue.count)\nbehavioural mutants"))
+    }
 }

@@ -169,4 +169,45 @@ import Testing
         #expect(xml.contains("tests=\"8\" failures=\"8\""))
         #expect(xml.contains("N13.strict survived: a card let go at exactly -110 leaves"))
     }
+
+    @Test func excludedMutantsAreLeftOutAndNamedInOneListTheDocsGive() throws {
+        let run = try stackplay(
+            "mutate", Self.weak, "--mutants", "N13.strict,N13.threshold+", "--exclude-mutants", "N13.strict")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.contains("N13.strict"))
+        #expect(run.stdout.contains("(1 mutants: 0 killed, 1 survived"))
+        let makefile = try String(contentsOf: packageRoot.appendingPathComponent("Makefile"), encoding: .utf8)
+        let line = try #require(
+            makefile.split(separator: "\n").first { $0.hasPrefix("EQUIVALENT_MUTANTS := ") })
+        let equivalent = line.dropFirst("EQUIVALENT_MUTANTS := ".count).split(separator: ",").map(String.init)
+        #expect(equivalent.count == 5)
+        #expect(makefile.contains("mutate scripts --min-score 100 --exclude-mutants $(EQUIVALENT_MUTANTS)"))
+        let docs = try String(
+            contentsOf: packageRoot.appendingPathComponent("docs/mutate.md"), encoding: .utf8)
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for id in equivalent {
+            #expect(docs.contains("`\(id)`"), "docs/mutate.md does not say why \(id) is equivalent")
+            #expect(readme.contains("`\(id)`"), "README.md does not name \(id)")
+        }
+        let list = try stackplay("mutate", Self.weak, "--mutants", "N99")
+        #expect(list.status == 64)
+        let counted = try stackplay(
+            "mutate", Self.weak, "--exclude-mutants", "G5", "--mutants", "G5.tap-strict")
+        #expect(counted.stdout.contains("(0 mutants"), "\(counted.stdout)")
+    }
+
+    @Test func bailStopsARunAtItsFirstFailedTest() throws {
+        let folder = try temporaryFolder([
+            "a.lua": "test(\"first\", function() expect(1):to_equal(2) end)\n"
+                + "test(\"second\", function() expect(1):to_equal(2) end)\n"
+                + "test(\"third\", function() end)\n"
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let all = try stackplay(arguments: [".", "--jobs", "1"], in: folder)
+        #expect(all.stdout.contains("1 passed, 2 failed"))
+        let bailed = try stackplay(arguments: [".", "--jobs", "1", "--bail"], in: folder)
+        #expect(bailed.status == 1)
+        #expect(bailed.stdout.contains("0 passed, 1 failed"), "\(bailed.stdout)")
+        #expect(!bailed.stdout.contains("second"))
+    }
 }

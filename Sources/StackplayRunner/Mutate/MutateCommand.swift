@@ -25,7 +25,9 @@ enum MutateCommand {
     }
 
     /// The flags `mutate` keeps for itself; every other one goes to the runs.
-    static let ownFlags: Set<String> = ["--mutants", "--min-score", "--json", "--junit", "--jobs"]
+    static let ownFlags: Set<String> = [
+        "--mutants", "--exclude-mutants", "--min-score", "--json", "--junit", "--jobs",
+    ]
 
     static func run(_ options: Options, arguments: [String]) -> Int32 {
         guard !options.paths.isEmpty else {
@@ -33,7 +35,7 @@ enum MutateCommand {
             return ExitCode.usage
         }
         let mutants: [Mutant]
-        switch select(options.mutants) {
+        switch select(options.mutants, excluding: options.excludedMutants) {
         case .success(let chosen): mutants = chosen
         case .failure(let error):
             Output.usageError(error.message)
@@ -110,18 +112,27 @@ enum MutateCommand {
         return ExitCode.success
     }
 
-    /// The catalogue narrowed by `--mutants` (ids or SPEC ids); every name must match something.
-    static func select(_ names: [String]) -> Result<[Mutant], Options.UsageError> {
-        guard !names.isEmpty else { return .success(Mutant.catalogue) }
-        for name in names where !Mutant.catalogue.contains(where: { $0.id == name || $0.spec == name }) {
-            var message = "--mutants: no mutant or SPEC id '\(name)'"
-            if let near = nearestName(to: name, in: Mutant.catalogue.map(\.id) + Mutant.catalogue.map(\.spec))
-            {
-                message += " (did you mean '\(near)'?)"
+    /// The catalogue narrowed by `--mutants` and `--exclude-mutants` (ids or SPEC ids); every
+    /// name must match something.
+    static func select(_ names: [String], excluding excluded: [String]) -> Result<
+        [Mutant], Options.UsageError
+    > {
+        for (flag, list) in [("--mutants", names), ("--exclude-mutants", excluded)] {
+            for name in list where !Mutant.catalogue.contains(where: { $0.id == name || $0.spec == name }) {
+                var message = "\(flag): no mutant or SPEC id '\(name)'"
+                if let near = nearestName(
+                    to: name, in: Mutant.catalogue.map(\.id) + Mutant.catalogue.map(\.spec))
+                {
+                    message += " (did you mean '\(near)'?)"
+                }
+                return .failure(Options.UsageError(message: message))
             }
-            return .failure(Options.UsageError(message: message))
         }
-        return .success(Mutant.catalogue.filter { names.contains($0.id) || names.contains($0.spec) })
+        func named(_ mutant: Mutant, _ list: [String]) -> Bool {
+            list.contains(mutant.id) || list.contains(mutant.spec)
+        }
+        return .success(
+            Mutant.catalogue.filter { (names.isEmpty || named($0, names)) && !named($0, excluded) })
     }
 
     /// The command line of each run: `mutate`'s own flags (and their values) taken out.
@@ -152,10 +163,13 @@ enum MutateCommand {
 
     /// One run's results, from its `--json` report.
     static func parse(_ ended: ChildRuns.Ended) -> Result<[TestResult], RunProblem> {
-        guard ended.status >= 0 else { return .failure(RunProblem(message: "could not start \(ChildRuns.executable)")) }
+        guard ended.status >= 0 else {
+            return .failure(RunProblem(message: "could not start \(ChildRuns.executable)"))
+        }
         do { return .success(try Merge.read(ended.stdout, path: "the run's --json report").results) } catch {
             return .failure(
-                RunProblem(message: "the run ended with status \(ended.status) and no readable report (\(error))"))
+                RunProblem(
+                    message: "the run ended with status \(ended.status) and no readable report (\(error))"))
         }
     }
 
