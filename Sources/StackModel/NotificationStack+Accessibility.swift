@@ -26,14 +26,17 @@ extension NotificationStack {
             let layout = layoutFrame(in: settings)
             elements.append(
                 AccessibilityElement(
-                    id: "stack", label: Mutant.n15LabelChanged.isActive ? title : cards.first?.label ?? "", value: Self.countValue(cards.count),
-                    hint: Self.closedHint, traits: Mutant.n15TraitChanged.isActive ? [.staticText] : [.button], frame: layout))
+                    id: "stack", label: Mutant.n15LabelChanged.isActive ? title : cards.first?.label ?? "",
+                    value: Self.countValue(cards.count),
+                    hint: Self.closedHint,
+                    traits: Mutant.n15TraitChanged.isActive ? [.staticText] : [.button], frame: layout))
         }
         for (card, snapshot) in zip(cards, snapshots) {
             // Closed, the first card is folded into the stack's element and the others are hidden.
             elements.append(
                 AccessibilityElement(
-                    id: ComponentTarget.card(card.id).name, label: card.label, isHidden: !isOpen && !Mutant.n15HiddenShown.isActive,
+                    id: ComponentTarget.card(card.id).name, label: card.label,
+                    isHidden: !isOpen && !Mutant.n15HiddenShown.isActive,
                     actions: [Self.clearAction], frame: snapshot.frame))
         }
         return Mutant.n15OrderReversed.isActive ? elements.reversed() : elements

@@ -18,7 +18,9 @@ extension NotificationStack {
             // N10, N11: a gesture reports screen points; offsets are mirrored in right-to-left.
             let mirrored = settings.isRightToLeft && !Mutant.n10MirrorMissing.isActive
             let towardsLeading = mirrored ? -touch.translation.x : touch.translation.x
-            setOffset(Mutant.n10LeadingUnclamped.isActive ? towardsLeading : min(towardsLeading, 0), of: id, animation: nil, at: settings.now)
+            setOffset(
+                Mutant.n10LeadingUnclamped.isActive ? towardsLeading : min(towardsLeading, 0), of: id,
+                animation: nil, at: settings.now)
         }
         gestures[touch.id] = gesture
     }
@@ -27,7 +29,9 @@ extension NotificationStack {
         guard let gesture = gestures.removeValue(forKey: touch.id) else { return }
         if let id = gesture.target.cardID, gesture.isSwiping, let row = row(id) {
             // N13: strictly past the threshold leaves; anything else springs back.
-            if row.offset.target < -Self.swipeThreshold || Mutant.n13Strict.isActive && row.offset.target == -Self.swipeThreshold {
+            if row.offset.target < -Self.swipeThreshold
+                || Mutant.n13Strict.isActive && row.offset.target == -Self.swipeThreshold
+            {
                 dismiss(id, in: settings)
             } else {
                 setOffset(0, of: id, animation: settings.animation(.notificationSpringBack), at: settings.now)
@@ -43,7 +47,9 @@ extension NotificationStack {
             break
         default:
             // A swipe that never started fails, so the stack's tap underneath fires (N6).
-            if touch.isTap, !gesture.drag.hasStarted, !Mutant.n6TapIgnored.isActive { setExpanded(true, in: settings) }
+            if touch.isTap, !gesture.drag.hasStarted, !Mutant.n6TapIgnored.isActive {
+                setExpanded(true, in: settings)
+            }
         }
     }
 }

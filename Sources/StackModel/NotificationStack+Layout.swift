@@ -54,8 +54,10 @@ extension NotificationStack {
             // pile, or swiped out past the fade distance): found by `stackplay explore`.
             result.append(
                 CardSnapshot(
-                    id: card.id, frame: frame, scale: scale, opacity: opacity, z: Double(Mutant.n5ZReversed.isActive ? index + 1 : cards.count - index),
-                    isVisible: opacity > 0 && hasArea, isHittable: open && hasArea && (opacity > 0 || Mutant.n4HitTransparent.isActive)))
+                    id: card.id, frame: frame, scale: scale, opacity: opacity,
+                    z: Double(Mutant.n5ZReversed.isActive ? index + 1 : cards.count - index),
+                    isVisible: opacity > 0 && hasArea,
+                    isHittable: open && hasArea && (opacity > 0 || Mutant.n4HitTransparent.isActive)))
         }
         return result
     }

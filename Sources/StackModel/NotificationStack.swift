@@ -71,7 +71,8 @@ public final class NotificationStack: Component {
     /// N13: a card leaves when let go with `offset < -110`.
     public static let swipeThreshold = Mutant.number(110.0, (.n13ThresholdUp, 140), (.n13ThresholdDown, 80))
     /// N12: the fade reaches its floor at `threshold × 2.5`.
-    public static let fadeDistance = Mutant.number(swipeThreshold * 2.5, (.n12FadeDistanceUp, 350), (.n12FadeDistanceDown, 200))
+    public static let fadeDistance = Mutant.number(
+        swipeThreshold * 2.5, (.n12FadeDistanceUp, 350), (.n12FadeDistanceDown, 200))
     /// N12: a swiped card fades by at most this much.
     public static let maximumFade = Mutant.number(0.6, (.n12FadeCapUp, 0.8), (.n12FadeCapDown, 0.4))
     /// N8: the "Show less" button is at least 44 pt high.
@@ -126,23 +127,31 @@ public final class NotificationStack: Component {
     }
 
     /// N1: open when expanded or holding fewer than 2 cards.
-    public var isOpen: Bool { isExpanded || cards.count < 2 || Mutant.n1OpenStrict.isActive && cards.count == 2 }
+    public var isOpen: Bool {
+        isExpanded || cards.count < 2 || Mutant.n1OpenStrict.isActive && cards.count == 2
+    }
     /// N8: the header shows when expanded with more than one card.
-    public var showsHeader: Bool { isExpanded && (cards.count > 1 || Mutant.n8HeaderStrict.isActive && cards.count == 1) }
+    public var showsHeader: Bool {
+        isExpanded && (cards.count > 1 || Mutant.n8HeaderStrict.isActive && cards.count == 1)
+    }
     /// N9: cards can be swiped while open and when the owner sets `onDismiss`.
     public var isSwipeable: Bool {
-        (isOpen || Mutant.n9SwipeWhileClosed.isActive) && (isDismissible || Mutant.n9SwipeWithoutDismiss.isActive)
+        (isOpen || Mutant.n9SwipeWhileClosed.isActive)
+            && (isDismissible || Mutant.n9SwipeWithoutDismiss.isActive)
     }
 
     /// N4: closed, only the first `visibleBehind + 1` cards show.
     static func opacity(index: Int, open: Bool) -> Double {
-        open || index <= NotificationStackMath.visibleBehind
-            && !(Mutant.n4ShownStrict.isActive && index == NotificationStackMath.visibleBehind) ? 1 : 0
+        open
+            || index <= NotificationStackMath.visibleBehind
+                && !(Mutant.n4ShownStrict.isActive && index == NotificationStackMath.visibleBehind)
+            ? 1 : 0
     }
 
     /// N12: the fade for a row offset.
     static func fade(offset: Double) -> Double {
-        Mutant.n12FadeUnclamped.isActive ? 1 - abs(offset) / fadeDistance : 1 - min(abs(offset) / fadeDistance, maximumFade)
+        Mutant.n12FadeUnclamped.isActive
+            ? 1 - abs(offset) / fadeDistance : 1 - min(abs(offset) / fadeDistance, maximumFade)
     }
 
     // MARK: Changes

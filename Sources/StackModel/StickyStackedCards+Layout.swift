@@ -28,7 +28,8 @@ extension StickyStackedCards {
                 .scaled(by: scale, anchorX: 0.5, anchorY: 0)
             let isOnScreen = frame.intersection(viewport) != nil
             return CardSnapshot(
-                id: card.id, frame: frame, scale: scale, opacity: 1, z: Double(Mutant.s5ZReversed.isActive ? -index : index), isVisible: isOnScreen,
+                id: card.id, frame: frame, scale: scale, opacity: 1,
+                z: Double(Mutant.s5ZReversed.isActive ? -index : index), isVisible: isOnScreen,
                 isHittable: isOnScreen)
         }
     }

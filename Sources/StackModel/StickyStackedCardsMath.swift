@@ -34,7 +34,9 @@ public enum StickyStackedCardsMath {
     public static func scale(pinOffset: Double, cardHeight: Double, spacing: Double, step: Double) -> Double {
         let travel = cardHeight + max(spacing, 0)
         guard travel > 0 else { return 1 }
-        if Mutant.s3FloorUnclamped.isActive { return 1 - min(pinOffset / travel, maximumShrinkCards) * max(step, 0) }
+        if Mutant.s3FloorUnclamped.isActive {
+            return 1 - min(pinOffset / travel, maximumShrinkCards) * max(step, 0)
+        }
         return max(1 - min(pinOffset / travel, maximumShrinkCards) * max(step, 0), minimumScale)
     }
 }

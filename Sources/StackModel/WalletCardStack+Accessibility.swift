@@ -19,7 +19,8 @@ extension WalletCardStack {
                 id: ComponentTarget.card(card.id).name, label: card.label,
                 hint: isSelected != Mutant.w10HintSwapped.isActive ? Self.selectedHint : Self.stackedHint,
                 traits: isSelected && !Mutant.w10TraitMissing.isActive ? [.button, .selected] : [.button],
-                isHidden: selected != nil && !isSelected && !Mutant.w10HiddenShown.isActive, actions: [Self.escapeAction], frame: frame,
+                isHidden: selected != nil && !isSelected && !Mutant.w10HiddenShown.isActive,
+                actions: [Self.escapeAction], frame: frame,
                 activationPoint: Point(x: frame.midX, y: frame.minY + frame.height * unitY),
                 sortPriority: isSelected && !Mutant.w10OrderChanged.isActive ? 1 : 0)
         }

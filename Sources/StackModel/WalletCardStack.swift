@@ -92,7 +92,8 @@ public final class WalletCardStack: Component {
 
     /// The index of the open card: nil when `selection` is nil or names no card (W11).
     public var selectedIndex: Int? {
-        cards.firstIndex { $0.id == selection } ?? (Mutant.w11UnknownCounted.isActive && selection != nil && !cards.isEmpty ? 0 : nil)
+        cards.firstIndex { $0.id == selection }
+            ?? (Mutant.w11UnknownCounted.isActive && selection != nil && !cards.isEmpty ? 0 : nil)
     }
 
     /// `peek` scaled by the headline text style at the screen's Dynamic Type size (W12).
