@@ -210,4 +210,28 @@ import Testing
         #expect(bailed.stdout.contains("0 passed, 1 failed"), "\(bailed.stdout)")
         #expect(!bailed.stdout.contains("second"))
     }
+
+    @Test func aMutantNeverRecordsAGoldenTraceAndAGoldenTraceKillsIt() throws {
+        let script = """
+            test("W6 the wallet opens the same way every time", function()
+              local screen = stackplay.screen { record = true }
+              local wallet = screen:wallet_card_stack { items = { "visa", "amex" }, y = 0, height = 600 }
+              wallet:tap("amex")
+              screen:settle()
+              expect(screen):to_match_trace("golden/wallet.jsonl")
+            end)
+
+            """
+        let folder = try temporaryFolder(["wallet.lua": script])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let golden = folder.appendingPathComponent("golden/wallet.jsonl")
+        let run = try stackplayRecording(["mutate", ".", "--mutants", "W6.selection-duration+"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("killed    W6.selection-duration+  by ./wallet.lua: W6"), "\(run.stdout)")
+        let recorded = try String(contentsOf: golden, encoding: .utf8)
+        try FileManager.default.removeItem(at: golden)
+        let plain = try stackplayRecording(["."], in: folder)
+        #expect(plain.status == 0)
+        #expect(try String(contentsOf: golden, encoding: .utf8) == recorded)
+    }
 }
