@@ -278,6 +278,13 @@ extension Options {
                 """
         ) { options, flag throws(UsageError) in options.excludedMutants += try mutantList(flag) },
         OptionSpec(
+            "--suggest", value: "DIR", commands: [.mutate],
+            help: """
+                for each survivor, search for the shortest scenario that tells
+                it from the model and write it to DIR/<mutant>.lua as a test
+                """
+        ) { options, flag in options.suggestDirectory = flag.text },
+        OptionSpec(
             "--min-score", value: "P", commands: [.mutate],
             help: "exit 1 when the mutation score is under P percent (0 to 100)",
             number: .percent

@@ -126,6 +126,8 @@ struct Options {
     var mutants: [String] = []
     /// `mutate --exclude-mutants ID,...|SPEC,...`.
     var excludedMutants: [String] = []
+    /// `mutate --suggest DIR`: where the tests that would kill the survivors go.
+    var suggestDirectory: String?
     var minimumScore: Double?
     var mutationJSON: String?
     var exploreSteps: Int?
@@ -160,7 +162,7 @@ struct Options {
                stackplay explore FILE|DIR ... [--seed N] [--runs N] [--steps N] [--time SECONDS]
                                  [--out DIR] [--jobs N] [--artifacts DIR]
                stackplay mutate FILE|DIR ... [--mutants ID,...] [--min-score P] [--json FILE]
-                                [--junit FILE] [--jobs N] [selection flags of a run]
+                                [--junit FILE] [--suggest DIR] [--jobs N] [selection flags of a run]
 
         Runs Lua scenario scripts against headless models of the card-stack components. Each
         test(name, fn) of a script runs from a fresh start in its own sandbox; a script without

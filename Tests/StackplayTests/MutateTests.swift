@@ -234,4 +234,50 @@ import Testing
         #expect(plain.status == 0)
         #expect(try String(contentsOf: golden, encoding: .utf8) == recorded)
     }
+
+    @Test func suggestWritesTestsThatPassOnTheModelAndKillTheirMutantTheSameEveryTime() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stackplay-suggest-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let survivors = "N13.threshold+,N13.threshold-,N13.strict"
+        let first = folder.appendingPathComponent("first")
+        let run = try stackplay("mutate", Self.weak, "--mutants", survivors, "--suggest", first.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        var files: [String: String] = [:]
+        for id in ["N13.threshold+", "N13.threshold-", "N13.strict"] {
+            #expect(run.stdout.contains("suggested: \(first.path)/\(id).lua ("), "\(run.stdout)")
+            let text = try String(contentsOf: first.appendingPathComponent("\(id).lua"), encoding: .utf8)
+            #expect(text.contains("fails on the mutant\n-- \(id) (N13: "))
+            files[id] = text
+        }
+        #expect(
+            !FileManager.default.fileExists(atPath: first.appendingPathComponent(".suggest-scratch").path))
+        // They pass on the real model, and added to the weak suite they kill every survivor.
+        let plain = try stackplay(first.path)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stdout.contains("3 passed, 0 failed"))
+        let stronger = try stackplay("mutate", Self.weak, first.path, "--mutants", survivors)
+        #expect(stronger.status == 0, "\(stronger.stderr)")
+        #expect(
+            stronger.stdout.contains("mutation score: 100% (3 mutants: 3 killed, 0 survived"),
+            "\(stronger.stdout)")
+        // The same seed writes the same files.
+        let second = folder.appendingPathComponent("second")
+        let again = try stackplay("mutate", Self.weak, "--mutants", survivors, "--suggest", second.path)
+        #expect(again.status == 0)
+        for (id, text) in files {
+            #expect(
+                try String(contentsOf: second.appendingPathComponent("\(id).lua"), encoding: .utf8) == text)
+        }
+    }
+
+    @Test func suggestSaysWhenNoScenarioTellsAMutantApart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stackplay-suggest-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay("mutate", Self.weak, "--mutants", "S3.floor+", "--suggest", folder.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("no difference found for S3.floor+ in 1000 steps (possibly equivalent)"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
 }

@@ -1,6 +1,11 @@
+import Bindings
 import StackModel
 import TestResults
 import Traces
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `stackplay mutate PATH...` (issue 25, docs/mutate.md): how good is the suite? It runs the suite
 /// once unmutated (it must pass), then once against each behavioural mutant of the catalogue
@@ -26,7 +31,7 @@ enum MutateCommand {
 
     /// The flags `mutate` keeps for itself; every other one goes to the runs.
     static let ownFlags: Set<String> = [
-        "--mutants", "--exclude-mutants", "--min-score", "--json", "--junit", "--jobs",
+        "--mutants", "--exclude-mutants", "--min-score", "--json", "--junit", "--jobs", "--suggest",
     ]
 
     static func run(_ options: Options, arguments: [String]) -> Int32 {
@@ -104,6 +109,12 @@ enum MutateCommand {
         if let path = options.mutationJSON { written = write(report.stryker.text, to: path) && written }
         if let path = options.junit { written = write(report.junit, to: path) && written }
         guard written else { return ExitCode.failure }
+        if let directory = options.suggestDirectory {
+            guard
+                suggest(
+                    for: report.outcomes.filter { $0.status == .survived }.map(\.mutant), options, directory)
+            else { return ExitCode.failure }
+        }
         if let minimum = options.minimumScore, report.score < minimum {
             Output.err(
                 "stackplay mutate: the mutation score \(formatNumber(report.score))% is under --min-score "
@@ -111,6 +122,47 @@ enum MutateCommand {
             return ExitCode.failure
         }
         return ExitCode.success
+    }
+
+    /// The search budget of `--suggest`: runs of steps, for each survivor.
+    static let suggestRuns = 40
+    static let suggestSteps = 25
+
+    /// `--suggest DIR`: a test for each survivor, or why there is none.
+    static func suggest(for survivors: [Mutant], _ options: Options, _ directory: String) -> Bool {
+        let scratch = directory + "/.suggest-scratch"
+        do {
+            try TraceFile.makeDirectory(directory)
+            try TraceFile.makeDirectory(scratch)
+        } catch {
+            Output.err("stackplay: \(error.message)")
+            return false
+        }
+        defer { removeScratch(scratch) }
+        let runner = ScriptRunner(
+            budget: options.budget, modules: StackplayModules.standard(screen: ScreenDefaults()))
+        let search = Suggest(
+            runs: suggestRuns, steps: suggestSteps, seed: options.seed ?? RunSeed.standard,
+            jobs: options.jobs ?? 2)
+        var ok = true
+        for mutant in survivors {
+            switch search.find(mutant, runner: runner, directory: directory, scratch: scratch) {
+            case .test(let path, let steps):
+                Output.out("suggested: \(path) (\(steps) step\(steps == 1 ? "" : "s")) kills \(mutant.id)")
+            case .none(let steps):
+                Output.out("no difference found for \(mutant.id) in \(steps) steps (possibly equivalent)")
+            case .broken(let message):
+                Output.err("stackplay mutate --suggest: \(mutant.id): \(message)")
+                ok = false
+            }
+        }
+        return ok
+    }
+
+    private static func removeScratch(_ folder: String) {
+        unlink(folder + "/probe.lua")
+        unlink(folder + "/suggest.lua")
+        rmdir(folder)
     }
 
     /// The catalogue narrowed by `--mutants` and `--exclude-mutants` (ids or SPEC ids); every
