@@ -49,7 +49,7 @@ public struct Mutant: Sendable, Hashable, CustomStringConvertible {
     public var description: String { id }
 
     /// Whether this mutant is the process's active one.
-    @inline(__always) public var isActive: Bool { Mutant.activeCode == code }
+    @inlinable public var isActive: Bool { Mutant.activeCode == code }
 
     /// The code of the active mutant; 0 when none is (the environment variable is unset, empty, or
     /// names no mutant). Read once, on first use.
