@@ -109,7 +109,8 @@ struct TopmostCards {
     }
 
     init(_ cards: [CardSnapshot]) {
-        let hittable = cards.enumerated().filter { $0.element.isHittable }.map { ($0.offset, $0.element) }
+        let hittable = cards.enumerated().filter { $0.element.isHittable || Mutant.g4HitHidden.isActive }.map
+        { ($0.offset, $0.element) }
         self.cards = hittable
         column = Self.column(hittable)
     }

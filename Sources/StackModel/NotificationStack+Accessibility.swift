@@ -26,17 +26,20 @@ extension NotificationStack {
             let layout = layoutFrame(in: settings)
             elements.append(
                 AccessibilityElement(
-                    id: "stack", label: cards.first?.label ?? "", value: Self.countValue(cards.count),
-                    hint: Self.closedHint, traits: [.button], frame: layout))
+                    id: "stack", label: Mutant.n15LabelChanged.isActive ? title : cards.first?.label ?? "",
+                    value: Self.countValue(cards.count),
+                    hint: Self.closedHint,
+                    traits: Mutant.n15TraitChanged.isActive ? [.staticText] : [.button], frame: layout))
         }
         for (card, snapshot) in zip(cards, snapshots) {
             // Closed, the first card is folded into the stack's element and the others are hidden.
             elements.append(
                 AccessibilityElement(
-                    id: ComponentTarget.card(card.id).name, label: card.label, isHidden: !isOpen,
+                    id: ComponentTarget.card(card.id).name, label: card.label,
+                    isHidden: !isOpen && !Mutant.n15HiddenShown.isActive,
                     actions: [Self.clearAction], frame: snapshot.frame))
         }
-        return elements
+        return Mutant.n15OrderReversed.isActive ? elements.reversed() : elements
     }
 
     public func performAccessibilityAction(_ action: String, on element: String, in settings: ScreenSettings)
@@ -54,7 +57,7 @@ extension NotificationStack {
                 "card '\(id)' has no action '\(action)' (it has: activate, \(Self.clearAction))")
         }
         // N15: "Clear" dismisses only when the card could be swiped (N9).
-        guard isSwipeable, isOpen else { return false }
+        guard isSwipeable && isOpen || Mutant.n15ClearUngated.isActive else { return false }
         dismiss(id, in: settings)
         return true
     }

@@ -16,8 +16,11 @@ extension NotificationStack {
         if gesture.drag.update(touch) {
             gesture.isSwiping = true
             // N10, N11: a gesture reports screen points; offsets are mirrored in right-to-left.
-            let towardsLeading = settings.isRightToLeft ? -touch.translation.x : touch.translation.x
-            setOffset(min(towardsLeading, 0), of: id, animation: nil, at: settings.now)
+            let mirrored = settings.isRightToLeft && !Mutant.n10MirrorMissing.isActive
+            let towardsLeading = mirrored ? -touch.translation.x : touch.translation.x
+            setOffset(
+                Mutant.n10LeadingUnclamped.isActive ? towardsLeading : min(towardsLeading, 0), of: id,
+                animation: nil, at: settings.now)
         }
         gestures[touch.id] = gesture
     }
@@ -28,7 +31,9 @@ extension NotificationStack {
         // dismissal, no spring back, whether or not the finger moved since (docs/behaviours.md).
         if let id = gesture.target.cardID, gesture.isSwiping, isSwipeable, let row = row(id) {
             // N13: strictly past the threshold leaves; anything else springs back.
-            if row.offset.target < -Self.swipeThreshold {
+            if row.offset.target < -Self.swipeThreshold
+                || Mutant.n13Strict.isActive && row.offset.target == -Self.swipeThreshold
+            {
                 dismiss(id, in: settings)
             } else {
                 setOffset(0, of: id, animation: settings.animation(.notificationSpringBack), at: settings.now)
@@ -44,7 +49,9 @@ extension NotificationStack {
             break
         default:
             // A swipe that never started fails, so the stack's tap underneath fires (N6).
-            if touch.isTap, !gesture.drag.hasStarted { setExpanded(true, in: settings) }
+            if touch.isTap, !gesture.drag.hasStarted, !Mutant.n6TapIgnored.isActive {
+                setExpanded(true, in: settings)
+            }
         }
     }
 }

@@ -11,8 +11,8 @@ extension NotificationStack {
         public static let name = "notifications"
         public static let isExpanded = false
         public static let title = "Notifications"
-        public static let spacing = 10.0
-        public static let peek = 10.0
+        public static let spacing = Mutant.number(10.0, (.n2SpacingUp, 16), (.n2SpacingDown, 4))
+        public static let peek = Mutant.number(10.0, (.n2PeekUp, 16), (.n2PeekDown, 4))
         public static let isDismissible = false
     }
 }

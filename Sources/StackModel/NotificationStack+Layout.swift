@@ -34,7 +34,7 @@ extension NotificationStack {
             heights: heights, spacing: spacing, peek: peek, progress: progress.value(at: now))
         let top = origin.y + cardsTop.value(at: now)
         let open = isOpen
-        let mirror = settings.isRightToLeft ? -1.0 : 1.0
+        let mirror = settings.isRightToLeft && !Mutant.n11MirrorTwice.isActive ? -1.0 : 1.0
         let left = left(in: settings)
         var result: [CardSnapshot] = []
         result.reserveCapacity(cards.count)
@@ -54,8 +54,10 @@ extension NotificationStack {
             // pile, or swiped out past the fade distance): found by `stackplay explore`.
             result.append(
                 CardSnapshot(
-                    id: card.id, frame: frame, scale: scale, opacity: opacity, z: Double(cards.count - index),
-                    isVisible: opacity > 0 && hasArea, isHittable: open && hasArea && opacity > 0))
+                    id: card.id, frame: frame, scale: scale, opacity: opacity,
+                    z: Double(Mutant.n5ZReversed.isActive ? index + 1 : cards.count - index),
+                    isVisible: opacity > 0 && hasArea,
+                    isHittable: open && hasArea && (opacity > 0 || Mutant.n4HitTransparent.isActive)))
         }
         return result
     }

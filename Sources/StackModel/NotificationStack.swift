@@ -69,22 +69,23 @@ public final class NotificationStack: Component {
     // MARK: The seed's numbers, named once
 
     /// N10: the swipe's minimum distance.
-    public static let swipeMinimumDistance = 20.0
+    public static let swipeMinimumDistance = Mutant.number(20.0, (.n10DistanceUp, 30), (.n10DistanceDown, 10))
     /// N13: a card leaves when let go with `offset < -110`.
-    public static let swipeThreshold = 110.0
+    public static let swipeThreshold = Mutant.number(110.0, (.n13ThresholdUp, 140), (.n13ThresholdDown, 80))
     /// N12: the fade reaches its floor at `threshold × 2.5`.
-    public static let fadeDistance = swipeThreshold * 2.5
+    public static let fadeDistance = Mutant.number(
+        swipeThreshold * 2.5, (.n12FadeDistanceUp, 350), (.n12FadeDistanceDown, 200))
     /// N12: a swiped card fades by at most this much.
-    public static let maximumFade = 0.6
+    public static let maximumFade = Mutant.number(0.6, (.n12FadeCapUp, 0.8), (.n12FadeCapDown, 0.4))
     /// N8: the "Show less" button is at least 44 pt high.
-    public static let minimumTarget = 44.0
+    public static let minimumTarget = Mutant.number(44.0, (.n8HeaderUp, 60), (.n8HeaderDown, 30))
     /// The header's height: the "Show less" button's minimum target sets it (title3 text is lower).
     public static let headerHeight = minimumTarget
     /// The "Show less" button's width: subheadline semibold text measures about 72 pt; the hit area
     /// is at least the 44-pt minimum target. An estimate, since no text is laid out headlessly.
     public static let showLessWidth = 72.0
     /// N15: the closed stack's hint.
-    public static let closedHint = "Shows them all"
+    public static let closedHint = Mutant.number("Shows them all", (.n15HintChanged, "Shows all"))
     /// N15: the open cards' named action.
     public static let clearAction = "Clear"
 
@@ -128,20 +129,31 @@ public final class NotificationStack: Component {
     }
 
     /// N1: open when expanded or holding fewer than 2 cards.
-    public var isOpen: Bool { isExpanded || cards.count < 2 }
+    public var isOpen: Bool {
+        isExpanded || cards.count < 2 || Mutant.n1OpenStrict.isActive && cards.count == 2
+    }
     /// N8: the header shows when expanded with more than one card.
-    public var showsHeader: Bool { isExpanded && cards.count > 1 }
+    public var showsHeader: Bool {
+        isExpanded && (cards.count > 1 || Mutant.n8HeaderStrict.isActive && cards.count == 1)
+    }
     /// N9: cards can be swiped while open and when the owner sets `onDismiss`.
-    public var isSwipeable: Bool { isOpen && isDismissible }
+    public var isSwipeable: Bool {
+        (isOpen || Mutant.n9SwipeWhileClosed.isActive)
+            && (isDismissible || Mutant.n9SwipeWithoutDismiss.isActive)
+    }
 
     /// N4: closed, only the first `visibleBehind + 1` cards show.
     static func opacity(index: Int, open: Bool) -> Double {
-        open || index <= NotificationStackMath.visibleBehind ? 1 : 0
+        open
+            || index <= NotificationStackMath.visibleBehind
+                && !(Mutant.n4ShownStrict.isActive && index == NotificationStackMath.visibleBehind)
+            ? 1 : 0
     }
 
     /// N12: the fade for a row offset.
     static func fade(offset: Double) -> Double {
-        1 - min(abs(offset) / fadeDistance, maximumFade)
+        Mutant.n12FadeUnclamped.isActive
+            ? 1 - abs(offset) / fadeDistance : 1 - min(abs(offset) / fadeDistance, maximumFade)
     }
 
     // MARK: Changes

@@ -6,10 +6,10 @@
 /// height and every scale NaN, as the seed's code does.
 public enum NotificationStackMath {
     /// How many cards show their edge under the first one while the stack is closed (N2, N4).
-    public static let visibleBehind = 2
+    public static let visibleBehind = Mutant.number(2, (.n4BehindUp, 3), (.n4BehindDown, 1))
 
     /// How much smaller each depth behind the first card is drawn while closed (N3): 0.94, 0.88.
-    public static let shrinkPerDepth = 0.06
+    public static let shrinkPerDepth = Mutant.number(0.06, (.n3ScaleStepUp, 0.1), (.n3ScaleStepDown, 0.03))
 
     /// The top of every card, in points from the top of the stack (N2).
     ///

@@ -24,6 +24,6 @@ public struct ScreenSettings: Hashable, Sendable {
     /// The animation a seed asks for, or nil under Reduce Motion: the seeds pass
     /// `reduceMotion ? nil : .spring(...)` (G2).
     public func animation(_ spring: Spring) -> Animation? {
-        reduceMotion ? nil : .spring(spring)
+        reduceMotion && !Mutant.g2ReduceMotionIgnored.isActive ? nil : .spring(spring)
     }
 }

@@ -133,11 +133,19 @@ public struct Spring: Hashable, Sendable, CustomStringConvertible {
 
     /// The seeds' four springs, named once.
     /// N7: the pile opening and closing.
-    public static let notificationExpand = Spring(duration: 0.45, bounce: 0.2)
+    public static let notificationExpand = Spring(
+        duration: Mutant.number(0.45, (.n7ExpandDurationUp, 0.6), (.n7ExpandDurationDown, 0.3)),
+        bounce: Mutant.number(0.2, (.n7ExpandBounceUp, 0.4), (.n7ExpandBounceDown, 0)))
     /// N13: a card that was not swiped far enough going back.
-    public static let notificationSpringBack = Spring(duration: 0.35, bounce: 0.25)
+    public static let notificationSpringBack = Spring(
+        duration: Mutant.number(0.35, (.n13SpringBackDurationUp, 0.5), (.n13SpringBackDurationDown, 0.2)),
+        bounce: Mutant.number(0.25, (.n13SpringBackBounceUp, 0.45), (.n13SpringBackBounceDown, 0)))
     /// N14: the other cards moving when the number of cards changes.
-    public static let notificationCountChange = Spring(duration: 0.4, bounce: 0.15)
+    public static let notificationCountChange = Spring(
+        duration: Mutant.number(0.4, (.n14CountDurationUp, 0.6), (.n14CountDurationDown, 0.25)),
+        bounce: Mutant.number(0.15, (.n14CountBounceUp, 0.35), (.n14CountBounceDown, 0)))
     /// W6: a change of the wallet's selection.
-    public static let walletSelection = Spring(duration: 0.5, bounce: 0.2)
+    public static let walletSelection = Spring(
+        duration: Mutant.number(0.5, (.w6SelectionDurationUp, 0.7), (.w6SelectionDurationDown, 0.3)),
+        bounce: Mutant.number(0.2, (.w6SelectionBounceUp, 0.4), (.w6SelectionBounceDown, 0)))
 }

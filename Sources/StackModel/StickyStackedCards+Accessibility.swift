@@ -4,7 +4,9 @@ extension StickyStackedCards {
     public func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {
         zip(cards, cardSnapshots(in: settings)).map { card, snapshot in
             AccessibilityElement(
-                id: ComponentTarget.card(card.id).name, label: card.label, frame: snapshot.frame)
+                id: ComponentTarget.card(card.id).name,
+                label: Mutant.s7LabelChanged.isActive ? card.id : card.label,
+                frame: snapshot.frame)
         }
     }
 

@@ -10,9 +10,9 @@ extension StickyStackedCards {
     public enum Defaults {
         public static let name = "sticky"
         public static let spacing = 20.0
-        public static let top = 12.0
-        public static let peek = 12.0
-        public static let maxPeeking = 3
+        public static let top = Mutant.number(12.0, (.s1TopUp, 20), (.s1TopDown, 4))
+        public static let peek = Mutant.number(12.0, (.s1PeekUp, 20), (.s1PeekDown, 4))
+        public static let maxPeeking = Mutant.number(3, (.s1MaxPeekingUp, 4), (.s1MaxPeekingDown, 2))
         public static let insetTop = 12.0
         public static let insetBottom = 40.0
         public static let scrollOffset = 0.0

@@ -14,7 +14,7 @@ extension StickyStackedCards {
     /// or 0 under Reduce Motion (S3, S4). Later cards are over earlier ones: z is the index (S5).
     /// A card shows, and takes touches, while its frame meets the scroll view's visible rectangle.
     public func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
-        let step = settings.reduceMotion ? 0 : Self.shrinkStep
+        let step = settings.reduceMotion && !Mutant.s4ReduceMotionIgnored.isActive ? 0 : Self.shrinkStep
         let viewport = viewportFrame(in: settings)
         return zip(cards, contentTops).enumerated().map { index, pair in
             let (card, contentTop) = pair
@@ -28,7 +28,8 @@ extension StickyStackedCards {
                 .scaled(by: scale, anchorX: 0.5, anchorY: 0)
             let isOnScreen = frame.intersection(viewport) != nil
             return CardSnapshot(
-                id: card.id, frame: frame, scale: scale, opacity: 1, z: Double(index), isVisible: isOnScreen,
+                id: card.id, frame: frame, scale: scale, opacity: 1,
+                z: Double(Mutant.s5ZReversed.isActive ? -index : index), isVisible: isOnScreen,
                 isHittable: isOnScreen)
         }
     }
@@ -60,7 +61,7 @@ extension StickyStackedCards {
         let viewport = viewportFrame(in: settings)
         let cards = TopmostCards(cardSnapshots(in: settings))
         return { point in
-            guard viewport.contains(point) else { return nil }
+            guard viewport.contains(point) || Mutant.s6HitOutside.isActive else { return nil }
             if let card = cards.card(at: point) { return .card(card.id) }
             return "scroll"
         }

@@ -47,7 +47,8 @@ public final class StickyStackedCards: Component {
     public static let minimumScale = StickyStackedCardsMath.minimumScale
     /// How far a finger moves before the scroll view pans: UIScrollView's pan hysteresis, about
     /// 10 pt. Inferred: neither the seed nor Apple's documentation gives the number.
-    public static let panMinimumDistance = 10.0
+    public static let panMinimumDistance = Mutant.number(
+        10.0, (.s6PanDistanceUp, 20), (.s6PanDistanceDown, 5))
 
     public init(
         name: String = Defaults.name, cards: [CardSpec], spacing: Double = Defaults.spacing,
@@ -99,7 +100,9 @@ public final class StickyStackedCards: Component {
     /// The largest offset (S6): `max(contentHeight - viewportHeight, 0)`.
     public var maxOffset: Double { max(contentHeight - viewportHeight, 0) }
 
-    func clampOffset(_ offset: Double) -> Double { min(max(offset, 0), maxOffset) }
+    func clampOffset(_ offset: Double) -> Double {
+        Mutant.s6ScrollUnclamped.isActive ? offset : min(max(offset, 0), maxOffset)
+    }
 
     /// `scrollTo(y:)`: moves the content to `offset`, clamped to `0...maxOffset` (S6). Nothing
     /// animates (S7).

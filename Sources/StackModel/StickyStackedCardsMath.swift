@@ -4,17 +4,17 @@
 /// up: Swift's `min`/`max` pass a NaN first argument through, as in the seed's code.
 public enum StickyStackedCardsMath {
     /// The shrink a card of travel when Reduce Motion is off (S3); with it on the step is 0 (S4).
-    public static let shrinkStep = 0.05
+    public static let shrinkStep = Mutant.number(0.05, (.s3StepUp, 0.08), (.s3StepDown, 0.02))
 
     /// The smallest scale a pinned card is drawn at (S3).
-    public static let minimumScale = 0.6
+    public static let minimumScale = Mutant.number(0.6, (.s3FloorUp, 0.7), (.s3FloorDown, 0.5))
 
     /// How many cards' worth of travel a card shrinks for at most (S3).
-    public static let maximumShrinkCards = 4.0
+    public static let maximumShrinkCards = Mutant.number(4.0, (.s3TravelCapUp, 5), (.s3TravelCapDown, 3))
 
     /// How far down a card must move to stay on its pin line (S2): 0 until its top reaches it.
     public static func pinOffset(cardTop: Double, pinY: Double) -> Double {
-        max(pinY - cardTop, 0)
+        Mutant.s2PinUnclamped.isActive ? pinY - cardTop : max(pinY - cardTop, 0)
     }
 
     /// The y of a card's pin line (S1): `top`, plus `peek` for each of the first `maxPeeking` cards.
@@ -34,6 +34,9 @@ public enum StickyStackedCardsMath {
     public static func scale(pinOffset: Double, cardHeight: Double, spacing: Double, step: Double) -> Double {
         let travel = cardHeight + max(spacing, 0)
         guard travel > 0 else { return 1 }
+        if Mutant.s3FloorUnclamped.isActive {
+            return 1 - min(pinOffset / travel, maximumShrinkCards) * max(step, 0)
+        }
         return max(1 - min(pinOffset / travel, maximumShrinkCards) * max(step, 0), minimumScale)
     }
 }

@@ -31,12 +31,17 @@ public struct Touch: Hashable, Sendable {
 
     /// A tap fails once the finger strays more than 45 pt or stays down longer than 0.75 s
     /// (SEMANTICS.md, OpenSwiftUI).
-    public static let tapMaximumDistance = 45.0
-    public static let tapMaximumDuration = 0.75
+    public static let tapMaximumDistance = Mutant.number(
+        45.0, (.g5TapDistanceUp, 70), (.g5TapDistanceDown, 20))
+    public static let tapMaximumDuration = Mutant.number(
+        0.75, (.g5TapDurationUp, 1.5), (.g5TapDurationDown, 0.4))
 
     /// Whether this touch, ending now, is a tap.
     public var isTap: Bool {
-        maxDistance <= Self.tapMaximumDistance && time - startTime <= Self.tapMaximumDuration
+        if Mutant.g5TapStrict.isActive {
+            return maxDistance < Self.tapMaximumDistance && time - startTime < Self.tapMaximumDuration
+        }
+        return maxDistance <= Self.tapMaximumDistance && time - startTime <= Self.tapMaximumDuration
     }
 }
 
@@ -52,7 +57,10 @@ public struct DragRecognizer: Hashable, Sendable {
 
     /// Feeds a move; true when `onChanged` fires for it.
     public mutating func update(_ touch: Touch) -> Bool {
-        if !hasStarted, touch.startLocation.distance(to: touch.location) >= minimumDistance {
+        if !hasStarted, touch.startLocation.distance(to: touch.location) >= minimumDistance,
+            !Mutant.g5DragStrict.isActive
+                || touch.startLocation.distance(to: touch.location) > minimumDistance
+        {
             hasStarted = true
         }
         return hasStarted

@@ -13,15 +13,16 @@ extension WalletCardStack {
             let isSelected = index == selected
             let shown = selected == nil && index < cards.count - 1 ? min(step, cardHeight) : cardHeight
             // `accessibilityActivationPoint(UnitPoint(x: 0.5, y: shown / cardHeight / 2))`.
-            let unitY = cardHeight > 0 ? shown / cardHeight / 2 : 0.5
+            let unitY = cardHeight > 0 && !Mutant.w10ActivationCentred.isActive ? shown / cardHeight / 2 : 0.5
             let frame = snapshot.frame
             return AccessibilityElement(
                 id: ComponentTarget.card(card.id).name, label: card.label,
-                hint: isSelected ? Self.selectedHint : Self.stackedHint,
-                traits: isSelected ? [.button, .selected] : [.button],
-                isHidden: selected != nil && !isSelected, actions: [Self.escapeAction], frame: frame,
+                hint: isSelected != Mutant.w10HintSwapped.isActive ? Self.selectedHint : Self.stackedHint,
+                traits: isSelected && !Mutant.w10TraitMissing.isActive ? [.button, .selected] : [.button],
+                isHidden: selected != nil && !isSelected && !Mutant.w10HiddenShown.isActive,
+                actions: [Self.escapeAction], frame: frame,
                 activationPoint: Point(x: frame.midX, y: frame.minY + frame.height * unitY),
-                sortPriority: isSelected ? 1 : 0)
+                sortPriority: isSelected && !Mutant.w10OrderChanged.isActive ? 1 : 0)
         }
     }
 

@@ -35,7 +35,7 @@ extension WalletCardStack {
 
     /// The button's action (W4).
     func activate(_ id: String, in settings: ScreenSettings) {
-        setSelection(selection == nil ? id : nil, in: settings)
+        setSelection(selection == nil || Mutant.w4TapSelects.isActive ? id : nil, in: settings)
     }
 
     /// Scales a card to `pressedScale` while a finger that went down on it is inside it, and back
@@ -47,7 +47,7 @@ extension WalletCardStack {
 
     /// W9: Escape clears the selection; false when there was none.
     public func escape(in settings: ScreenSettings) -> Bool {
-        guard selection != nil else { return false }
+        guard selection != nil, !Mutant.w9EscapeIgnored.isActive else { return false }
         setSelection(nil, in: settings)
         return true
     }

@@ -10,9 +10,9 @@ extension WalletCardStack {
     /// initializer, the Lua factory and its definitions read them here.
     public enum Defaults {
         public static let name = "wallet"
-        public static let cardHeight = 200.0
-        public static let peek = 64.0
-        public static let pileHeight = 76.0
+        public static let cardHeight = Mutant.number(200.0, (.w3CardHeightUp, 220), (.w3CardHeightDown, 180))
+        public static let peek = Mutant.number(64.0, (.w1PeekUp, 80), (.w1PeekDown, 48))
+        public static let pileHeight = Mutant.number(76.0, (.w2PileHeightUp, 90), (.w2PileHeightDown, 60))
     }
 }
 

@@ -45,7 +45,8 @@ extension WalletCardStack {
                 .scaled(by: scale, anchorX: 0.5, anchorY: 0.5)
             let hasArea = frame.width > 0 && frame.height > 0
             return CardSnapshot(
-                id: card.id, frame: frame, scale: scale, opacity: 1, z: Double(index + 1),
+                id: card.id, frame: frame, scale: scale, opacity: 1,
+                z: Double(Mutant.w3ZReversed.isActive ? cards.count - index : index + 1),
                 isVisible: hasArea && frame.intersection(mask) != nil, isHittable: hasArea)
         }
     }

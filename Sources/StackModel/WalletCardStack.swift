@@ -58,7 +58,8 @@ public final class WalletCardStack: Component {
     /// W7: a pressed card's scale.
     public static let pressedScale = WalletCardStackMath.pressedScale
     /// W7: the press style's animation.
-    public static let pressAnimation = Animation.easeOut(duration: 0.15)
+    public static let pressAnimation = Animation.easeOut(
+        duration: Mutant.number(0.15, (.w7PressDurationUp, 0.3), (.w7PressDurationDown, 0.05)))
     /// W10: the hints.
     public static let selectedHint = "Returns to the stack"
     public static let stackedHint = "Shows its details"
@@ -98,7 +99,10 @@ public final class WalletCardStack: Component {
     // MARK: Derived model state
 
     /// The index of the open card: nil when `selection` is nil or names no card (W11).
-    public var selectedIndex: Int? { cards.firstIndex { selection.isSameBytes($0.id) } }
+    public var selectedIndex: Int? {
+        cards.firstIndex { selection.isSameBytes($0.id) }
+            ?? (Mutant.w11UnknownCounted.isActive && selection != nil && !cards.isEmpty ? 0 : nil)
+    }
 
     /// `peek` scaled by the headline text style at the screen's Dynamic Type size (W12).
     public func scaledPeek(in settings: ScreenSettings) -> Double {

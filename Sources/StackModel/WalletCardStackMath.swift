@@ -3,16 +3,16 @@
 /// Lengths are points, measured down from the top of the stack.
 public enum WalletCardStackMath {
     /// The distance between the tops of two cards in the pile while one is open (W2).
-    public static let pileStep = 14.0
+    public static let pileStep = Mutant.number(14.0, (.w2PileStepUp, 20), (.w2PileStepDown, 8))
 
     /// The gap between the open card and its details, and between the details and the pile (W5).
-    public static let spacing = 16.0
+    public static let spacing = Mutant.number(16.0, (.w5GapUp, 24), (.w5GapDown, 8))
 
     /// The room left above and to the sides of the stack for the cards' shadows (W8).
-    public static let shadowRoom = 40.0
+    public static let shadowRoom = Mutant.number(40.0, (.w8ShadowRoomUp, 60), (.w8ShadowRoomDown, 20))
 
     /// The scale of a card while it is pressed (W7).
-    public static let pressedScale = 0.98
+    public static let pressedScale = Mutant.number(0.98, (.w7PressUp, 1.0), (.w7PressDown, 0.95))
 
     /// The distance between the tops of two cards in the stack (W1): `peek`, or less when the
     /// stack would not fit in `height`.
@@ -23,7 +23,7 @@ public enum WalletCardStackMath {
     public static func step(count: Int, peek: Double, cardHeight: Double, height: Double) -> Double {
         guard count > 1, peek.isFinite, cardHeight.isFinite, height.isFinite else { return 0 }
         let room = max(height - cardHeight, 0)
-        return min(max(peek, 0), room / Double(count - 1))
+        return Mutant.w1StepUnclamped.isActive ? max(peek, 0) : min(max(peek, 0), room / Double(count - 1))
     }
 
     /// The top of each card (W2).

@@ -17,6 +17,8 @@ struct IsolatedRunner {
     let timeout: Double
     /// `--repeat N`.
     let repeats: Int
+    /// `--bail`: the first failed test ends the run; the tests not yet run have no result.
+    var bail = false
     /// The run's worker processes: forked for the discovery, they serve the tests after it (a
     /// worker keeps the snapshots it made of the files it discovered).
     private let workers = Workers()
@@ -168,12 +170,13 @@ struct IsolatedRunner {
             }
             if read.count != indices.count { read = indices.map { Self.lost(tests[$0], outcome, while: "") } }
             for (index, result) in zip(indices, read) { ahead[index] = result }
+            if bail, read.contains(where: { $0.status == .failed }) { pool.stopsHere = true }
             while let result = ahead.removeValue(forKey: delivered) {
                 deliver(delivered, result)
                 delivered += 1
             }
         }
-        release(killing: !ended)
+        release(killing: !ended || pool.stopsHere)
         for index in ahead.keys.sorted() { deliver(index, ahead[index]!) }
         return ended
     }

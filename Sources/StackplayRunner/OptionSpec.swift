@@ -16,6 +16,8 @@ struct OptionSpec: Sendable {
         case value(String)
         /// `--audit[=TYPES]`: a value only after `=`.
         case inlineValue(String)
+        /// `mutate --json FILE` but `--json` elsewhere: a value for these commands only.
+        case valueFor(String, Set<Options.Action>)
     }
 
     /// Every spelling the parser accepts, in the order `--help` shows them: `--tag, --tags`.
@@ -32,11 +34,13 @@ struct OptionSpec: Sendable {
 
     init(
         _ spellings: String..., value: String? = nil, inlineValue: String? = nil,
-        commands: Set<Options.Action>?, config: ConfigKey? = nil, help: String,
-        parse: @escaping @Sendable (inout Options, Flag) throws(Options.UsageError) -> Void
+        valueFor: (String, Set<Options.Action>)? = nil, commands: Set<Options.Action>?, config: ConfigKey? = nil,
+        help: String, parse: @escaping @Sendable (inout Options, Flag) throws(Options.UsageError) -> Void
     ) {
         self.spellings = spellings
-        self.argument = value.map(Argument.value) ?? inlineValue.map(Argument.inlineValue) ?? .none
+        self.argument =
+            value.map(Argument.value) ?? inlineValue.map(Argument.inlineValue) ?? valueFor.map(Argument.valueFor)
+            ?? .none
         self.commands = commands
         self.config = config
         self.help = help
@@ -70,6 +74,9 @@ struct OptionSpec: Sendable {
         case .none: return names
         case .value(let name): return names + " " + name
         case .inlineValue(let name): return names + "[=" + name + "]"
+        case .valueFor(let name, let commands):
+            return names + " [" + name + ", with " + commands.sorted { $0.order < $1.order }.map(\.word)
+                .joined(separator: ", ") + "]"
         }
     }
 }
@@ -190,6 +197,9 @@ extension NumberRule where Number == Double {
 
     /// `--tolerance`: a finite number >= 0.
     static let tolerance = within(0...Double.greatestFiniteMagnitude, "a number >= 0")
+
+    /// `mutate --min-score P`: a percentage.
+    static let percent = within(0...100, "a percentage from 0 to 100")
 }
 
 extension NumberRule where Number == Int {

@@ -6,21 +6,21 @@ extension Options {
     /// Adding a flag is one entry here plus the field it writes and the code that uses it.
     static let table: [OptionSpec] = [
         OptionSpec(
-            "--filter", value: "PATTERN", commands: [.run],
+            "--filter", value: "PATTERN", commands: [.run, .mutate],
             help: """
                 run only tests whose 'file: name' contains PATTERN; given
                 more than once, tests that match any of them
                 """
         ) { options, flag in options.filters.append(flag.text) },
         OptionSpec(
-            "--tag", "--tags", value: "TAG[,TAG]", commands: [.run],
+            "--tag", "--tags", value: "TAG[,TAG]", commands: [.run, .mutate],
             help: """
                 run only tests tagged with any of these
                 (test(name, { tags = { "rtl" } }, fn)); repeatable
                 """
         ) { options, flag throws(UsageError) in options.tags += try tagList(flag) },
         OptionSpec(
-            "--exclude-tag", "--exclude-tags", value: "TAG[,TAG]", commands: [.run],
+            "--exclude-tag", "--exclude-tags", value: "TAG[,TAG]", commands: [.run, .mutate],
             help: """
                 do not run tests tagged with any of these; repeatable; wins
                 over --tag
@@ -37,7 +37,7 @@ extension Options {
                 """
         ) { options, _ in options.verbose = true },
         OptionSpec(
-            "--jobs", value: "N", commands: [.run, .explore], config: "jobs",
+            "--jobs", value: "N", commands: [.run, .explore, .mutate], config: "jobs",
             help: """
                 run N tests at once, each in its own Lua state
                 (default: the number of cores)
@@ -62,10 +62,16 @@ extension Options {
             "--tap", commands: [.run], help: "report as TAP version 13 on stdout"
         ) { options, _ in options.format = .tap },
         OptionSpec(
-            "--json", commands: [.run, .merge], help: "report as JSON on stdout"
-        ) { options, _ in options.format = .json },
+            "--json", valueFor: ("FILE", [.mutate]), commands: [.run, .merge, .mutate],
+            help: """
+                report as JSON on stdout; mutate: write Stryker's
+                mutation-testing-report-schema (version 2) to FILE
+                """
+        ) { options, flag in
+            if let file = flag.value { options.mutationJSON = file } else { options.format = .json }
+        },
         OptionSpec(
-            "--junit", value: "FILE", commands: [.run, .merge],
+            "--junit", value: "FILE", commands: [.run, .merge, .mutate],
             config: ConfigKey("junit") { entry throws(Config.Invalid) in
                 let path = try entry.string("a path")
                 // Bazel's XML_OUTPUT_FILE, applied before the config, wins over it too.
@@ -108,22 +114,22 @@ extension Options {
                 """
         ) { options, flag in options.artifactsDirectory = flag.text },
         OptionSpec(
-            "--cpu-budget", value: "SECONDS", commands: [.run], config: "cpu_budget",
+            "--cpu-budget", value: "SECONDS", commands: [.run, .mutate], config: "cpu_budget",
             help: "CPU time each test may use (default: 10)", number: .seconds
         ) { options, seconds in options.budget.cpuSeconds = seconds },
         OptionSpec(
-            "--memory-budget", value: "MIB", commands: [.run, .explore], config: "memory_budget",
+            "--memory-budget", value: "MIB", commands: [.run, .explore, .mutate], config: "memory_budget",
             help: "memory each test may use, in MiB (default: 256)", number: .memoryMiB
         ) { options, mib in options.budget.setMemory(mib: mib) },
         OptionSpec(
-            "--root", value: "DIR", commands: [.run, .check, .explore],
+            "--root", value: "DIR", commands: [.run, .check, .explore, .mutate],
             help: """
                 where require() looks for modules of scripts given as files
                 (default: the script's folder; for a folder argument, that folder)
                 """
         ) { options, flag in options.root = flag.text },
         OptionSpec(
-            "--config", value: "FILE", commands: [.run, .check, .explore],
+            "--config", value: "FILE", commands: [.run, .check, .explore, .mutate],
             help: """
                 read the defaults from FILE instead of the nearest .stackplay.lua
                 (from the paths upward, below); a missing or unreadable FILE is
@@ -131,7 +137,7 @@ extension Options {
                 """
         ) { options, flag in options.configFile = flag.text },
         OptionSpec(
-            "--seed", value: "N|random", commands: [.run, .explore],
+            "--seed", value: "N|random", commands: [.run, .explore, .mutate],
             config: ConfigKey("seed") { entry throws(Config.Invalid) in
                 let seed = try entry.number(seedRule)
                 return { $0.seed = seed }
@@ -162,7 +168,7 @@ extension Options {
             "--forbid-only", commands: [.run], help: "fail the run when a test is left as only(...)"
         ) { options, _ in options.forbidOnly = true },
         OptionSpec(
-            "--matrix", value: "KEY=V1,V2", commands: [.run],
+            "--matrix", value: "KEY=V1,V2", commands: [.run, .mutate],
             config: ConfigKey("matrix") { entry throws(Config.Invalid) in
                 let matrix = try Config.matrix(entry)
                 return { $0.matrix = matrix }
@@ -180,7 +186,7 @@ extension Options {
             }
         },
         OptionSpec(
-            "--mirror", commands: [.run],
+            "--mirror", commands: [.run, .mutate],
             help: """
                 run every test a second time in a mirrored world: the other
                 layout direction, every x the script gives or reads mirrored
@@ -197,7 +203,7 @@ extension Options {
                 """
         ) { options, _ in options.ci = true },
         OptionSpec(
-            "--audit", inlineValue: "TYPES", commands: [.run],
+            "--audit", inlineValue: "TYPES", commands: [.run, .mutate],
             // The config's types apply when the flag names none; its allow list always does.
             config: ConfigKey("audit", flagWins: false) { entry throws(Config.Invalid) in
                 let configured = try Config.audit(entry)
@@ -236,7 +242,7 @@ extension Options {
             }
         },
         OptionSpec(
-            "--timeout", value: "SECONDS", commands: [.run],
+            "--timeout", value: "SECONDS", commands: [.run, .mutate],
             help: """
                 wall time one test may take before it is stopped and reported
                 as timed out (default: 120); a test that crashes is reported as
@@ -259,6 +265,39 @@ extension Options {
             "-o", "--output", value: "FILE", commands: [.render, .view],
             help: "render and view: write to FILE (default: stdout)"
         ) { options, flag in options.outputFile = flag.text },
+        // `stackplay mutate` (issue 25, docs/mutate.md); it also takes the run's selection flags.
+        OptionSpec(
+            "--bail", commands: [.run],
+            help: "stop at the first failed test: the tests after it do not run"
+        ) { options, _ in options.bail = true },
+        OptionSpec(
+            "--mutants", value: "ID,...|SPEC,...", commands: [.mutate],
+            help: """
+                only these mutants: by id (N13.threshold+) or by the SPEC
+                id they break (N13, W4); repeatable
+                """
+        ) { options, flag throws(UsageError) in
+            options.mutants += try mutantList(flag)
+        },
+        OptionSpec(
+            "--exclude-mutants", value: "ID,...|SPEC,...", commands: [.mutate],
+            help: """
+                leave these mutants out (those known equivalent: no scenario
+                can tell them from the model); repeatable; wins over --mutants
+                """
+        ) { options, flag throws(UsageError) in options.excludedMutants += try mutantList(flag) },
+        OptionSpec(
+            "--suggest", value: "DIR", commands: [.mutate],
+            help: """
+                for each survivor, search for the shortest scenario that tells
+                it from the model and write it to DIR/<mutant>.lua as a test
+                """
+        ) { options, flag in options.suggestDirectory = flag.text },
+        OptionSpec(
+            "--min-score", value: "P", commands: [.mutate],
+            help: "exit 1 when the mutation score is under P percent (0 to 100)",
+            number: .percent
+        ) { options, score in options.minimumScore = score },
         OptionSpec(
             "--runs", value: "N", commands: [.explore], help: "runs of each exploration (default: 100)",
             number: exploreCount
@@ -285,6 +324,13 @@ extension Options {
 
     /// `explore --runs N --steps N`.
     static let exploreCount = NumberRule<Int>.whole(1...100_000_000)
+
+    /// `N13.strict,W4` → `["N13.strict", "W4"]`; an empty name is a usage error.
+    private static func mutantList(_ flag: Flag) throws(UsageError) -> [String] {
+        let names = flag.text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !names.contains(where: \.isEmpty) else { throw flag.needs("mutant or SPEC ids separated by commas") }
+        return names
+    }
 
     /// `rtl,smoke` → `["rtl", "smoke"]`; an empty name is a usage error.
     private static func tagList(_ flag: Flag) throws(UsageError) -> [String] {

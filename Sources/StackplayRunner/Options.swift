@@ -9,7 +9,7 @@ import StackModel
 /// The command line, parsed. Flags win over the project's `.stackplay.lua`.
 struct Options {
     enum Action: Hashable, CaseIterable {
-        case run, check, replay, render, view, merge, help, version, explore
+        case run, check, replay, render, view, merge, help, version, explore, mutate
 
         /// How messages name the command: `running scripts`, `'stackplay render'`.
         var commandName: String {
@@ -21,6 +21,7 @@ struct Options {
             case .view: "'stackplay view'"
             case .merge: "'stackplay merge'"
             case .explore: "'stackplay explore'"
+            case .mutate: "'stackplay mutate'"
             case .help: "--help"
             case .version: "--version"
             }
@@ -36,6 +37,7 @@ struct Options {
             case .view: "view"
             case .merge: "merge"
             case .explore: "explore"
+            case .mutate: "mutate"
             case .help: "help"
             case .version: "version"
             }
@@ -52,6 +54,7 @@ struct Options {
             case .help: 6
             case .version: 7
             case .explore: 8
+            case .mutate: 9
             }
         }
     }
@@ -117,6 +120,16 @@ struct Options {
     var auditTypesGiven = false
     /// `explore --runs N --steps N --time SECONDS --out DIR` (nil: the explorer's defaults).
     var exploreRuns: Int?
+    /// `--bail`: stop at the first failed test (what `mutate` runs each mutant with).
+    var bail = false
+    /// `mutate --mutants ID,...|SPEC,...`, `--min-score P`, `--json FILE`.
+    var mutants: [String] = []
+    /// `mutate --exclude-mutants ID,...|SPEC,...`.
+    var excludedMutants: [String] = []
+    /// `mutate --suggest DIR`: where the tests that would kill the survivors go.
+    var suggestDirectory: String?
+    var minimumScore: Double?
+    var mutationJSON: String?
     var exploreSteps: Int?
     var exploreSeconds: Double?
     var exploreOut: String?
@@ -148,6 +161,8 @@ struct Options {
                stackplay merge REPORT.json ... [--junit FILE] [--json] [--artifacts DIR]
                stackplay explore FILE|DIR ... [--seed N] [--runs N] [--steps N] [--time SECONDS]
                                  [--out DIR] [--jobs N] [--artifacts DIR]
+               stackplay mutate FILE|DIR ... [--mutants ID,...] [--min-score P] [--json FILE]
+                                [--junit FILE] [--suggest DIR] [--jobs N] [selection flags of a run]
 
         Runs Lua scenario scripts against headless models of the card-stack components. Each
         test(name, fn) of a script runs from a fresh start in its own sandbox; a script without
@@ -175,6 +190,12 @@ struct Options {
                                  (default: stdout)
           merge                  merge the --json reports of shards into one report (human by
                                  default; --json, --junit FILE, --artifacts DIR as for a run)
+          mutate                 how good is the suite: run it once unmutated (it must pass),
+                                 then against each behavioural mutant of the models (a seed's
+                                 number moved, a gate opened, a direction turned; docs/mutate.md),
+                                 each in its own process, stopping at its first failed test;
+                                 report each mutant killed (by which test) or survived, and the
+                                 mutation score
         """
 
     private static let helpTail = """
@@ -250,6 +271,7 @@ struct Options {
         case "view": options.action = .view
         case "merge": options.action = .merge
         case "explore": options.action = .explore
+        case "mutate": options.action = .mutate
         default: break
         }
         if options.action != .run { rest = rest.dropFirst() }
@@ -288,6 +310,16 @@ struct Options {
                 }
                 value = given
             case .inlineValue: value = inlineValue
+            case .valueFor(_, let commands) where commands.contains(options.action):
+                guard let given = inlineValue ?? rest.popFirst() else {
+                    throw UsageError(message: "\(name) needs a value with \(options.action.commandName)")
+                }
+                value = given
+            case .valueFor:
+                if let inlineValue {
+                    throw UsageError(message: "\(name) takes no value, not '\(inlineValue)'")
+                }
+                value = nil
             }
             try spec.parse(&options, Flag(spelling: name, value: value))
             if let key = spec.config, key.flagWins { options.given.insert(key.name) }

@@ -47,6 +47,8 @@ public enum StackplayCommand {
             return Merge.run(options)
         case .explore:
             return ExploreCommand.run(&options)
+        case .mutate:
+            return MutateCommand.run(options, arguments: arguments)
         case .run, .check:
             return runScripts(&options)
         }

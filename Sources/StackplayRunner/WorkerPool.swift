@@ -35,6 +35,10 @@ final class WorkerPool {
     /// Set by SIGINT/SIGTERM: the signal's number. The pool stops handing out jobs and returns.
     nonisolated(unsafe) static var interruption: Int32 = 0
 
+    /// Set by a batch's `done` (`--bail`): no job starts after it, and ``run(count:request:key:_:)`` returns as soon
+    /// as it is set, leaving the jobs that run to be killed with ``killAll()``.
+    var stopsHere = false
+
     /// Catches SIGINT and SIGTERM (the run reports what finished and exits 130/143) and ignores
     /// SIGPIPE (a dead worker's pipe must not kill the parent).
     static func installSignalHandlers() {
@@ -142,7 +146,8 @@ final class WorkerPool {
             if let queued = workers[slot].queued { again.append(queued) }
             replace(slot, alreadyReaped: alreadyReaped)
         }
-        while remaining > 0 {
+        stopsHere = false
+        while remaining > 0, !stopsHere {
             if Self.interruption != 0 { return false }
             if !workers.contains(where: { $0.pid > 0 }) {
                 // Every worker is gone and none can be made: run what is left here, unprotected.

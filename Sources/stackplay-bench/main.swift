@@ -96,7 +96,7 @@ func openStack() throws -> (Screen, NotificationStack) {
 }
 
 var sink = 0.0
-try measure("swift model, touch move + frame snapshot, 4-card open NotificationStack") { _ in
+let eventRate = try measure("swift model, touch move + frame snapshot, 4-card open NotificationStack") { _ in
     let (screen, stack) = try openStack()
     let start = try stack.point(of: "calendar", in: screen.settings)
     let (touch, _) = try screen.touchDown(at: start)
@@ -108,6 +108,7 @@ try measure("swift model, touch move + frame snapshot, 4-card open NotificationS
     return 1000
 }
 if sink == .infinity { print(sink) }
+measureMutantSwitch(eventRate: eventRate)
 let directMoves = try measure("  touch move only") { _ in
     let (screen, stack) = try openStack()
     let start = try stack.point(of: "calendar", in: screen.settings)
@@ -297,3 +298,4 @@ let rows = try measureTable(
     exploreRate: fixedRounds == nil ? exploreRate : nil)
 printTable(BenchTable(rows: rows.rows + (try sandboxRows()), curve: rows.curve))
 if binaryExists && fixedRounds == nil { try measureReaders(binary: stackplayBinary) }
+if binaryExists && fixedRounds == nil { measureMutateSpeed(binary: stackplayBinary) }

@@ -35,7 +35,7 @@ import Testing
         (["--at", "3", "scripts"], "'--at' goes with 'stackplay render', not with running scripts"),
         (
             ["replay", "--junit", "x.xml", "t.jsonl"],
-            "'--junit' goes with running scripts and 'stackplay merge', not with 'stackplay replay' (did you mean 'stackplay --junit ... FILE|DIR'?)"
+            "'--junit' goes with running scripts and 'stackplay merge' and 'stackplay mutate', not with 'stackplay replay' (did you mean 'stackplay --junit ... FILE|DIR'?)"
         ),
         (["replay", "--list", "t.jsonl"], "'--list' goes with running scripts, not with 'stackplay replay'"),
         (
@@ -48,7 +48,7 @@ import Testing
         ),
         (
             ["check", "--jobs", "2", "scripts"],
-            "'--jobs' goes with running scripts and 'stackplay explore', not with 'stackplay check'"
+            "'--jobs' goes with running scripts and 'stackplay explore' and 'stackplay mutate', not with 'stackplay check'"
         ),
         (
             ["-o", "x.svg", "scripts"],

@@ -48,7 +48,7 @@ func configFlagNamesTheFile() throws {
         ),
         (
             ["replay", "--config", "sub/bad.lua", "t.jsonl"],
-            "'--config' goes with running scripts and 'stackplay check' and 'stackplay explore', not with 'stackplay replay' (did you mean 'stackplay --config ... FILE|DIR'?)"
+            "'--config' goes with running scripts and 'stackplay check' and 'stackplay explore' and 'stackplay mutate', not with 'stackplay replay' (did you mean 'stackplay --config ... FILE|DIR'?)"
         ),
         (["--config"], "--config needs a value"),
     ])
