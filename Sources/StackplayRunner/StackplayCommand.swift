@@ -18,6 +18,11 @@ public enum StackplayCommand {
             Output.usageError(error.message)
             return ExitCode.usage
         }
+        if options.action != .help, options.action != .version,
+            !MutantEnvironment.check(for: options.action)
+        {
+            return ExitCode.usage
+        }
         switch options.action {
         case .help:
             Output.out(Options.help)

@@ -33,6 +33,26 @@ import Testing
         #expect(run.stdout.contains("survived: N13.threshold+, N13.threshold-, N13.strict"))
     }
 
+    @Test func `STACKPLAY_MUTANT outside mutate is said on stderr, an unknown one is a usage error`() throws {
+        let mutated = try stackplay(arguments: [Self.weak], environment: ["STACKPLAY_MUTANT": "N13.strict"])
+        #expect(mutated.status == 0, "\(mutated.stderr)")
+        #expect(
+            mutated.stderr
+                == "stackplay: note: the models run mutant N13.strict (N13: a card let go at exactly -110 leaves "
+                + "(offset <= -110 for offset < -110)), since STACKPLAY_MUTANT is set\n")
+        let unknown = try stackplay(arguments: [Self.weak], environment: ["STACKPLAY_MUTANT": "N13.bogus"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stdout == "")
+        #expect(unknown.stderr.hasPrefix("stackplay: STACKPLAY_MUTANT names no mutant: 'N13.bogus'"))
+        let inMutate = try stackplay(
+            arguments: ["mutate", Self.weak, "--mutants", "N13.strict"], environment: ["STACKPLAY_MUTANT": "N13.strict"])
+        #expect(inMutate.status == 64)
+        #expect(inMutate.stdout == "")
+        #expect(inMutate.stderr.hasPrefix("stackplay: STACKPLAY_MUTANT is set ('N13.strict')"))
+        let empty = try stackplay(arguments: [Self.weak], environment: ["STACKPLAY_MUTANT": ""])
+        #expect(empty.status == 0 && empty.stderr == "")
+    }
+
     @Test func minScoreFailsTheCommandUnderIt() throws {
         let run = try stackplay("mutate", Self.weak, "--mutants", "N13.strict", "--min-score", "50")
         #expect(run.status == 1)
