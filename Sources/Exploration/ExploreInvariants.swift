@@ -69,12 +69,8 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
                         message: "\(name): part '\(part.name)' has opacity \(formatNumber(part.opacity))")
                 }
             }
-            if enabled.contains(.uniqueIDs) {
-                var seen = Set<ByteKey>()
-                for card in snapshot.cards where !seen.insert(ByteKey(card.id)).inserted {
-                    return ExploreFailure(
-                        invariant: "unique_ids", message: "\(name): card id '\(card.id)' twice")
-                }
+            if enabled.contains(.uniqueIDs), let twice = firstRepeatedID(snapshot.cards) {
+                return ExploreFailure(invariant: "unique_ids", message: "\(name): card id '\(twice)' twice")
             }
             if enabled.contains(.hittableVisible) {
                 // Drawn at all: opacity and area. A card cut away by a `.mask` stays hittable
@@ -95,18 +91,19 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
             if enabled.contains(.accessibility), (component.animationEndTime ?? 0) <= settings.now,
                 snapshot.cards.contains(where: \.isVisible)
             {
-                let elements = component.accessibilityElements(in: settings)
+                // The labelled elements, and whether each is a group's (not hidden, not a card's):
+                // read once for all the cards.
+                let labelled = component.accessibilityElements(in: settings).filter { !$0.label.isEmpty }.map {
+                    (id: $0.id, frame: $0.frame, group: !$0.isHidden && ComponentTarget($0.id).cardID == nil)
+                }
                 for card in snapshot.cards where card.isVisible {
                     let id = ComponentTarget.card(card.id).name
                     // Its own element, or a labelled group over it (the closed pile is one
                     // element, "stack", that reads the top card and the count). An element of its
                     // own hidden on purpose (`.accessibilityHidden`: the wallet's pile while a
                     // card is selected, W10) still names it.
-                    let named = elements.contains { element in
-                        !element.label.isEmpty
-                            && (element.id.isSameBytes(id)
-                                || (!element.isHidden && ComponentTarget(element.id).cardID == nil
-                                    && overlaps(element.frame, card.frame)))
+                    let named = labelled.contains { element in
+                        element.id.isSameBytes(id) || (element.group && overlaps(element.frame, card.frame))
                     }
                     guard named else {
                         return ExploreFailure(
@@ -119,6 +116,20 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
             }
         }
         return nil
+    }
+
+    /// The first card id an earlier card already has (byte for byte), or nil. A component holds
+    /// a few cards: comparing each with those before it costs less than hashing them.
+    static func firstRepeatedID(_ cards: [CardSnapshot]) -> String? {
+        guard cards.count > 32 else {
+            for index in cards.indices.dropFirst()
+            where cards[..<index].contains(where: { $0.id.isSameBytes(cards[index].id) }) {
+                return cards[index].id
+            }
+            return nil
+        }
+        var seen = Set<ByteKey>()
+        return cards.first { !seen.insert(ByteKey($0.id)).inserted }?.id
     }
 
     static func overlaps(_ a: Rect, _ b: Rect) -> Bool {
