@@ -47,17 +47,31 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
     /// The name reports and `builtins = { ... }` use.
     public var name: String { rawValue }
 
+    /// The frame-level invariants a run checks after every step, read once from the set (whose
+    /// lookups hash the names: five a component a step cost more than some checks).
+    struct FrameChecks {
+        var finite, opacity, uniqueIDs, hittableVisible, accessibility: Bool
+
+        init(_ enabled: Set<BuiltinInvariant>) {
+            (finite, opacity, uniqueIDs) =
+                (enabled.contains(.finite), enabled.contains(.opacity), enabled.contains(.uniqueIDs))
+            (hittableVisible, accessibility) = (enabled.contains(.hittableVisible), enabled.contains(.accessibility))
+        }
+
+        var isEmpty: Bool { !(finite || opacity || uniqueIDs || hittableVisible || accessibility) }
+    }
+
     /// Checks the frame-level invariants in `enabled` on `screen` now.
-    static func check(_ screen: Screen, _ enabled: Set<BuiltinInvariant>) -> ExploreFailure? {
+    static func check(_ screen: Screen, _ enabled: FrameChecks) -> ExploreFailure? {
         let settings = screen.settings
         for component in screen.components {
             let snapshot = component.snapshot(in: settings)
             // Made only for a message: a string a step would cost more than every check here.
             var name: String { "\(component.kind.rawValue) '\(component.name)'" }
-            if enabled.contains(.finite), let field = firstNonFinite(snapshot) {
+            if enabled.finite, let field = firstNonFinite(snapshot) {
                 return ExploreFailure(invariant: "finite", message: "\(name): \(field) is not finite")
             }
-            if enabled.contains(.opacity) {
+            if enabled.opacity {
                 for card in snapshot.cards where !(0...1).contains(card.opacity) {
                     return ExploreFailure(
                         invariant: "opacity",
@@ -69,10 +83,10 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
                         message: "\(name): part '\(part.name)' has opacity \(formatNumber(part.opacity))")
                 }
             }
-            if enabled.contains(.uniqueIDs), let twice = firstRepeatedID(snapshot.cards) {
+            if enabled.uniqueIDs, let twice = firstRepeatedID(snapshot.cards) {
                 return ExploreFailure(invariant: "unique_ids", message: "\(name): card id '\(twice)' twice")
             }
-            if enabled.contains(.hittableVisible) {
+            if enabled.hittableVisible {
                 // Drawn at all: opacity and area. A card cut away by a `.mask` stays hittable
                 // (the wallet's pile below the bottom edge, W-seed behaviour: `.mask` does not
                 // change hit testing), so `isVisible`'s mask test is not asked for.
@@ -88,7 +102,7 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
             }
             // Checked at rest: VoiceOver's tree follows the state at once while the cards still
             // move there (SwiftUI does not animate the accessibility tree).
-            if enabled.contains(.accessibility), (component.animationEndTime ?? 0) <= settings.now,
+            if enabled.accessibility, (component.animationEndTime ?? 0) <= settings.now,
                 snapshot.cards.contains(where: \.isVisible)
             {
                 // The labelled elements, and whether each is a group's (not hidden, not a card's):

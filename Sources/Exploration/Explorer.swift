@@ -189,7 +189,7 @@ public final class Explorer {
         attach?(screen)
         var fingers = ExploreGenerator.Fingers()
         var execution = Execution()
-        let frameChecks = builtins.subtracting([.replay, .settles, .luaAPI, .mirror])
+        let frameChecks = BuiltinInvariant.FrameChecks(builtins)
         func stepDone(_ action: ExploreAction, _ hit: Hit?) -> Bool {
             execution.performed.append(action)
             observe?(action, screen, hit)
