@@ -99,6 +99,27 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// The first key an object in the value repeats (byte for byte), in the order the parser
+    /// would refuse it (``JSONParser``: a key is checked once its value has been read), or nil.
+    public var repeatedKey: String? {
+        switch self {
+        case .array(let items):
+            for item in items { if let key = item.repeatedKey { return key } }
+        case .object(let fields):
+            var seen = fields.count > 16 ? Set<ByteKey>() : nil
+            for (index, (key, value)) in fields.enumerated() {
+                if let inner = value.repeatedKey { return inner }
+                let repeated =
+                    seen != nil
+                    ? !seen!.insert(ByteKey(key)).inserted
+                    : fields[..<index].contains { $0.0.isSameBytes(key) }
+                if repeated { return key }
+            }
+        case .null, .bool, .number, .string: break
+        }
+        return nil
+    }
+
     /// `format(number).utf8.count`, without making the text for a whole number.
     static func formattedByteCount(_ number: Double) -> Int {
         guard number.isFinite else { return 4 }

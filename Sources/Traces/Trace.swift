@@ -98,11 +98,23 @@ public struct Trace: Sendable {
     /// back as without writing and parsing its text (the writer's numbers read back as the same
     /// bits, ``JSONValue/format(_:)``).
     public init(values: [JSONValue], file: String, kinds: ComponentKinds = .standard) throws(TraceError) {
-        guard let first = values.first else {
+        guard !values.isEmpty else {
             throw TraceError(
                 file: file, line: 1, message: "the file is empty: a trace starts with a header line")
         }
-        try self.init(header: first, lines: values.count, file: file, kinds: kinds) { values[$0 - 1] }
+        // What the text of a value does not read back as: a key given twice (the parser refuses
+        // it), a NaN or an infinity (written as null).
+        func read(_ line: Int) throws(TraceError) -> JSONValue {
+            let value = values[line - 1]
+            if let key = value.repeatedKey {
+                throw TraceError(file: file, line: line, message: "malformed JSON: key '\(key)' is given twice")
+            }
+            guard value.isFinite else {
+                throw TraceError(file: file, line: line, message: "a number is not finite, which JSON cannot hold")
+            }
+            return value
+        }
+        try self.init(header: read(1), lines: values.count, file: file, kinds: kinds, line: read)
     }
 
     /// The checks of both readers: `header` is line 1, `line(n)` reads line n (2...`lines`).

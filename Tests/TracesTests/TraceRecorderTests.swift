@@ -113,4 +113,34 @@ import Traces
         let compared = try #require(TraceComparison.firstDifference(expected: original, actual: changed, tolerance: 0))
         #expect(compared.index == mismatch.index && compared.place == mismatch.place)
     }
+
+    /// Values read as a trace refuse what their text would not read back as: a key given twice
+    /// (the parser's refusal, for the same key) and a number JSON cannot hold.
+    @Test func valuesThatTheirTextWouldNotReadBackAsAreRefused() throws {
+        let values = try record(keepsValues: true).values
+        guard case .object(var fields) = values[2] else { throw TraceError(file: "", line: 0, message: "no event") }
+        #expect(try Trace(values: values, file: "t.jsonl").steps.count == values.count - 3)
+        let twice = JSONValue.object(fields + [("t", .number(1))])
+        let text = values.map(\.text)
+        #expect(throws: TraceError.self) {
+            try Trace(text: (text[..<2] + [twice.text] + text[3...]).joined(separator: "\n"), file: "t.jsonl")
+        }
+        #expect(throws: TraceError(file: "t.jsonl", line: 3, message: "malformed JSON: key 't' is given twice")) {
+            try Trace(values: Array(values[..<2] + [twice] + values[3...]), file: "t.jsonl")
+        }
+        fields[1].1 = .number(.nan)
+        #expect(
+            throws: TraceError(file: "t.jsonl", line: 3, message: "a number is not finite, which JSON cannot hold")
+        ) {
+            try Trace(values: Array(values[..<2] + [.object(fields)] + values[3...]), file: "t.jsonl")
+        }
+        // Inner objects first, as the parser reads them; then the first key given again.
+        let nested = JSONValue.object([
+            ("a", .number(1)), ("b", .array([.object([("x", .null), ("x", .null)])])), ("a", .null),
+        ])
+        #expect(nested.repeatedKey == "x")
+        let many = JSONValue.object((0..<20).map { ("k\($0)", JSONValue.null) } + [("k3", .null), ("k1", .null)])
+        #expect(many.repeatedKey == "k3")
+        #expect(JSONValue.object((0..<20).map { ("k\($0)", JSONValue.null) }).repeatedKey == nil)
+    }
 }
