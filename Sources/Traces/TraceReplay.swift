@@ -163,10 +163,19 @@ public final class TraceReplayer {
         case (.number(let x), .number(let y)): return x == y
         case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         case (.object(let x), .object(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.0.isSameBytes($1.0) && same($0.1, $1.1) }
-        case (.number, _), (.array, _), (.object, _): return false
+            return x.count == y.count && zip(x, y).allSatisfy { sameBytes($0.0, $1.0) && same($0.1, $1.1) }
+        case (.string(let x), .string(let y)): return sameBytes(x, y)
+        case (.number, _), (.array, _), (.object, _), (.string, _): return false
         default: return a == b
         }
+    }
+
+    /// `a.isSameBytes(b)`, comparing the two strings' UTF-8 storage directly when both have it.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        let direct = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in x.count == y.count && x.elementsEqual(y) }
+        }
+        return (direct ?? nil) ?? a.isSameBytes(b)
     }
 
     func mismatch(_ step: TraceStep, _ difference: FrameDifference) -> TraceMismatch {

@@ -112,6 +112,17 @@ import Traces
         #expect(mismatch.expected == "\(next)" && mismatch.actual == near)
         let compared = try #require(TraceComparison.firstDifference(expected: original, actual: changed, tolerance: 0))
         #expect(compared.index == mismatch.index && compared.place == mismatch.place)
+        // A text that reads the same but is spelled with other bytes (NFD "é") differs too.
+        let spelled = try Trace(
+            text: text.replacing("\"state\":{\"expanded\":true", with: "\"state\":{\"expanded\":true,\"t\u{E9}\":1"),
+            file: "t.jsonl")
+        let other = try Trace(
+            text: text.replacing(
+                "\"state\":{\"expanded\":true", with: "\"state\":{\"expanded\":true,\"te\u{301}\":1"),
+            file: "t.jsonl")
+        #expect(TraceComparison.firstDifference(expected: spelled, actual: spelled, tolerance: 0) == nil)
+        let bytes = try #require(TraceComparison.firstDifference(expected: spelled, actual: other, tolerance: 0))
+        #expect(bytes.place.hasPrefix("component 'notifications'"))
     }
 
     /// Values read as a trace refuse what their text would not read back as: a key given twice
