@@ -47,17 +47,31 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
     /// The name reports and `builtins = { ... }` use.
     public var name: String { rawValue }
 
+    /// The frame-level invariants a run checks after every step, read once from the set (whose
+    /// lookups hash the names: five a component a step cost more than some checks).
+    struct FrameChecks {
+        var finite, opacity, uniqueIDs, hittableVisible, accessibility: Bool
+
+        init(_ enabled: Set<BuiltinInvariant>) {
+            (finite, opacity, uniqueIDs) =
+                (enabled.contains(.finite), enabled.contains(.opacity), enabled.contains(.uniqueIDs))
+            (hittableVisible, accessibility) = (enabled.contains(.hittableVisible), enabled.contains(.accessibility))
+        }
+
+        var isEmpty: Bool { !(finite || opacity || uniqueIDs || hittableVisible || accessibility) }
+    }
+
     /// Checks the frame-level invariants in `enabled` on `screen` now.
-    static func check(_ screen: Screen, _ enabled: Set<BuiltinInvariant>) -> ExploreFailure? {
+    static func check(_ screen: Screen, _ enabled: FrameChecks) -> ExploreFailure? {
         let settings = screen.settings
         for component in screen.components {
             let snapshot = component.snapshot(in: settings)
             // Made only for a message: a string a step would cost more than every check here.
             var name: String { "\(component.kind.rawValue) '\(component.name)'" }
-            if enabled.contains(.finite), let field = firstNonFinite(snapshot) {
+            if enabled.finite, let field = firstNonFinite(snapshot) {
                 return ExploreFailure(invariant: "finite", message: "\(name): \(field) is not finite")
             }
-            if enabled.contains(.opacity) {
+            if enabled.opacity {
                 for card in snapshot.cards where !(0...1).contains(card.opacity) {
                     return ExploreFailure(
                         invariant: "opacity",
@@ -69,14 +83,10 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
                         message: "\(name): part '\(part.name)' has opacity \(formatNumber(part.opacity))")
                 }
             }
-            if enabled.contains(.uniqueIDs) {
-                var seen = Set<ByteKey>()
-                for card in snapshot.cards where !seen.insert(ByteKey(card.id)).inserted {
-                    return ExploreFailure(
-                        invariant: "unique_ids", message: "\(name): card id '\(card.id)' twice")
-                }
+            if enabled.uniqueIDs, let twice = firstRepeatedID(snapshot.cards) {
+                return ExploreFailure(invariant: "unique_ids", message: "\(name): card id '\(twice)' twice")
             }
-            if enabled.contains(.hittableVisible) {
+            if enabled.hittableVisible {
                 // Drawn at all: opacity and area. A card cut away by a `.mask` stays hittable
                 // (the wallet's pile below the bottom edge, W-seed behaviour: `.mask` does not
                 // change hit testing), so `isVisible`'s mask test is not asked for.
@@ -92,21 +102,22 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
             }
             // Checked at rest: VoiceOver's tree follows the state at once while the cards still
             // move there (SwiftUI does not animate the accessibility tree).
-            if enabled.contains(.accessibility), (component.animationEndTime ?? 0) <= settings.now,
+            if enabled.accessibility, (component.animationEndTime ?? 0) <= settings.now,
                 snapshot.cards.contains(where: \.isVisible)
             {
-                let elements = component.accessibilityElements(in: settings)
+                // The labelled elements, and whether each is a group's (not hidden, not a card's):
+                // read once for all the cards.
+                let labelled = component.accessibilityElements(in: settings).filter { !$0.label.isEmpty }.map {
+                    (id: $0.id, frame: $0.frame, group: !$0.isHidden && ComponentTarget($0.id).cardID == nil)
+                }
                 for card in snapshot.cards where card.isVisible {
                     let id = ComponentTarget.card(card.id).name
                     // Its own element, or a labelled group over it (the closed pile is one
                     // element, "stack", that reads the top card and the count). An element of its
                     // own hidden on purpose (`.accessibilityHidden`: the wallet's pile while a
                     // card is selected, W10) still names it.
-                    let named = elements.contains { element in
-                        !element.label.isEmpty
-                            && (element.id.isSameBytes(id)
-                                || (!element.isHidden && ComponentTarget(element.id).cardID == nil
-                                    && overlaps(element.frame, card.frame)))
+                    let named = labelled.contains { element in
+                        element.id.isSameBytes(id) || (element.group && overlaps(element.frame, card.frame))
                     }
                     guard named else {
                         return ExploreFailure(
@@ -119,6 +130,20 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
             }
         }
         return nil
+    }
+
+    /// The first card id an earlier card already has (byte for byte), or nil. A component holds
+    /// a few cards: comparing each with those before it costs less than hashing them.
+    static func firstRepeatedID(_ cards: [CardSnapshot]) -> String? {
+        guard cards.count > 32 else {
+            for index in cards.indices.dropFirst()
+            where cards[..<index].contains(where: { $0.id.isSameBytes(cards[index].id) }) {
+                return cards[index].id
+            }
+            return nil
+        }
+        var seen = Set<ByteKey>()
+        return cards.first { !seen.insert(ByteKey($0.id)).inserted }?.id
     }
 
     static func overlaps(_ a: Rect, _ b: Rect) -> Bool {

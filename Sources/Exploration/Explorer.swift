@@ -185,11 +185,11 @@ public final class Explorer {
         do { screen = try host.setUp() } catch { throw SetupFailed(message: "\(error)") }
         let recorder =
             replay && !builtins.isDisjoint(with: [.replay, .mirror])
-            ? TraceRecorder(screen: screen, stackplay: "explore") : nil
+            ? TraceRecorder(screen: screen, stackplay: "explore", keepsValues: true) : nil
         attach?(screen)
         var fingers = ExploreGenerator.Fingers()
         var execution = Execution()
-        let frameChecks = builtins.subtracting([.replay, .settles, .luaAPI, .mirror])
+        let frameChecks = BuiltinInvariant.FrameChecks(builtins)
         func stepDone(_ action: ExploreAction, _ hit: Hit?) -> Bool {
             execution.performed.append(action)
             observe?(action, screen, hit)
@@ -252,9 +252,10 @@ public final class Explorer {
     {
         guard execution.failure == nil, !execution.performed.isEmpty else { return execution }
         var execution = execution
-        // Read once for both checks that need it.
+        // Read once for both checks that need it, from the recorded values (the text they make
+        // reads back as the same values: writing and parsing it would check nothing more).
         let trace = recorder.map { recorder in
-            Result { try Trace(text: recorder.text, file: "explored.jsonl", kinds: generator.kinds) }
+            Result { try Trace(values: recorder.values, file: "explored.jsonl", kinds: generator.kinds) }
         }
         if let trace, builtins.contains(.replay) {
             execution.failure = BuiltinInvariant.replay(trace)
@@ -278,7 +279,7 @@ public final class Explorer {
         do { screen = try host.setUp(mirrored: true) } catch {
             return ExploreFailure(invariant: "mirror", message: "the mirrored setup raised: \(error)")
         }
-        let recorder = TraceRecorder(screen: screen, stackplay: "explore")
+        let recorder = TraceRecorder(screen: screen, stackplay: "explore", keepsValues: true)
         // The steps' points and translations mirrored (a nudge to the left) and their layout
         // directions turned around, across the width of the screen at each step.
         let mirroredView = ScriptView(screen, nudge: Self.mirrorNudge)
@@ -310,7 +311,7 @@ public final class Explorer {
         do {
             var unmirrored = try expected.get()
             var mirrored = try Trace(
-                text: recorder.text, file: "explored-mirrored.jsonl", kinds: generator.kinds)
+                values: recorder.values, file: "explored-mirrored.jsonl", kinds: generator.kinds)
             if let compared {
                 unmirrored.steps = Array(unmirrored.steps.prefix(compared))
                 mirrored.steps = Array(mirrored.steps.prefix(compared))

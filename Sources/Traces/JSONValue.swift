@@ -75,6 +75,80 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// How many bytes ``text`` has, counted without writing it.
+    public var textByteCount: Int {
+        switch self {
+        case .null: return 4
+        case .bool(let flag): return flag ? 4 : 5
+        case .number(let number): return Self.formattedByteCount(number)
+        case .string(let string): return Self.quotedByteCount(string)
+        case .array(let values):
+            return values.reduce(1 + max(values.count, 1)) { $0 + $1.textByteCount }
+        case .object(let fields):
+            return fields.reduce(1 + max(fields.count, 1)) { $0 + Self.quotedByteCount($1.0) + 1 + $1.1.textByteCount }
+        }
+    }
+
+    /// Whether every number in the value is finite (no NaN or infinity, which JSON cannot hold).
+    public var isFinite: Bool {
+        switch self {
+        case .number(let number): return number.isFinite
+        case .array(let items): return items.allSatisfy(\.isFinite)
+        case .object(let fields): return fields.allSatisfy(\.1.isFinite)
+        case .null, .bool, .string: return true
+        }
+    }
+
+    /// The first key an object in the value repeats (byte for byte), in the order the parser
+    /// would refuse it (``JSONParser``: a key is checked once its value has been read), or nil.
+    public var repeatedKey: String? {
+        switch self {
+        case .array(let items):
+            for item in items { if let key = item.repeatedKey { return key } }
+        case .object(let fields):
+            var seen = fields.count > 16 ? Set<ByteKey>() : nil
+            for (index, (key, value)) in fields.enumerated() {
+                if let inner = value.repeatedKey { return inner }
+                let repeated =
+                    seen != nil
+                    ? !seen!.insert(ByteKey(key)).inserted
+                    : fields[..<index].contains { $0.0.isSameBytes(key) }
+                if repeated { return key }
+            }
+        case .null, .bool, .number, .string: break
+        }
+        return nil
+    }
+
+    /// `format(number).utf8.count`, without making the text for a whole number.
+    static func formattedByteCount(_ number: Double) -> Int {
+        guard number.isFinite else { return 4 }
+        if number == number.rounded(), abs(number) < 1e15, !(number == 0 && number.sign == .minus) {
+            var whole = Int64(number)
+            var count = whole < 0 ? 2 : 1
+            whole /= 10
+            while whole != 0 {
+                count += 1
+                whole /= 10
+            }
+            return count
+        }
+        return number.description.utf8.count
+    }
+
+    /// The bytes `quote(string)` writes.
+    static func quotedByteCount(_ string: String) -> Int {
+        var count = 2
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09: count += 2
+            case ..<0x20: count += 6
+            default: count += 1
+            }
+        }
+        return count
+    }
+
     /// A number that reads back as the same bits: whole numbers without a fraction (`110`), others
     /// in Swift's shortest round-trip form (`0.1`, `1e-05`). JSON has no NaN or infinity: they are
     /// written as `null`, which a reader refuses where a number belongs.

@@ -73,8 +73,6 @@ public struct Trace: Sendable {
     /// Reads the text of a trace; `file` is the name messages use. A UTF-8 byte order mark and
     /// Windows line ends (`\r\n`) are accepted.
     public init(text: String, file: String, kinds: ComponentKinds = .standard) throws(TraceError) {
-        self.file = file
-        self.kinds = kinds
         var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
             String(decoding: $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0, as: UTF8.self)
         }
@@ -84,7 +82,49 @@ public struct Trace: Sendable {
             throw TraceError(
                 file: file, line: 1, message: "the file is empty: a trace starts with a header line")
         }
-        let header = try TraceFields(Self.parse(first, file: file, line: 1), file: file, line: 1)
+        try self.init(header: Self.parse(first, file: file, line: 1), lines: lines.count, file: file, kinds: kinds) {
+            line throws(TraceError) in
+            let text = lines[line - 1]
+            guard !text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) else {
+                throw TraceError(
+                    file: file, line: line, message: "an empty line: each line after the header is one event")
+            }
+            return try Self.parse(text, file: file, line: line)
+        }
+    }
+
+    /// A trace from its lines already read as JSON (``TraceRecorder/values``: the header first),
+    /// checked as ``init(text:file:kinds:)`` checks the same lines' text: what a recording reads
+    /// back as without writing and parsing its text (the writer's numbers read back as the same
+    /// bits, ``JSONValue/format(_:)``).
+    public init(values: [JSONValue], file: String, kinds: ComponentKinds = .standard) throws(TraceError) {
+        guard !values.isEmpty else {
+            throw TraceError(
+                file: file, line: 1, message: "the file is empty: a trace starts with a header line")
+        }
+        // What the text of a value does not read back as: a key given twice (the parser refuses
+        // it), a NaN or an infinity (written as null).
+        func read(_ line: Int) throws(TraceError) -> JSONValue {
+            let value = values[line - 1]
+            if let key = value.repeatedKey {
+                throw TraceError(file: file, line: line, message: "malformed JSON: key '\(key)' is given twice")
+            }
+            guard value.isFinite else {
+                throw TraceError(file: file, line: line, message: "a number is not finite, which JSON cannot hold")
+            }
+            return value
+        }
+        try self.init(header: read(1), lines: values.count, file: file, kinds: kinds, line: read)
+    }
+
+    /// The checks of both readers: `header` is line 1, `line(n)` reads line n (2...`lines`).
+    private init(
+        header first: JSONValue, lines count: Int, file: String, kinds: ComponentKinds,
+        line read: (Int) throws(TraceError) -> JSONValue
+    ) throws(TraceError) {
+        self.file = file
+        self.kinds = kinds
+        let header = try TraceFields(first, file: file, line: 1)
         let format = try header.string("format")
         guard format == TraceFormat.name else {
             throw header.error("format", "'\(TraceFormat.name)' expected, got '\(format)'")
@@ -110,13 +150,8 @@ public struct Trace: Sendable {
         var time = settings.now
         // The action whose events are being read, and how many of them are still to come.
         var open: (action: Int, left: Int)?
-        for (offset, text) in lines.dropFirst().enumerated() {
-            let line = offset + 2
-            guard !text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) else {
-                throw TraceError(
-                    file: file, line: line, message: "an empty line: each line after the header is one event")
-            }
-            let o = try TraceFields(Self.parse(text, file: file, line: line), file: file, line: line)
+        for line in stride(from: 2, through: count, by: 1) {
+            let o = try TraceFields(read(line), file: file, line: line)
             if !o.has("type"), o.has("action") {
                 if let open {
                     throw o.error(

@@ -34,6 +34,9 @@ public final class TraceRecorder {
     private let isMirrored: Bool
     private var header: [JSONValue] = []
     private var lines: [String] = []
+    /// The events as values too, when asked for (``values``).
+    private let keepsValues: Bool
+    private var events: [JSONValue] = []
     /// Each action: the event it starts at, the call, and how many events it made.
     private var actions: [(at: Int, call: TraceCall, events: Int)] = []
     private var started = false
@@ -46,9 +49,11 @@ public final class TraceRecorder {
     /// What was recorded before it is a trace that reads back; nil while recording.
     public private(set) var refusal: String?
 
-    /// Starts recording `screen`; `stackplay` is the version the header names.
-    public init(screen: Screen, stackplay: String, calls: (() -> TraceCall?)? = nil) {
+    /// Starts recording `screen`; `stackplay` is the version the header names. With `keepsValues`
+    /// the recording also keeps its lines as values (``values``), to read back without parsing.
+    public init(screen: Screen, stackplay: String, calls: (() -> TraceCall?)? = nil, keepsValues: Bool = false) {
         self.stackplay = stackplay
+        self.keepsValues = keepsValues
         self.calls = calls
         isMirrored = screen.isMirrored
         settings = screen.mirror.settings(screen.settings)
@@ -70,33 +75,35 @@ public final class TraceRecorder {
         started = true
         if let call = calls?() {
             // The same call as the last event's, and nothing between them: one more of its events.
-            if let last = actions.last, last.call == call, last.at + last.events == lines.count {
+            if let last = actions.last, last.call == call, last.at + last.events == eventCount {
                 actions[actions.count - 1].events += 1
             } else {
-                actions.append((lines.count, call, 1))
+                actions.append((eventCount, call, 1))
             }
         }
-        var fields: [(String, JSONValue)] = [("i", .number(Double(lines.count))), ("t", .number(screen.now))]
+        var fields: [(String, JSONValue)] = [("i", .number(Double(eventCount))), ("t", .number(screen.now))]
         let mirror = screen.mirror
         fields += TraceFormat.encode(mirror.event(event), on: screen)
         fields.append(("frame", TraceFormat.encode(mirror.frame(screen.snapshot()))))
         let event = JSONValue.object(fields)
-        if let field = Self.nonFinite(event, path: "") {
+        if !event.isFinite, let field = Self.nonFinite(event, path: "") {
             refusal =
-                "the trace stops before event \(lines.count + 1) (t = \(formatNumber(screen.now)) s): its '\(field)' "
+                "the trace stops before event \(eventCount + 1) (t = \(formatNumber(screen.now)) s): its '\(field)' "
                 + "is not a finite number, which a trace cannot hold"
             return
         }
-        let line = event.text
+        // Kept as a value, the line's text is only counted (``JSONValue/textByteCount``).
+        let line = keepsValues ? "" : event.text
+        let size = keepsValues ? event.textByteCount : line.utf8.count
         // The header comes on top: leave it room (a component's header holds its cards).
-        guard byteCount + line.utf8.count + 1 <= TraceFile.sizeLimit - headerAllowance else {
+        guard byteCount + size + 1 <= TraceFile.sizeLimit - headerAllowance else {
             refusal =
-                "the trace stops before event \(lines.count + 1): it would pass \(TraceFile.sizeLimit >> 20) MiB, "
+                "the trace stops before event \(eventCount + 1): it would pass \(TraceFile.sizeLimit >> 20) MiB, "
                 + "the most `stackplay replay` reads"
             return
         }
-        byteCount += line.utf8.count + 1
-        lines.append(line)
+        byteCount += size + 1
+        if keepsValues { events.append(event) } else { lines.append(line) }
     }
 
     /// Room kept for the header under ``TraceFile/sizeLimit``: its size when the recording began.
@@ -122,23 +129,44 @@ public final class TraceRecorder {
     }
 
     /// The number of events recorded.
-    public var eventCount: Int { lines.count }
+    public var eventCount: Int { keepsValues ? events.count : lines.count }
 
     /// The trace as JSON Lines, each line ending in a newline: each action's line before its events.
     public var text: String {
-        let first = TraceFormat.header(
-            stackplay: stackplay, settings: settings, components: header, mirrored: isMirrored)
-        var out = first.text + "\n"
-        var next = 0
-        for (index, line) in lines.enumerated() {
-            if next < actions.count, actions[next].at == index {
-                out +=
-                    TraceFormat.encode(action: next, actions[next].call, events: actions[next].events).text
-                    + "\n"
-                next += 1
+        var out = ""
+        lineValues { value, index in
+            if let index {
+                if keepsValues { events[index].write(to: &out) } else { out += lines[index] }
+            } else {
+                value?.write(to: &out)
             }
-            out += line + "\n"
+            out += "\n"
         }
         return out
+    }
+
+    /// The lines of ``text`` as the values they are written from (a recorder made with
+    /// `keepsValues`; otherwise the header and action lines only): `Trace(values:)` reads them as
+    /// `Trace(text:)` reads the text, without writing and parsing it.
+    public var values: [JSONValue] {
+        var out: [JSONValue] = []
+        lineValues { value, index in out.append(value ?? events[index!]) }
+        return out
+    }
+
+    /// Each line in order: the header's or an action's value (the index nil), or event `index`.
+    private func lineValues(_ body: (JSONValue?, Int?) -> Void) {
+        let count = eventCount
+        body(
+            TraceFormat.header(stackplay: stackplay, settings: settings, components: header, mirrored: isMirrored),
+            nil)
+        var next = 0
+        for index in 0..<count {
+            if next < actions.count, actions[next].at == index {
+                body(TraceFormat.encode(action: next, actions[next].call, events: actions[next].events), nil)
+                next += 1
+            }
+            body(nil, index)
+        }
     }
 }

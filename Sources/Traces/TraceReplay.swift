@@ -151,7 +151,31 @@ public final class TraceReplayer {
                     path: ["t"], expected: JSONValue.format(step.time), actual: JSONValue.format(screen.now)))
         }
         let actual = TraceFormat.encode(screen.mirror.frame(screen.snapshot()))
+        // The same frame, field for field (the usual case), has no difference to find.
+        if Self.same(expected, actual) { return nil }
         return Self.difference(expected, actual, tolerance: tolerance).map { mismatch(step, $0) }
+    }
+
+    /// Whether two values are the same, keys in the same order, numbers equal (not NaN): then
+    /// ``difference(_:_:tolerance:roundingScale:path:)`` finds nothing, at any tolerance.
+    static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.number(let x), .number(let y)): return x == y
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { sameBytes($0.0, $1.0) && same($0.1, $1.1) }
+        case (.string(let x), .string(let y)): return sameBytes(x, y)
+        case (.number, _), (.array, _), (.object, _), (.string, _): return false
+        default: return a == b
+        }
+    }
+
+    /// `a.isSameBytes(b)`, comparing the two strings' UTF-8 storage directly when both have it.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        let direct = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in x.count == y.count && x.elementsEqual(y) }
+        }
+        return (direct ?? nil) ?? a.isSameBytes(b)
     }
 
     func mismatch(_ step: TraceStep, _ difference: FrameDifference) -> TraceMismatch {
@@ -330,7 +354,7 @@ public enum TraceComparison {
             }
             switch (e.frame, a.frame) {
             case (let frame?, let other?):
-                if let difference = TraceReplayer.difference(
+                if !TraceReplayer.same(frame, other), let difference = TraceReplayer.difference(
                     frame, other, tolerance: tolerance, roundingScale: scale)
                 {
                     return mismatch(e, difference)

@@ -245,3 +245,28 @@ final class AsymmetricHost: ExploreHost {
         }
     }
 }
+
+@Suite struct FrameCheckTests {
+    func cards(_ ids: [String]) -> [CardSnapshot] {
+        ids.map {
+            CardSnapshot(
+                id: $0, frame: Rect(x: 0, y: 0, width: 10, height: 10), scale: 1, opacity: 1, z: 0,
+                isVisible: true, isHittable: true)
+        }
+    }
+
+    /// The first card whose id an earlier card has, byte for byte (NFC and NFD "café" are two ids),
+    /// for a few cards (compared pairwise) and for many (hashed).
+    @Test("a repeated card id is the first card whose id came before, byte for byte, few cards or many")
+    func repeatedIDs() {
+        #expect(BuiltinInvariant.firstRepeatedID(cards([])) == nil)
+        #expect(BuiltinInvariant.firstRepeatedID(cards(["a", "b", "c"])) == nil)
+        #expect(BuiltinInvariant.firstRepeatedID(cards(["a", "b", "c", "b", "a"])) == "b")
+        #expect(BuiltinInvariant.firstRepeatedID(cards(["caf\u{E9}", "cafe\u{301}"])) == nil)
+        let many = (0..<40).map { "card \($0)" }
+        #expect(BuiltinInvariant.firstRepeatedID(cards(many)) == nil)
+        #expect(BuiltinInvariant.firstRepeatedID(cards(many + ["card 7", "card 3"])) == "card 7")
+        #expect(BuiltinInvariant.firstRepeatedID(cards(many + ["caf\u{E9}", "cafe\u{301}"])) == nil)
+        #expect(BuiltinInvariant.firstRepeatedID(cards(["x"] + many + ["x"])) == "x")
+    }
+}
