@@ -355,8 +355,12 @@ public final class Explorer {
     /// How far left of its mirror image a touch lands on the mirrored screen. Hit testing is
     /// half-open, as `CGRect.contains` is: a card's left edge is in it, its right edge is not, so
     /// the exact mirror image of a touch on an edge (which the generator aims at) would land on
-    /// the other side of the card's mirrored edge. A tenth of the tolerance keeps it on the same side.
-    static let mirrorNudge = mirrorTolerance / 10
+    /// the other side of the card's mirrored edge. A nudge under the tolerance keeps it on the same
+    /// side. It is a power of two (2⁻³⁴, about 0.06 of the tolerance) so that nudging keeps whole and
+    /// half points exact: the translation between two nudged points is then exactly the unnudged
+    /// one, and a drag of exactly a threshold (N13's 110 pt) decides alike in both worlds (with
+    /// 10⁻¹⁰ a mirrored drag of 110 pt measured 110.00000000000001 and dismissed its card).
+    static let mirrorNudge = 0x1p-34
 
     /// Runs `actions` again through the Lua API (as the written scenario does) and compares the
     /// last frame with the Swift run's.

@@ -82,6 +82,34 @@ import Testing
         #expect(scenarioAgain == scenario)
     }
 
+    /// Seed 10 of this exploration (the bench's) drags the calendar card by exactly -110 pt, N13's
+    /// threshold. Its mirror image used to be nudged by 10⁻¹⁰, measured 110.00000000000001 and
+    /// dismissed the card there only: a false `mirror` failure of the explorer's own making.
+    @Test("a drag of exactly the swipe threshold decides alike in the mirrored world (no false mirror failure)")
+    func exactThresholdIsMirroredExactly() throws {
+        let bench = """
+            local stack
+            explore("bench", {
+              setup = function()
+                local screen = stackplay.screen {}
+                stack = screen:notification_stack {
+                  items = { "messages", "calendar", "mail", "fitness" }, card_height = 70, dismissible = true,
+                }
+                return screen
+              end,
+              invariants = { ["count plus dismissed"] = function() return stack:count() + #stack:dismissed() == 4 end },
+              actions = { owner = 0 },
+            })
+
+            """
+        let folder = try temporaryFolder(["bench.lua": bench])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay(arguments: ["explore", "bench.lua", "--seed", "10", "--out", "out"], in: folder)
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("1 explored, 0 failed (seed 10)"), "\(run.stdout)")
+        #expect(run.stderr == "")
+    }
+
     @Test("a passing rerun removes the files an earlier failure wrote to --out, and no file it did not write")
     func staleOutputsAreRemoved() throws {
         let folder = try temporaryFolder(["planted.lua": Self.planted, "out/notes.txt": "mine\n"])
