@@ -29,7 +29,14 @@
 #define STACKPLAY_GRACE_NS 500000000L
 
 typedef struct stackplay_watch {
-    pid_t pid;                        // the process the timer was made in: timers do not survive fork
+    /// The fork generation (stackplay_forks + 1) the timer was made in, 0 before: timers do not
+    /// survive fork. Compared instead of getpid(), a system call at every outermost call.
+    unsigned generation;
+    /// Whether this thread blocks the signal (1) or hears it (2), for ``generation``; 0: not
+    /// looked at yet. A thread's mask is looked at once (a pthread_sigmask call at every
+    /// outermost call was a measured share of explore's steps): the threads that run Lua set
+    /// their masks when they start (libdispatch's workers) and keep them.
+    unsigned char blocks;
     timer_t timer;                    // this thread's CPU-time timer
     stackplay_guard *volatile g;      // the guard of the chunk being watched; NULL: none
     volatile sig_atomic_t stage;      // 0: the budget runs; 1: the hook is armed, the grace runs
@@ -42,6 +49,9 @@ typedef struct stackplay_watch {
 } stackplay_watch;
 
 static __thread stackplay_watch stackplay_watching;
+/// How many times this process is a fork's child of one that watched (pthread_atfork).
+static volatile unsigned stackplay_forks;
+static void stackplay_forked(void) { stackplay_forks++; }
 static int stackplay_answer_fd = -1;  // the worker's answer pipe, or -1: say it on stderr
 static int stackplay_stuck_status = 1;
 
@@ -175,11 +185,18 @@ void stackplay_watch_begin(stackplay_guard *g, double seconds) {
     if (w->g || !(seconds > 0)) return;
     // A thread that blocks the signal (libdispatch's workers block most signals) would never hear
     // the timer: it is not watched, and the count hook checks its budget instead.
-    sigset_t blocked;
-    if (pthread_sigmask(SIG_BLOCK, NULL, &blocked) != 0 || sigismember(&blocked, STACKPLAY_WATCH_SIGNAL)) return;
-    if (w->pid != getpid()) {
+    unsigned generation = stackplay_forks + 1;
+    if (w->generation != generation || !w->blocks) {
+        sigset_t blocked;
+        w->blocks = pthread_sigmask(SIG_BLOCK, NULL, &blocked) != 0
+                || sigismember(&blocked, STACKPLAY_WATCH_SIGNAL) ? 1 : 2;
+    }
+    if (w->blocks == 1) return;
+    if (w->generation != generation) {
         static int installed;
         if (!installed) {
+            // A fork's child has no timers: its next watch makes one (the generation moved on).
+            if (pthread_atfork(NULL, NULL, stackplay_forked) != 0) return;
             struct sigaction action;
             memset(&action, 0, sizeof action);
             action.sa_sigaction = stackplay_watch_signal;
@@ -194,7 +211,7 @@ void stackplay_watch_begin(stackplay_guard *g, double seconds) {
         event.sigev_signo = STACKPLAY_WATCH_SIGNAL;
         event.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
         if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &w->timer) != 0) return;
-        w->pid = getpid();
+        w->generation = generation;
         w->armed_until = 0;
     }
     // The caller set the deadline to now + seconds. Watching first, so that a timer going off
