@@ -213,7 +213,7 @@ struct stackplay_arena {
     volatile size_t written_count;
     // The lazy copy of the newest snapshot (with a userfaultfd, from STACKPLAY_TRACK_BYTES_UFFD on):
     // the arena's pages stay read-only after the snapshot until first written; the SIGSEGV handler
-    // copies such a page into the snapshot, then makes it writable. The snapshot holds only the
+    // copies such a page (a block of lazy_page bytes) into the snapshot, then makes it writable. The snapshot holds only the
     // pages written since (the rest equal the arena's), not a second whole copy of a file's state.
     volatile size_t lazy_bytes;     // bytes from base read-only or saved; 0: no lazy copy
     int lazy_level;                 // the snapshot's level
@@ -618,11 +618,13 @@ void stackplay_arena_release(stackplay_arena *arena, void *object, void (*releas
 // MARK: Snapshots
 
 /// Makes `s`, the snapshot about to be taken of `used` bytes, a lazy copy when it pays and can be
-/// (a userfaultfd tracks the writes, so the pages saved are only those written since, 4 KiB each;
-/// `STACKPLAY_EAGER_SNAPSHOTS` set: never). 0: `s` needs a whole copy.
+/// (a userfaultfd tracks the writes; `STACKPLAY_EAGER_SNAPSHOTS` set: never). 0: `s` needs a whole
+/// copy. Pages are saved a block (64 KiB) at a time: measured on a 10,000-test file (6 MiB
+/// snapshot, `stackplay-bench --table`), 4 KiB pages saved 0.3 MiB and cost 6 µs a test (the
+/// faults, and the mapping cut in hundreds of pieces), 64 KiB blocks 1.3 MiB and 2 µs.
 static int stackplay_snapshot_lazily(stackplay_arena *a, stackplay_snapshot *s, size_t used) {
     if (used < STACKPLAY_TRACK_BYTES_UFFD || !stackplay_uffd_ready(a) || getenv("STACKPLAY_EAGER_SNAPSHOTS")) return 0;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t page = a->block; // STACKPLAY_TRACK_BLOCK, or the page size if larger
     size_t bytes = (used + page - 1) / page * page;
     void *copy = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (copy == MAP_FAILED) return 0;

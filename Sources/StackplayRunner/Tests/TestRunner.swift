@@ -87,9 +87,10 @@ public struct TestRunner: Sendable {
         }
     }
 
-    /// The tests the prelude lists for `file` (`runner.tests()`), read entry by entry from the Lua
-    /// stack (a whole Swift copy of a 10,000-test listing was 5 MB of a worker's peak), and how many
-    /// explorations it declares. An entry that is not a table is `whole`, as before.
+    /// The tests the prelude registered for `file` (`runner.tests()` hands its own list over), read
+    /// entry by entry from the Lua stack (a whole Swift copy of a 10,000-test listing was 5 MB of a
+    /// worker's peak, the list of copies the prelude made 3 MB more), and how many explorations it
+    /// declares. An entry that is not a table is `whole`, as before.
     private static func listing(
         of state: LuaState, file: String, root: String?, whole: TestCase, each: ((TestCase, Int) -> Void)?
     ) throws(LuaFailure) -> (tests: [TestCase], listed: Int, explorations: Int) {
@@ -99,25 +100,27 @@ public struct TestRunner: Sendable {
         let stack = state.stack
         func read(_ first: Int32, _ count: Int32) {
             if count > 1, let number = stack.rawNumber(at: first + 1) { explorations = Int(number) }
+            let focus = count > 2 && stack.strictBoolean(first + 2) == true
             guard count > 0, stack.isTable(first) else { return }
             listed = stack.rawLength(first)
             if each == nil { tests.reserveCapacity(listed) }
             for offset in 0..<listed {
                 stack.pushElement(offset + 1, of: first)
                 defer { stack.pop(1) }
-                let test =
-                    !stack.isTable(-1)
-                    ? whole
-                    : TestCase(
-                        file: file, root: root, name: field(stack, "name", \.string) ?? "?",
-                        position: field(stack, "position", \.string) ?? file, index: offset + 1,
-                        skipped: field(stack, "skipped", \.boolean) ?? false,
-                        focused: field(stack, "only", \.boolean) ?? false,
-                        tags: field(stack, "tags", \.strings) ?? [])
+                guard stack.isTable(-1) else {
+                    if let each { each(whole, listed) } else { tests.append(whole) }
+                    continue
+                }
+                let mode = field(stack, "mode", \.string)
+                let test = TestCase(
+                    file: file, root: root, name: field(stack, "name", \.string) ?? "?",
+                    position: field(stack, "position", \.string) ?? file, index: offset + 1,
+                    skipped: mode == "skip" || (focus && mode != "only"), focused: mode == "only",
+                    tags: field(stack, "tags", \.strings) ?? [])
                 if let each { each(test, listed) } else { tests.append(test) }
             }
         }
-        // the listing's own tables only: no collection marks the file's objects after its snapshot
+        // no collection marks the file's objects after its snapshot (the list's strings, if any)
         try state.withCollectorStopped { () throws(LuaFailure) in
             try state.callRunner("tests", [], reading: read)
         }
