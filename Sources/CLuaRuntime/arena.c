@@ -213,12 +213,13 @@ struct stackplay_arena {
     volatile size_t written_count;
     // The lazy copy of the newest snapshot (with a userfaultfd, from STACKPLAY_TRACK_BYTES_UFFD on):
     // the arena's pages stay read-only after the snapshot until first written; the SIGSEGV handler
-    // copies such a page (a block of lazy_page bytes) into the snapshot, then makes it writable. The snapshot holds only the
-    // pages written since (the rest equal the arena's), not a second whole copy of a file's state.
+    // copies such a block (lazy_page bytes) into the snapshot, then makes it writable. The snapshot
+    // holds only the blocks written since (the rest equal the arena's), not a second whole copy.
+    // A process forked while it holds one must keep this handler (a worker makes its own states).
     volatile size_t lazy_bytes;     // bytes from base read-only or saved; 0: no lazy copy
     int lazy_level;                 // the snapshot's level
-    size_t lazy_page;
-    unsigned char *lazy_saved;      // one byte a page: copied into the snapshot
+    size_t lazy_page;               // the block saved at once
+    unsigned char *lazy_saved;      // one byte a block: copied into the snapshot
 };
 
 /// Arenas whose writes are tracked, for the SIGSEGV handler.
@@ -236,9 +237,8 @@ static void stackplay_segv(int signal, siginfo_t *info, void *context) {
             size_t from = (size_t)(at - a->base) / a->lazy_page * a->lazy_page;
             const stackplay_snapshot *s = &a->snapshots[a->lazy_level - 1];
             if (!a->lazy_saved[from / a->lazy_page]) {
-                if (from < s->size) {
-                    memcpy(s->copy + from, a->base + from, s->size - from < a->lazy_page ? s->size - from : a->lazy_page);
-                }
+                size_t bytes = s->size - from < a->lazy_page ? s->size - from : a->lazy_page;
+                if (from < s->size) memcpy(s->copy + from, a->base + from, bytes);
                 a->lazy_saved[from / a->lazy_page] = 1;
             }
             if (mprotect(a->base + from, a->lazy_page, PROT_READ | PROT_WRITE) == 0) return;
@@ -623,7 +623,9 @@ void stackplay_arena_release(stackplay_arena *arena, void *object, void (*releas
 /// snapshot, `stackplay-bench --table`), 4 KiB pages saved 0.3 MiB and cost 6 µs a test (the
 /// faults, and the mapping cut in hundreds of pieces), 64 KiB blocks 1.3 MiB and 2 µs.
 static int stackplay_snapshot_lazily(stackplay_arena *a, stackplay_snapshot *s, size_t used) {
-    if (used < STACKPLAY_TRACK_BYTES_UFFD || !stackplay_uffd_ready(a) || getenv("STACKPLAY_EAGER_SNAPSHOTS")) return 0;
+    if (used < STACKPLAY_TRACK_BYTES_UFFD || !stackplay_uffd_ready(a) || getenv("STACKPLAY_EAGER_SNAPSHOTS")) {
+        return 0;
+    }
     size_t page = a->block; // STACKPLAY_TRACK_BLOCK, or the page size if larger
     size_t bytes = (used + page - 1) / page * page;
     void *copy = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
