@@ -89,6 +89,16 @@ extension LuaState {
     /// Swift objects made since the newest snapshot that Lua userdata still hold.
     package var retainsSinceSnapshot: Int { isHost ? 0 : stackplay_snapshot_retains(stack.L) }
 
+    /// `body`'s result, with the collector stopped while it runs (restarted after, even when it
+    /// throws): a listing right after a snapshot then writes none of the snapshot's objects, whose
+    /// pages a lazy snapshot would otherwise have to save (issue 21).
+    package func withCollectorStopped<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        guard !isHost else { return try body() }
+        stackplay_collector_hold(stack.L, 1)
+        defer { stackplay_collector_hold(stack.L, 0) }
+        return try body()
+    }
+
     /// Keeps the library's `math.randomseed` for ``seedRandom(_:)`` and ``randomState``: call it
     /// right after the standard libraries are open, before any script can replace it.
     package func captureRandom() { stackplay_random_capture(stack.L) }

@@ -339,6 +339,25 @@ public final class LuaState {
 
     /// Calls `runner[name](arguments...)` on the prelude's runner table and returns its results.
     package func callRunner(_ name: String, _ arguments: [LuaValue]) throws(LuaFailure) -> [LuaValue] {
+        try pushRunner(name)
+        return try call(arguments: arguments, results: stackplay_lua_multret())
+    }
+
+    /// Calls `runner[name](arguments...)` and hands its results to `read` where they are, on the
+    /// stack (the first one's index and their count), instead of converting them: a listing of
+    /// 10,000 tests read entry by entry makes no Swift copy of the whole list (issue 21).
+    package func callRunner(
+        _ name: String, _ arguments: [LuaValue], reading read: (_ first: Int32, _ count: Int32) -> Void
+    ) throws(LuaFailure) {
+        try pushRunner(name)
+        _ = try call(arguments: arguments, results: stackplay_lua_multret()) { first, count in
+            read(first, count)
+            return true
+        }
+    }
+
+    /// Pushes the prelude's runner function `name`.
+    private func pushRunner(_ name: String) throws(LuaFailure) {
         lua_rawgetp(stack.L, stackplay_lua_registryindex(), LuaStack.classKey(RunnerKey.self))
         guard lua_type(stack.L, -1) == LUA_TTABLE else {
             stack.pop(1)
@@ -347,7 +366,6 @@ public final class LuaState {
         stack.pushField(name, of: -1)
         lua_rotate(stack.L, -2, 1)
         stack.pop(1)
-        return try call(arguments: arguments, results: stackplay_lua_multret())
     }
 
     /// Runs Lua source text as a chunk named `name` (`"@path"` or `"=label"`); returns its results.
@@ -366,9 +384,10 @@ public final class LuaState {
     }
 
     /// Calls the function on top of the stack under the message handler and the budgets.
-    private func call(arguments: [LuaValue], results: Int32, keepingResult: Bool = false)
-        throws(LuaFailure) -> [LuaValue]
-    {
+    private func call(
+        arguments: [LuaValue], results: Int32, keepingResult: Bool = false,
+        reading read: (_ first: Int32, _ count: Int32) -> Bool = { _, _ in false }
+    ) throws(LuaFailure) -> [LuaValue] {
         let base = lua_gettop(stack.L) - 1
         do {
             try stack.ensure(Int32(arguments.count) + 2)
@@ -388,6 +407,7 @@ public final class LuaState {
                 lua_rawsetp(stack.L, stackplay_lua_registryindex(), LuaStack.classKey(RunnerKey.self))
                 return []
             }
+            if read(base + 1, lua_gettop(stack.L) - base) { return [] }
             do {
                 return try (base + 1..<lua_gettop(stack.L) + 1).map {
                     index throws(LuaStack.ConversionError) in

@@ -59,11 +59,25 @@ struct IsolatedRunner {
         switch reader.int().flatMap(Request.init(rawValue:)) {
         case .discover?:
             guard let path = reader.string(), let root = reader.optionalString() else { break }
-            let discovered = runner.discoverRunning(file: path, root: root)
+            // the tests go into the answer as they are read (a 10,000-test list is never whole here)
+            var streamed = 0
+            let discovered = runner.discoverRunning(file: path, root: root) { test, count in
+                if streamed == 0 {
+                    wire.bool(true)
+                    wire.int(count)
+                }
+                let before = wire.bytes.count
+                wire.test(test)
+                // room for all of them, twice what the first takes each, in one piece
+                if streamed == 0 { wire.reserve(2 * (wire.bytes.count - before) * count + 4096) }
+                streamed += 1
+            }
             switch discovered.outcome {
             case .success(let tests):
-                wire.bool(true)
-                wire.int(tests.count)
+                if streamed == 0 {
+                    wire.bool(true)
+                    wire.int(tests.count)
+                }
                 for test in tests { wire.test(test) }
                 wire.optionalString(discovered.fallback)
                 wire.bool(discovered.ran != nil)

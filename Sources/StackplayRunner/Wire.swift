@@ -12,6 +12,11 @@ import TestResults
 struct WireWriter {
     private(set) var bytes: [UInt8] = []
 
+    /// Makes room for `count` more bytes at once: a long answer then grows in place, never holding
+    /// its old copy beside a twice larger new one (the pages of room it does not use are never
+    /// touched, so they cost no memory).
+    mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
+
     mutating func int(_ value: Int) {
         withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) }
     }

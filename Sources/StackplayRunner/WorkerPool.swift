@@ -304,22 +304,42 @@ final class WorkerPool {
         let got = chunk.withUnsafeMutableBytes { Syscall.read(fd, into: $0) }
         if got > 0 { workers[slot].buffer.append(contentsOf: chunk[0..<got]) }
         if got <= 0 { workers[slot].closed = true }
+        // a long answer (a 10,000-test file's list) gets its whole room once its length is known
+        if workers[slot].buffer.count < 1 << 16, let length = answerHeader(slot)?.length, length > 1 << 20,
+            length < 1 << 30, workers[slot].buffer.capacity < 8 + length
+        {
+            workers[slot].buffer.reserveCapacity(8 + length)
+        }
+    }
+
+    /// The length the answer at the start of the worker's buffer says it has, and whether it is a
+    /// watchdog's stop message; nil when its 8 bytes have not arrived or say no length.
+    private func answerHeader(_ slot: Int) -> (length: Int, stopped: Bool)? {
+        guard workers[slot].buffer.count >= 8 else { return nil }
+        var field: UInt64 = 0
+        for shift in 0..<8 { field |= UInt64(workers[slot].buffer[shift]) << (8 * shift) }
+        guard let length = Int(exactly: field & ~Watchdog.stoppedFlag), length <= Int.max - 8 else { return nil }
+        return (length, field & Watchdog.stoppedFlag != 0)
     }
 
     /// The first whole answer in the worker's buffer, taken out of it (and whether it is a
     /// watchdog's stop message); nil while it has not all arrived.
     private func takeAnswer(_ slot: Int) -> ([UInt8], Bool)? {
-        let buffer = workers[slot].buffer
-        guard buffer.count >= 8 else { return nil }
-        var field: UInt64 = 0
-        for shift in 0..<8 { field |= UInt64(buffer[shift]) << (8 * shift) }
-        let stopped = field & Watchdog.stoppedFlag != 0
-        guard let length = Int(exactly: field & ~Watchdog.stoppedFlag), length <= Int.max - 8 else {
+        guard workers[slot].buffer.count >= 8 else { return nil }
+        guard let (length, stopped) = answerHeader(slot) else {
             workers[slot].closed = true
             return nil
         }
-        guard buffer.count >= 8 + length else { return nil }
-        let answer = Array(buffer[8..<8 + length])
+        let count = workers[slot].buffer.count
+        guard count >= 8 + length else { return nil }
+        if count == 8 + length {
+            // the whole buffer is this answer: it becomes the answer, not a copy beside it
+            var answer = workers[slot].buffer
+            workers[slot].buffer = []
+            answer.removeFirst(8)
+            return (answer, stopped)
+        }
+        let answer = Array(workers[slot].buffer[8..<8 + length])
         workers[slot].buffer.removeFirst(8 + length)
         return (answer, stopped)
     }

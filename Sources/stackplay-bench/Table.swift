@@ -67,6 +67,47 @@ func spawnMeasured(_ program: String, _ arguments: [String]) -> (seconds: Double
     return (seconds, status == -1 ? -1 : (status >> 8) & 0xff, Int(usage.ru_maxrss))
 }
 
+/// Runs `program` with `arguments`, output to /dev/null, as the subreaper of every process it
+/// starts: the workers the runner lets go without waiting for them come to this process, which
+/// waits for each. Returns the runner's exit status and the peak resident memory (KiB) of the runner
+/// (with the workers it reaped itself) and of each worker it left. Call it once, from a small
+/// process (`--peak-rss`): every process this one has started is waited for.
+func spawnMeasuredWithWorkers(_ program: String, _ arguments: [String]) -> (
+    status: Int32, runnerKiB: Int, workersKiB: [Int]
+) {
+    guard stackplay_bench_become_subreaper() == 0 else { return (-1, 0, []) }
+    // fork, not posix_spawn: a child that shares this process's memory until its exec (vfork) has
+    // this whole process's resident pages in its peak, a forked one only the private pages it copied
+    let argv = ([program] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    let runner = fork()
+    if runner == 0 {
+        let null = open("/dev/null", O_WRONLY)
+        dup2(null, 1)
+        dup2(null, 2)
+        execvp(program, argv)
+        _exit(127)
+    }
+    guard runner > 0 else { return (-1, 0, []) }
+    var runnerStatus: Int32 = -1
+    var runnerKiB = 0
+    var workers: [Int] = []
+    var status: Int32 = 0
+    var usage = rusage()
+    while true {
+        let pid = wait4(-1, &status, 0, &usage)
+        if pid < 0 && errno == EINTR { continue }
+        if pid < 0 { break }
+        if pid == runner {
+            runnerStatus = (status >> 8) & 0xff
+            runnerKiB = Int(usage.ru_maxrss)
+        } else {
+            workers.append(Int(usage.ru_maxrss))
+        }
+    }
+    return (runnerStatus, runnerKiB, workers)
+}
+
 /// The smallest of `samples`: on a shared machine the least disturbed run.
 func fastest(_ count: Int, _ sample: () -> Double) -> Double {
     (0..<count).map { _ in sample() }.min() ?? 0
@@ -231,27 +272,43 @@ func measureTable(
 
     let bigFile = try writeFiles(folder + "/big", 1) { _ in dataDrivenFile(big) }[0]
     let report = folder + "/peak"
-    _ = spawnMeasured(CommandLine.arguments[0], ["--peak-rss", report, binary, bigFile])
+    _ = spawnMeasured(CommandLine.arguments[0], ["--peak-rss", report, binary, "--jobs", "1", bigFile])
+    // the exit status, the runner's peak, then each worker's (KiB)
     let peak = ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").split(separator: " ").compactMap
     {
         Int($0)
     }
-    let mebibytes = Double(peak.first ?? 0) / 1024
-    let exit = peak.count == 2 ? peak[1] : -1
+    let exit = peak.first ?? -1
+    let processes = peak.dropFirst().map { Double($0) / 1024 }
+    let largest = processes.max() ?? 0
     rows.append(
         BenchRow(
-            measure: "peak RSS, \(big)-test file (the runner and the workers it waited for)", today: "—",
-            target: "≤ 20 MiB",
-            now: String(format: "%.1f MiB", mebibytes) + (exit == 0 ? "" : " (exit \(exit))"),
-            met: mebibytes <= 20 && exit == 0))
+            measure:
+                "peak RSS, \(big)-test file, --jobs 1 (the largest of the runner's and each worker's, "
+                + "every worker waited for by the bench as their subreaper)",
+            today: "—", target: "≤ 20 MiB",
+            now: String(format: "%.1f MiB", largest) + " (runner "
+                + processes.map { String(format: "%.1f", $0) }.joined(separator: ", worker ") + ")"
+                + (exit == 0 ? "" : " (exit \(exit))"),
+            met: largest > 0 && largest <= 20 && exit == 0))
 
     let oneJob = fastest(2) { spawnMeasured(binary, ["--jobs", "1", folder + "/many"]).seconds }
     let twoJobs = fastest(2) { spawnMeasured(binary, ["--jobs", "2", folder + "/many"]).seconds }
+    // The 1,000 tests are now about 40 ms of work beside a start-up of a few: too few to show two
+    // jobs at work. The same measure on 10 × as many is shown beside it; the row is still judged on
+    // the 1,000 tests.
+    _ = try writeSuite(folder + "/more", files: 10 * files, perFile: perFile, scenarioTest)
+    let oneJobMore = fastest(2) { spawnMeasured(binary, ["--jobs", "1", folder + "/more"]).seconds }
+    let twoJobsMore = fastest(2) { spawnMeasured(binary, ["--jobs", "2", folder + "/more"]).seconds }
     rows.append(
         BenchRow(
-            measure: "--jobs 2 vs --jobs 1, \(Int(count)) tests (\(files) files), wall", today: "0.46",
-            target: "≤ 0.55",
-            now: String(format: "%.2f (%.2f s vs %.2f s)", twoJobs / oneJob, twoJobs, oneJob),
+            measure:
+                "--jobs 2 vs --jobs 1, \(Int(count)) tests (\(files) files), wall (beside it, not judged: "
+                + "\(10 * Int(count)) tests in \(10 * files) files)",
+            today: "0.46", target: "≤ 0.55",
+            now: String(format: "%.2f (%.2f s vs %.2f s)", twoJobs / oneJob, twoJobs, oneJob)
+                + String(
+                    format: "; %.2f (%.2f s vs %.2f s)", twoJobsMore / oneJobMore, twoJobsMore, oneJobMore),
             met: twoJobs / oneJob <= 0.55))
     return BenchTable(rows: rows, curve: curve)
 }

@@ -8,15 +8,15 @@ import StackModel
 // reads the whole frame snapshot (every card's geometry), as a scenario or a trace does.
 import StackplayRunner
 
-/// `stackplay-bench --peak-rss FILE PROGRAM ARGUMENTS...`: runs PROGRAM and writes to FILE the peak
-/// resident memory (KiB) of it and the processes it waited for. The table runs the bench again
-/// for this, first thing: `exec` counts the memory of the process that spawned into the peak,
-/// so the spawning process must be small (this one, before it has done anything), not the bench
-/// after its measures.
+/// `stackplay-bench --peak-rss FILE PROGRAM ARGUMENTS...`: runs PROGRAM and writes to FILE its exit
+/// status and the peak resident memory (KiB) of it and of each worker it started
+/// (``spawnMeasuredWithWorkers(_:_:)``). The table runs the bench again for this, first thing:
+/// `exec` counts the memory of the process that spawned into the peak, so the spawning process
+/// must be small (this one, before it has done anything), not the bench after its measures.
 if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "--peak-rss" {
-    let measured = spawnMeasured(CommandLine.arguments[3], Array(CommandLine.arguments.dropFirst(4)))
-    try "\(measured.peakKiB) \(measured.status)".write(
-        toFile: CommandLine.arguments[2], atomically: true, encoding: .utf8)
+    let measured = spawnMeasuredWithWorkers(CommandLine.arguments[3], Array(CommandLine.arguments.dropFirst(4)))
+    try ([Int(measured.status), measured.runnerKiB] + measured.workersKiB).map(String.init).joined(separator: " ")
+        .write(toFile: CommandLine.arguments[2], atomically: true, encoding: .utf8)
     exit(0)
 }
 

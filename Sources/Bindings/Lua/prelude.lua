@@ -813,15 +813,13 @@ setmetatable(api, {
 
 local runner = {}
 
---- Each test's name, position, whether it runs and whether it is `only`.
+--- The registered tests themselves (each one's name, position, mode and tags, which the runner
+--- reads and never changes: a list of copies was half of a 10,000-test file's listing), how many
+--- explorations the file declares, and whether a test is `only` (the others then do not run).
 function runner.tests()
-  local list, focus = {}, false
+  local focus = false
   for _, t in ipairs(registry.tests) do if t.mode == "only" then focus = true end end
-  for i, t in ipairs(registry.tests) do
-    local skipped = t.mode == "skip" or (focus and t.mode ~= "only")
-    list[i] = { name = t.name, position = t.position, skipped = skipped, only = t.mode == "only", tags = t.tags }
-  end
-  return list, #registry.explorations
+  return registry.tests, #registry.explorations, focus
 end
 
 --- The message handler of a test's steps: runs no script code (Lua may call it with hooks off),

@@ -6,4 +6,9 @@
 /// Returns the sum of the chunk's results (so that nothing is optimised away), or -1 on an error.
 long stackplay_bench_fresh_states(long rounds);
 
+/// Makes this process the subreaper of its descendants (PR_SET_CHILD_SUBREAPER): a process that
+/// ends without reaping its children leaves them to this one, whose wait4 then reads their
+/// resource use (the peak RSS row counts every process of a run). 0 on success.
+int stackplay_bench_become_subreaper(void);
+
 #endif

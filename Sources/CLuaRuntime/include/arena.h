@@ -63,6 +63,11 @@ int stackplay_snapshot_levels(lua_State *L);
 /// that Lua userdata point to). A file's top level that made any cannot be snapshotted.
 size_t stackplay_snapshot_retains(lua_State *L);
 
+/// Stops (`stop` 1) or restarts (0) the collector of `L`: a runner call made right after a snapshot
+/// (the listing of a file's tests) that would otherwise collect, marking every object of the
+/// snapshot, writes only its own new objects (a lazy snapshot then saves none of the file's pages).
+void stackplay_collector_hold(lua_State *L, int stop);
+
 /// Seeds `math.random` as the sandbox does (`math.randomseed(seed)`), with the library's own
 /// function, whatever a script did to the `math` table. Call stackplay_random_capture first,
 /// right after the libraries are open. Returns 0 on success.

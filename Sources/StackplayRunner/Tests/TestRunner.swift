@@ -48,6 +48,16 @@ public struct TestRunner: Sendable {
 
     /// The tests of `file`, as ``discover(file:root:)``; a whole script's result comes with it.
     public func discoverRunning(file: String, root: String?) -> Discovered {
+        discoverRunning(file: file, root: root, each: nil)
+    }
+
+    /// As ``discoverRunning(file:root:)``, handing each test the file lists to `each` as it is read
+    /// (with how many there are), in order, instead of keeping them: a worker writes them to its
+    /// answer, and a 10,000-test file's list is never whole in it. The outcome's list then holds
+    /// only what is not listed: a whole script's one test, or nothing.
+    func discoverRunning(
+        file: String, root: String?, each: ((_ test: TestCase, _ of: Int) -> Void)?
+    ) -> Discovered {
         let clock = ContinuousClock()
         let start = clock.now
         let whole = TestCase(file: file, root: root, name: file, position: file, index: 0, skipped: false)
@@ -57,33 +67,86 @@ public struct TestRunner: Sendable {
             let state = try prepared(
                 file: file, root: root, variant: ScreenVariant(), seed: seed, listing: true, into: &lua)
             let fallback = states.fallback(for: file)
-            let listed = try state.callRunner("tests", [])
-            guard case .array(let entries)? = listed.first, !entries.isEmpty else {
+            let (tests, listed, explorations) = try Self.listing(
+                of: state, file: file, root: root, whole: whole, each: each)
+            guard listed > 0 else {
                 // A file that only declares explorations has no tests: `stackplay explore` runs it.
-                if listed.count > 1, let explorations = listed[1].number, explorations > 0 {
-                    return Discovered(outcome: .success([]), fallback: fallback)
-                }
+                if explorations > 0 { return Discovered(outcome: .success([]), fallback: fallback) }
                 var result = TestResult(test: whole, status: .passed)
                 result.seed = seed
                 Self.collect(state, into: &result)
                 result.seconds = Self.seconds(since: start, on: clock)
                 return Discovered(outcome: .success([whole]), ran: result, fallback: fallback)
             }
-            let tests =
-                entries.enumerated().map { offset, entry in
-                    guard case .table(let fields) = entry else { return whole }
-                    return TestCase(
-                        file: file, root: root, name: fields["name"]?.string ?? "?",
-                        position: fields["position"]?.string ?? file, index: offset + 1,
-                        skipped: fields["skipped"]?.boolean ?? false,
-                        focused: fields["only"]?.boolean ?? false, tags: Self.strings(fields["tags"]))
-                }
             return Discovered(outcome: .success(tests), fallback: fallback)
         } catch {
             var failed = Self.failed(whole, error, in: lua)
             failed.seed = seed
             if let lua { Self.collect(lua, into: &failed) }
             return Discovered(outcome: .failure(failed))
+        }
+    }
+
+    /// The tests the prelude registered for `file` (`runner.tests()` hands its own list over), read
+    /// entry by entry from the Lua stack (a whole Swift copy of a 10,000-test listing was 5 MB of a
+    /// worker's peak, the list of copies the prelude made 3 MB more), and how many explorations it
+    /// declares. An entry that is not a table is `whole`, as before.
+    private static func listing(
+        of state: LuaState, file: String, root: String?, whole: TestCase, each: ((TestCase, Int) -> Void)?
+    ) throws(LuaFailure) -> (tests: [TestCase], listed: Int, explorations: Int) {
+        var tests: [TestCase] = []
+        var listed = 0
+        var explorations = 0
+        let stack = state.stack
+        func read(_ first: Int32, _ count: Int32) {
+            if count > 1, let number = stack.rawNumber(at: first + 1) { explorations = Int(number) }
+            let focus = count > 2 && stack.strictBoolean(first + 2) == true
+            guard count > 0, stack.isTable(first) else { return }
+            listed = stack.rawLength(first)
+            if each == nil { tests.reserveCapacity(listed) }
+            for offset in 0..<listed {
+                stack.pushElement(offset + 1, of: first)
+                defer { stack.pop(1) }
+                guard stack.isTable(-1) else {
+                    if let each { each(whole, listed) } else { tests.append(whole) }
+                    continue
+                }
+                let mode = field(stack, "mode", \.string)
+                let test = TestCase(
+                    file: file, root: root, name: field(stack, "name", \.string) ?? "?",
+                    position: field(stack, "position", \.string) ?? file, index: offset + 1,
+                    skipped: mode == "skip" || (focus && mode != "only"), focused: mode == "only",
+                    tags: field(stack, "tags", \.strings) ?? [])
+                if let each { each(test, listed) } else { tests.append(test) }
+            }
+        }
+        // no collection marks the file's objects after its snapshot (the list's strings, if any)
+        try state.withCollectorStopped { () throws(LuaFailure) in
+            try state.callRunner("tests", [], reading: read)
+        }
+        return (tests, listed, explorations)
+    }
+
+    /// What the stack's reading `read` gives of field `key` of the table on top, as a LuaValue
+    /// would: a string only from a string, a boolean only from a boolean, a list's strings.
+    private static func field<T>(_ stack: LuaStack, _ key: String, _ read: (ListedValue) -> T?) -> T? {
+        stack.pushField(key, of: -1)
+        defer { stack.pop(1) }
+        return read(ListedValue(stack: stack))
+    }
+
+    /// The value on top of the stack, read as ``LuaValue``'s `string`, `boolean` and `strings` read.
+    private struct ListedValue {
+        let stack: LuaStack
+        var string: String? { stack.isString(-1) ? stack.string(-1) : nil }
+        var boolean: Bool? { stack.strictBoolean(-1) }
+        var strings: [String]? {
+            guard stack.isTable(-1) else { return nil }
+            return (0..<stack.rawLength(-1)).compactMap { index in
+                stack.pushElement(index + 1, of: -1)
+                defer { stack.pop(1) }
+                return stack.isString(-1) ? stack.string(-1) : nil
+            }
         }
     }
 
