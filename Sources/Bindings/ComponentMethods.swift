@@ -81,7 +81,8 @@ enum ComponentMethods {
                 let h = try handle(a)
                 let place = try point(a, h, defaultTarget: C.defaultTapTarget)
                 // Where `tap` aims; for a card no touch reaches (`tap` raises), the middle of what shows.
-                let aimed = (try? aim(a, h, from: place, defaultTarget: C.defaultTapTarget, force: false)) ?? place
+                let aimed =
+                    (try? aim(a, h, from: place, defaultTarget: C.defaultTapTarget, force: false)) ?? place
                 let at = h.view.reading(aimed)
                 return [.number(at.x), .number(at.y)]
             },

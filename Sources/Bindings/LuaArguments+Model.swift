@@ -46,7 +46,8 @@ extension LuaArguments {
 
     /// A gesture's `{ steps =, duration = }`, and `force =` when it is aimed at a card by id.
     func gestureOptions(at position: Int, byID: Bool) throws -> (steps: Int, duration: Double, force: Bool) {
-        let options = try LuaOptions(self, at: position, known: ["steps", "duration"] + (byID ? ["force"] : []))
+        let options = try LuaOptions(
+            self, at: position, known: ["steps", "duration"] + (byID ? ["force"] : []))
         let steps = try options.integer("steps", default: 10)
         guard (1...Screen.maximumDragSteps).contains(steps) else {
             throw options.error("steps", "must be from 1 to \(Screen.maximumDragSteps), got \(steps)")

@@ -65,7 +65,8 @@ public struct StackModelModule: LuaModule {
             "replay": ["events"],
             // `force` is a component's tap and drag by card id (actionability); the screen's by
             // point refuse it when they run.
-            "tap": gesture + ["force"], "drag": gesture + ["force"], "scroll": gesture, "hit_test": ["x", "y"],
+            "tap": gesture + ["force"], "drag": gesture + ["force"], "scroll": gesture,
+            "hit_test": ["x", "y"],
             "touch_down": ["x", "y"], "touch_move": ["x", "y"],
             "test": ["tags"], "skip": ["tags"], "only": ["tags"],
             "audit": AuditMethods.optionNames, "to_pass_audit": AuditMethods.optionNames,

@@ -55,7 +55,9 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
         init(_ enabled: Set<BuiltinInvariant>) {
             (finite, opacity, uniqueIDs) =
                 (enabled.contains(.finite), enabled.contains(.opacity), enabled.contains(.uniqueIDs))
-            (hittableVisible, accessibility) = (enabled.contains(.hittableVisible), enabled.contains(.accessibility))
+            (hittableVisible, accessibility) = (
+                enabled.contains(.hittableVisible), enabled.contains(.accessibility)
+            )
         }
 
         var isEmpty: Bool { !(finite || opacity || uniqueIDs || hittableVisible || accessibility) }
@@ -107,7 +109,8 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
             {
                 // The labelled elements, and whether each is a group's (not hidden, not a card's):
                 // read once for all the cards.
-                let labelled = component.accessibilityElements(in: settings).filter { !$0.label.isEmpty }.map {
+                let labelled = component.accessibilityElements(in: settings).filter { !$0.label.isEmpty }.map
+                {
                     (id: $0.id, frame: $0.frame, group: !$0.isHidden && ComponentTarget($0.id).cardID == nil)
                 }
                 for card in snapshot.cards where card.isVisible {

@@ -290,7 +290,8 @@ package struct LuaStack {
             if let stored = entries.index(forKey: key), !entries.keys[stored].isSameBytes(key) {
                 pop(2)
                 throw ConversionError(
-                    problem: "keys '\(entries.keys[stored].spelledOut)' and '\(key.spelledOut)' are one key to Swift "
+                    problem:
+                        "keys '\(entries.keys[stored].spelledOut)' and '\(key.spelledOut)' are one key to Swift "
                         + "(canonically equivalent): give them one spelling")
             }
             entries[key] = element

@@ -162,7 +162,9 @@ extension Auditor {
         var pieces: [(id: String, now: Rect, before: Rect)] = []
         // Each id's first card at Large (as `reference.card(_:)` finds it), looked up in constant time.
         var before: [ByteKey: Rect] = [:]
-        for card in reference.cards where before[ByteKey(card.id)] == nil { before[ByteKey(card.id)] = card.frame }
+        for card in reference.cards where before[ByteKey(card.id)] == nil {
+            before[ByteKey(card.id)] = card.frame
+        }
         for card in subject.snapshot.cards where card.isVisible {
             if let frame = before[ByteKey(card.id)] { pieces.append(("card:\(card.id)", card.frame, frame)) }
         }

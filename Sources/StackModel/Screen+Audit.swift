@@ -285,18 +285,22 @@ struct HitGrid {
     static let cellsPerEdge = 64
 
     init?(xEdges: [Double], yEdges: [Double], hitTest: (Point) -> Hit?) {
-        guard xEdges.count >= 2, yEdges.count >= 2, xEdges.allSatisfy(\.isFinite), yEdges.allSatisfy(\.isFinite)
+        guard xEdges.count >= 2, yEdges.count >= 2, xEdges.allSatisfy(\.isFinite),
+            yEdges.allSatisfy(\.isFinite)
         else { return nil }
         let (columns, rows) = (xEdges.count - 1, yEdges.count - 1)
         let (limit, overflow) = columns.multipliedReportingOverflow(by: rows)
-        guard !overflow, limit <= max(1 << 16, Self.cellsPerEdge * (xEdges.count + yEdges.count)) else { return nil }
+        guard !overflow, limit <= max(1 << 16, Self.cellsPerEdge * (xEdges.count + yEdges.count)) else {
+            return nil
+        }
         self.columns = columns
         var groups = [Int32](repeating: -1, count: rows * columns)
         var members: [[Int]] = []
         var index: [Key: Int32] = [:]
         for row in 0..<rows {
             for column in 0..<columns {
-                let centre = Point(x: (xEdges[column] + xEdges[column + 1]) / 2, y: (yEdges[row] + yEdges[row + 1]) / 2)
+                let centre = Point(
+                    x: (xEdges[column] + xEdges[column + 1]) / 2, y: (yEdges[row] + yEdges[row + 1]) / 2)
                 guard let hit = hitTest(centre) else { continue }
                 let key = Key(component: hit.componentIndex, target: ByteKey(hit.target))
                 let group: Int32

@@ -129,7 +129,9 @@ public final class Screen {
         change(.setSize(size)) { $0.size = size }
         // Components that fill the screen follow it (ContainerFill), each change an event.
         for component in components {
-            for change in component.containerChanges(for: size) { try self.change(change, of: component.name) }
+            for change in component.containerChanges(for: size) {
+                try self.change(change, of: component.name)
+            }
         }
     }
 
@@ -272,7 +274,9 @@ public final class Screen {
         }
         if action == "activate" {
             guard
-                let target = component.accessibilityElements(in: settings).first(where: { $0.id.isSameBytes(element) })
+                let target = component.accessibilityElements(in: settings).first(where: {
+                    $0.id.isSameBytes(element)
+                })
             else { throw StackModelError("\(name) has no accessibility element '\(element)'") }
             guard !target.isHidden else { throw StackModelError("'\(element)' is hidden from VoiceOver") }
             return try tap(at: target.activationPoint) != nil

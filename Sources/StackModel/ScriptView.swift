@@ -100,7 +100,9 @@ public struct ScriptView {
     /// activation points in the caller's world.
     public func accessibilityElements() -> [(component: String, element: AccessibilityElement)] {
         let mirror = mirror
-        return screen.accessibilityElements { $0.inScriptOrder() }.map { ($0.component, mirror.element($0.element)) }
+        return screen.accessibilityElements { $0.inScriptOrder() }.map {
+            ($0.component, mirror.element($0.element))
+        }
     }
 
     /// A point on the screen (`point(of:)`), in the caller's world.
@@ -114,7 +116,8 @@ public struct ScriptView {
 
     /// `component`'s card `id`, its frame in the caller's world, or nil when it has none.
     public func card(_ id: String, of component: any Component) -> CardSnapshot? {
-        guard let card = component.cardSnapshots(in: screen.settings).first(where: { $0.id.isSameBytes(id) }) else {
+        guard let card = component.cardSnapshots(in: screen.settings).first(where: { $0.id.isSameBytes(id) })
+        else {
             return nil
         }
         return mirror.card(card)

@@ -63,7 +63,8 @@ extension Mutant {
         320, "S6.hit-outside", "S6", .gate, "StickyStackedCards+Layout.swift", "s6HitOutside",
         "touches outside the scroll view's visible rectangle land on its cards")
     public static let s7LabelChanged = Mutant(
-        321, "G6.sticky-label", "G6", .accessibility, "StickyStackedCards+Accessibility.swift", "s7LabelChanged",
+        321, "G6.sticky-label", "G6", .accessibility, "StickyStackedCards+Accessibility.swift",
+        "s7LabelChanged",
         "VoiceOver reads each card's id, not its label")
 
     /// The mutants of `StickyStackedCards`.

@@ -42,7 +42,8 @@ extension WalletCardStack {
     /// to 1 (W7).
     private func updatePress(of id: String, at now: Double) {
         let isPressed = presses.values.contains { $0.card.isSameBytes(id) && $0.isInside }
-        pressScale[ByteKey(id)]?.set(isPressed ? Self.pressedScale : 1, animation: Self.pressAnimation, at: now)
+        pressScale[ByteKey(id)]?.set(
+            isPressed ? Self.pressedScale : 1, animation: Self.pressAnimation, at: now)
     }
 
     /// W9: Escape clears the selection; false when there was none.

@@ -140,7 +140,8 @@ public final class WalletCardStack: Component {
                 travel[ByteKey(card.id)] = AnimatedValue(0)
             } else {
                 // The card stays where it shows and carries on with its velocity (G3).
-                travel[ByteKey(card.id)]?.displace(by: before[index] - after[index], animation: animation, at: now)
+                travel[ByteKey(card.id)]?.displace(
+                    by: before[index] - after[index], animation: animation, at: now)
             }
         }
         detailOpacity.set(selectedIndex == nil ? 0 : 1, animation: animation, at: now)
@@ -188,7 +189,9 @@ public final class WalletCardStack: Component {
     private func resetValues() {
         travel = Dictionary(uniqueKeysWithValues: cards.map { (ByteKey($0.id), AnimatedValue(0)) })
         pressScale = Dictionary(
-            uniqueKeysWithValues: cards.map { (ByteKey($0.id), pressScale[ByteKey($0.id)] ?? AnimatedValue(1)) })
+            uniqueKeysWithValues: cards.map {
+                (ByteKey($0.id), pressScale[ByteKey($0.id)] ?? AnimatedValue(1))
+            })
         presses = presses.filter { pressScale[ByteKey($0.value.card)] != nil }
     }
 

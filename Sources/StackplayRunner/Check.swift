@@ -58,7 +58,8 @@ enum Check {
         var pending = LuaScan.requires(LuaScan.tokenize(source))
         var names = Set<ByteKey>()
         while let name = pending.popLast() {
-            guard names.insert(ByteKey(name)).inserted, !name.isEmpty, !name.hasPrefix("/"), !name.contains("..")
+            guard names.insert(ByteKey(name)).inserted, !name.isEmpty, !name.hasPrefix("/"),
+                !name.contains("..")
             else {
                 continue
             }

@@ -34,12 +34,14 @@ struct OptionSpec: Sendable {
 
     init(
         _ spellings: String..., value: String? = nil, inlineValue: String? = nil,
-        valueFor: (String, Set<Options.Action>)? = nil, commands: Set<Options.Action>?, config: ConfigKey? = nil,
+        valueFor: (String, Set<Options.Action>)? = nil, commands: Set<Options.Action>?,
+        config: ConfigKey? = nil,
         help: String, parse: @escaping @Sendable (inout Options, Flag) throws(Options.UsageError) -> Void
     ) {
         self.spellings = spellings
         self.argument =
-            value.map(Argument.value) ?? inlineValue.map(Argument.inlineValue) ?? valueFor.map(Argument.valueFor)
+            value.map(Argument.value) ?? inlineValue.map(Argument.inlineValue) ?? valueFor.map(
+                Argument.valueFor)
             ?? .none
         self.commands = commands
         self.config = config
@@ -75,7 +77,8 @@ struct OptionSpec: Sendable {
         case .value(let name): return names + " " + name
         case .inlineValue(let name): return names + "[=" + name + "]"
         case .valueFor(let name, let commands):
-            return names + " [" + name + ", with " + commands.sorted { $0.order < $1.order }.map(\.word)
+            return names + " [" + name + ", with "
+                + commands.sorted { $0.order < $1.order }.map(\.word)
                 .joined(separator: ", ") + "]"
         }
     }

@@ -328,7 +328,9 @@ extension Options {
     /// `N13.strict,W4` → `["N13.strict", "W4"]`; an empty name is a usage error.
     private static func mutantList(_ flag: Flag) throws(UsageError) -> [String] {
         let names = flag.text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard !names.contains(where: \.isEmpty) else { throw flag.needs("mutant or SPEC ids separated by commas") }
+        guard !names.contains(where: \.isEmpty) else {
+            throw flag.needs("mutant or SPEC ids separated by commas")
+        }
         return names
     }
 

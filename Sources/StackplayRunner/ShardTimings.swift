@@ -15,8 +15,13 @@ struct ShardTimings: Equatable {
     /// A test by its file and name, both compared as bytes (``ByteKey``).
     struct Key: Hashable {
         var file: String, name: String
-        static func == (lhs: Key, rhs: Key) -> Bool { lhs.file.isSameBytes(rhs.file) && lhs.name.isSameBytes(rhs.name) }
-        func hash(into hasher: inout Hasher) { hasher.combine(ByteKey(file)); hasher.combine(ByteKey(name)) }
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.file.isSameBytes(rhs.file) && lhs.name.isSameBytes(rhs.name)
+        }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(ByteKey(file))
+            hasher.combine(ByteKey(name))
+        }
     }
 
     /// The durations of the `<testcase>` elements of JUnit XML `text`, read by ``XMLTags``: a

@@ -32,7 +32,8 @@ struct TestRun {
         let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: modules), seed: seed)
         let jobs = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
         let isolated = IsolatedRunner(
-            runner: runner, jobs: jobs, timeout: options.timeout, repeats: options.repeats, bail: options.bail)
+            runner: runner, jobs: jobs, timeout: options.timeout, repeats: options.repeats, bail: options.bail
+        )
         runner.prepare()  // before the workers are forked: they share the compiled prelude
         WorkerPool.installSignalHandlers()
 

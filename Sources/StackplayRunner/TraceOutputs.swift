@@ -32,9 +32,11 @@ struct TraceOutputs {
         for result in results where !result.traces.isEmpty {
             let stem = ByteKey(name(result, 0))
             if let other = owners[stem] {
-                let same = other.file.isSameBytes(result.test.file) && other.name.isSameBytes(result.test.name)
+                let same =
+                    other.file.isSameBytes(result.test.file) && other.name.isSameBytes(result.test.name)
                 if !same {
-                    return "'\(terminalSafe(other.fullName))' and '\(terminalSafe(result.test.fullName))' would share "
+                    return
+                        "'\(terminalSafe(other.fullName))' and '\(terminalSafe(result.test.fullName))' would share "
                         + "the trace file \(stem.text): rename one of them (no trace was written)"
                 }
             } else {

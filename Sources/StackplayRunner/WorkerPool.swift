@@ -318,7 +318,9 @@ final class WorkerPool {
         guard workers[slot].buffer.count >= 8 else { return nil }
         var field: UInt64 = 0
         for shift in 0..<8 { field |= UInt64(workers[slot].buffer[shift]) << (8 * shift) }
-        guard let length = Int(exactly: field & ~Watchdog.stoppedFlag), length <= Int.max - 8 else { return nil }
+        guard let length = Int(exactly: field & ~Watchdog.stoppedFlag), length <= Int.max - 8 else {
+            return nil
+        }
         return (length, field & Watchdog.stoppedFlag != 0)
     }
 

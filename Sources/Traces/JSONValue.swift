@@ -85,7 +85,9 @@ public enum JSONValue: Equatable, Sendable {
         case .array(let values):
             return values.reduce(1 + max(values.count, 1)) { $0 + $1.textByteCount }
         case .object(let fields):
-            return fields.reduce(1 + max(fields.count, 1)) { $0 + Self.quotedByteCount($1.0) + 1 + $1.1.textByteCount }
+            return fields.reduce(1 + max(fields.count, 1)) {
+                $0 + Self.quotedByteCount($1.0) + 1 + $1.1.textByteCount
+            }
         }
     }
 
@@ -287,7 +289,9 @@ public struct JSONParser {
             let value = try value(depth: depth + 1)
             // A set of the keys once there are more than a few: linear in the keys, not quadratic.
             if seen.isEmpty, fields.count < 16 {
-                if fields.contains(where: { $0.0.isSameBytes(key) }) { throw error("key '\(key)' is given twice") }
+                if fields.contains(where: { $0.0.isSameBytes(key) }) {
+                    throw error("key '\(key)' is given twice")
+                }
                 if fields.count == 15 { seen = Set((fields.map(\.0) + [key]).map(ByteKey.init)) }
             } else if !seen.insert(ByteKey(key)).inserted {
                 throw error("key '\(key)' is given twice")

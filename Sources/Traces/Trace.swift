@@ -82,7 +82,9 @@ public struct Trace: Sendable {
             throw TraceError(
                 file: file, line: 1, message: "the file is empty: a trace starts with a header line")
         }
-        try self.init(header: Self.parse(first, file: file, line: 1), lines: lines.count, file: file, kinds: kinds) {
+        try self.init(
+            header: Self.parse(first, file: file, line: 1), lines: lines.count, file: file, kinds: kinds
+        ) {
             line throws(TraceError) in
             let text = lines[line - 1]
             guard !text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) else {
@@ -107,10 +109,12 @@ public struct Trace: Sendable {
         func read(_ line: Int) throws(TraceError) -> JSONValue {
             let value = values[line - 1]
             if let key = value.repeatedKey {
-                throw TraceError(file: file, line: line, message: "malformed JSON: key '\(key)' is given twice")
+                throw TraceError(
+                    file: file, line: line, message: "malformed JSON: key '\(key)' is given twice")
             }
             guard value.isFinite else {
-                throw TraceError(file: file, line: line, message: "a number is not finite, which JSON cannot hold")
+                throw TraceError(
+                    file: file, line: line, message: "a number is not finite, which JSON cannot hold")
             }
             return value
         }

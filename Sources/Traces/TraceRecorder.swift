@@ -51,7 +51,9 @@ public final class TraceRecorder {
 
     /// Starts recording `screen`; `stackplay` is the version the header names. With `keepsValues`
     /// the recording also keeps its lines as values (``values``), to read back without parsing.
-    public init(screen: Screen, stackplay: String, calls: (() -> TraceCall?)? = nil, keepsValues: Bool = false) {
+    public init(
+        screen: Screen, stackplay: String, calls: (() -> TraceCall?)? = nil, keepsValues: Bool = false
+    ) {
         self.stackplay = stackplay
         self.keepsValues = keepsValues
         self.calls = calls
@@ -158,7 +160,8 @@ public final class TraceRecorder {
     private func lineValues(_ body: (JSONValue?, Int?) -> Void) {
         let count = eventCount
         body(
-            TraceFormat.header(stackplay: stackplay, settings: settings, components: header, mirrored: isMirrored),
+            TraceFormat.header(
+                stackplay: stackplay, settings: settings, components: header, mirrored: isMirrored),
             nil)
         var next = 0
         for index in 0..<count {

@@ -161,7 +161,8 @@ public final class TraceReplayer {
     static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.number(let x), .number(let y)): return x == y
-        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         case (.object(let x), .object(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { sameBytes($0.0, $1.0) && same($0.1, $1.1) }
         case (.string(let x), .string(let y)): return sameBytes(x, y)
@@ -250,9 +251,14 @@ public final class TraceReplayer {
             return nil
         case (.array(let a), .array(let b)):
             let labels = (a.map(label), b.map(label))
-            if a.count != b.count || (labels.0.allSatisfy { $0 != nil } && !labels.0.elementsEqual(labels.1) { $0.isSameBytes($1) }) {
+            if a.count != b.count
+                || (labels.0.allSatisfy { $0 != nil }
+                    && !labels.0.elementsEqual(labels.1) { $0.isSameBytes($1) })
+            {
                 if labels.0.allSatisfy({ $0 != nil }) {
-                    let ids = (spellingApart(labels.0, from: labels.1), spellingApart(labels.1, from: labels.0))
+                    let ids = (
+                        spellingApart(labels.0, from: labels.1), spellingApart(labels.1, from: labels.0)
+                    )
                     let show = { (l: [String?]) in "[" + l.map { $0 ?? "?" }.joined(separator: ", ") + "]" }
                     // Both lists named: how the ids changed, aligned by content (`+ x at 2`).
                     let changes =
@@ -354,8 +360,9 @@ public enum TraceComparison {
             }
             switch (e.frame, a.frame) {
             case (let frame?, let other?):
-                if !TraceReplayer.same(frame, other), let difference = TraceReplayer.difference(
-                    frame, other, tolerance: tolerance, roundingScale: scale)
+                if !TraceReplayer.same(frame, other),
+                    let difference = TraceReplayer.difference(
+                        frame, other, tolerance: tolerance, roundingScale: scale)
                 {
                     return mismatch(e, difference)
                 }

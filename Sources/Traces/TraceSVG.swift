@@ -123,7 +123,8 @@ public enum TraceSVG {
             out +=
                 "<text x=\"\(n(r.midX))\" y=\"\(n(r.midY + 5 * card.scale))\" font-size=\"\(n(14 * card.scale))\" text-anchor=\"middle\" fill=\"#222\">\(escape(card.id))</text></g>\n"
         }
-        out += outlines(issues.filter { issue in frame.components.contains { $0.name.isSameBytes(issue.component) } })
+        out += outlines(
+            issues.filter { issue in frame.components.contains { $0.name.isSameBytes(issue.component) } })
         if !caption.isEmpty {
             out +=
                 "<text class=\"caption\" x=\"0\" y=\"\(n(h + 18))\" font-size=\"13\" fill=\"#333\">\(escape(caption))</text>\n"

@@ -14,9 +14,12 @@ import StackplayRunner
 /// `exec` counts the memory of the process that spawned into the peak, so the spawning process
 /// must be small (this one, before it has done anything), not the bench after its measures.
 if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "--peak-rss" {
-    let measured = spawnMeasuredWithWorkers(CommandLine.arguments[3], Array(CommandLine.arguments.dropFirst(4)))
-    try ([Int(measured.status), measured.runnerKiB] + measured.workersKiB).map(String.init).joined(separator: " ")
-        .write(toFile: CommandLine.arguments[2], atomically: true, encoding: .utf8)
+    let measured = spawnMeasuredWithWorkers(
+        CommandLine.arguments[3], Array(CommandLine.arguments.dropFirst(4)))
+    try ([Int(measured.status), measured.runnerKiB] + measured.workersKiB).map(String.init).joined(
+        separator: " "
+    )
+    .write(toFile: CommandLine.arguments[2], atomically: true, encoding: .utf8)
     exit(0)
 }
 

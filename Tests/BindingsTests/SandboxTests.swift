@@ -284,7 +284,9 @@ extension BindingsTests {
             return try LuaState(borrowing: state).run(code).map { $0.string ?? "<\($0)>" }
         }
 
-        @Test func `the sandbox reads this Lua's table layout, so next(t) is one pass that reads no key`() throws {
+        @Test func `the sandbox reads this Lua's table layout, so next(t) is one pass that reads no key`()
+            throws
+        {
             let state = try #require(luaL_newstate())
             defer { lua_close(state) }
             luaL_openlibs(state)
@@ -292,7 +294,9 @@ extension BindingsTests {
         }
 
         @Test(arguments: [true, false])
-        func `next(t) sees a key set that changed but kept its size, for every kind of key`(layout: Bool) throws {
+        func `next(t) sees a key set that changed but kept its size, for every kind of key`(layout: Bool)
+            throws
+        {
             let code = """
                 local a, b = {}, {}
                 local _ = tostring(a) .. tostring(b)

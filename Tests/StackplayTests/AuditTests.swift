@@ -192,7 +192,9 @@ import Testing
         #expect(typo.stderr.contains("unknown audit type 'hit_regon' (did you mean 'hit_region'?)"))
         let check = try stackplay("check", "--audit", "scripts")
         #expect(check.status == 64)
-        #expect(check.stderr.contains("'--audit' goes with running scripts and 'stackplay mutate', not with 'stackplay check'"))
+        #expect(
+            check.stderr.contains(
+                "'--audit' goes with running scripts and 'stackplay mutate', not with 'stackplay check'"))
         let folder = try temporaryFolder([
             ".stackplay.lua": "return { audit = { types = { \"text_clipped\" } } }",
             "a.lua": "test('x', function() end)",

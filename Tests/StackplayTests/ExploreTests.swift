@@ -85,7 +85,8 @@ import Testing
     /// Seed 10 of this exploration (the bench's) drags the calendar card by exactly -110 pt, N13's
     /// threshold. Its mirror image used to be nudged by 10⁻¹⁰, measured 110.00000000000001 and
     /// dismissed the card there only: a false `mirror` failure of the explorer's own making.
-    @Test("a drag of exactly the swipe threshold decides alike in the mirrored world (no false mirror failure)")
+    @Test(
+        "a drag of exactly the swipe threshold decides alike in the mirrored world (no false mirror failure)")
     func exactThresholdIsMirroredExactly() throws {
         let bench = """
             local stack
@@ -104,7 +105,8 @@ import Testing
             """
         let folder = try temporaryFolder(["bench.lua": bench])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try stackplay(arguments: ["explore", "bench.lua", "--seed", "10", "--out", "out"], in: folder)
+        let run = try stackplay(
+            arguments: ["explore", "bench.lua", "--seed", "10", "--out", "out"], in: folder)
         #expect(run.status == 0, "\(run.stdout)")
         #expect(run.stdout.contains("1 explored, 0 failed (seed 10)"), "\(run.stdout)")
         #expect(run.stderr == "")

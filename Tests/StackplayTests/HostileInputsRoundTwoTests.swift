@@ -182,7 +182,9 @@ private struct Shape: Equatable, CustomStringConvertible {
         #expect(result.stdout.contains("999\tcovered\tcard:card1\tcard:card999"), "\(result.stdout)")
     }
 
-    @Test func `a 3000-card wallet audit finishes inside a 2 s CPU budget, every card's finding in order`() throws {
+    @Test func `a 3000-card wallet audit finishes inside a 2 s CPU budget, every card's finding in order`()
+        throws
+    {
         // Before: the audit's hit_region cut every card's frame by every edge on screen (n² cells,
         // each hit-tested): 3,000 cards timed out. Now the screen's cells are hit-tested once.
         let result = try runScript(
@@ -198,7 +200,8 @@ private struct Shape: Equatable, CustomStringConvertible {
             """, arguments: ["--cpu-budget", "2", "--timeout", "60"], timeout: 90)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("5999\t"), "\(result.stdout)")
-        #expect(!result.stderr.contains("stopped") && !result.stderr.contains("timed out"), "\(result.stderr)")
+        #expect(
+            !result.stderr.contains("stopped") && !result.stderr.contains("timed out"), "\(result.stderr)")
     }
 
     @Test func `a config stuck in a C function stops at the CPU budget with a usage error`() throws {

@@ -45,7 +45,8 @@ import Testing
         #expect(unknown.stdout == "")
         #expect(unknown.stderr.hasPrefix("stackplay: STACKPLAY_MUTANT names no mutant: 'N13.bogus'"))
         let inMutate = try stackplay(
-            arguments: ["mutate", Self.weak, "--mutants", "N13.strict"], environment: ["STACKPLAY_MUTANT": "N13.strict"])
+            arguments: ["mutate", Self.weak, "--mutants", "N13.strict"],
+            environment: ["STACKPLAY_MUTANT": "N13.strict"])
         #expect(inMutate.status == 64)
         #expect(inMutate.stdout == "")
         #expect(inMutate.stderr.hasPrefix("stackplay: STACKPLAY_MUTANT is set ('N13.strict')"))

@@ -36,7 +36,8 @@ import Traces
         let screen = try Screen(settings: ScreenSettings())
         try screen.add(
             NotificationStack(
-                cards: ["messages", "calendar", "mail"].map { CardSpec(id: $0, height: 70) }, isDismissible: true,
+                cards: ["messages", "calendar", "mail"].map { CardSpec(id: $0, height: 70) },
+                isDismissible: true,
                 origin: Point(x: 16, y: 100), width: 358))
         var running: TraceCall?
         let recorder = TraceRecorder(
@@ -90,7 +91,8 @@ import Traces
         }
         values += [.null, .bool(true), .bool(false), .array([]), .object([])]
         values.append(.array(values))
-        values.append(.object([("a\"b", .array([.number(1), .string("x")])), ("", .object([("k", .null)]))]))
+        values.append(
+            .object([("a\"b", .array([.number(1), .string("x")])), ("", .object([("k", .null)]))]))
         for value in values {
             #expect(value.textByteCount == value.text.utf8.count, "\(value.text)")
         }
@@ -110,18 +112,21 @@ import Traces
         let mismatch = try #require(try TraceReplayer(changed).run(tolerance: 0))
         #expect(mismatch.place == "component 'notifications', part 'header', field 'opacity'")
         #expect(mismatch.expected == "\(next)" && mismatch.actual == near)
-        let compared = try #require(TraceComparison.firstDifference(expected: original, actual: changed, tolerance: 0))
+        let compared = try #require(
+            TraceComparison.firstDifference(expected: original, actual: changed, tolerance: 0))
         #expect(compared.index == mismatch.index && compared.place == mismatch.place)
         // A text that reads the same but is spelled with other bytes (NFD "é") differs too.
         let spelled = try Trace(
-            text: text.replacing("\"state\":{\"expanded\":true", with: "\"state\":{\"expanded\":true,\"t\u{E9}\":1"),
+            text: text.replacing(
+                "\"state\":{\"expanded\":true", with: "\"state\":{\"expanded\":true,\"t\u{E9}\":1"),
             file: "t.jsonl")
         let other = try Trace(
             text: text.replacing(
                 "\"state\":{\"expanded\":true", with: "\"state\":{\"expanded\":true,\"te\u{301}\":1"),
             file: "t.jsonl")
         #expect(TraceComparison.firstDifference(expected: spelled, actual: spelled, tolerance: 0) == nil)
-        let bytes = try #require(TraceComparison.firstDifference(expected: spelled, actual: other, tolerance: 0))
+        let bytes = try #require(
+            TraceComparison.firstDifference(expected: spelled, actual: other, tolerance: 0))
         #expect(bytes.place.hasPrefix("component 'notifications'"))
     }
 
@@ -129,19 +134,24 @@ import Traces
     /// (the parser's refusal, for the same key) and a number JSON cannot hold.
     @Test func valuesThatTheirTextWouldNotReadBackAsAreRefused() throws {
         let values = try record(keepsValues: true).values
-        guard case .object(var fields) = values[2] else { throw TraceError(file: "", line: 0, message: "no event") }
+        guard case .object(var fields) = values[2] else {
+            throw TraceError(file: "", line: 0, message: "no event")
+        }
         #expect(try Trace(values: values, file: "t.jsonl").steps.count == values.count - 3)
         let twice = JSONValue.object(fields + [("t", .number(1))])
         let text = values.map(\.text)
         #expect(throws: TraceError.self) {
             try Trace(text: (text[..<2] + [twice.text] + text[3...]).joined(separator: "\n"), file: "t.jsonl")
         }
-        #expect(throws: TraceError(file: "t.jsonl", line: 3, message: "malformed JSON: key 't' is given twice")) {
+        #expect(
+            throws: TraceError(file: "t.jsonl", line: 3, message: "malformed JSON: key 't' is given twice")
+        ) {
             try Trace(values: Array(values[..<2] + [twice] + values[3...]), file: "t.jsonl")
         }
         fields[1].1 = .number(.nan)
         #expect(
-            throws: TraceError(file: "t.jsonl", line: 3, message: "a number is not finite, which JSON cannot hold")
+            throws: TraceError(
+                file: "t.jsonl", line: 3, message: "a number is not finite, which JSON cannot hold")
         ) {
             try Trace(values: Array(values[..<2] + [.object(fields)] + values[3...]), file: "t.jsonl")
         }
@@ -150,7 +160,8 @@ import Traces
             ("a", .number(1)), ("b", .array([.object([("x", .null), ("x", .null)])])), ("a", .null),
         ])
         #expect(nested.repeatedKey == "x")
-        let many = JSONValue.object((0..<20).map { ("k\($0)", JSONValue.null) } + [("k3", .null), ("k1", .null)])
+        let many = JSONValue.object(
+            (0..<20).map { ("k\($0)", JSONValue.null) } + [("k3", .null), ("k1", .null)])
         #expect(many.repeatedKey == "k3")
         #expect(JSONValue.object((0..<20).map { ("k\($0)", JSONValue.null) }).repeatedKey == nil)
     }

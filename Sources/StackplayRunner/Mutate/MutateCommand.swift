@@ -16,7 +16,10 @@ enum MutateCommand {
     /// What became of one mutant.
     struct Outcome {
         enum Status: String {
-            case killed = "Killed", survived = "Survived", timeout = "Timeout", runtimeError = "RuntimeError"
+            case killed = "Killed"
+            case survived = "Survived"
+            case timeout = "Timeout"
+            case runtimeError = "RuntimeError"
         }
         let mutant: Mutant
         var status: Status

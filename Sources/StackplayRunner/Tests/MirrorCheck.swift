@@ -156,12 +156,16 @@ extension MirrorCheck {
         }
         var found: [(String, Rect, Rect)] = []
         for component in expected.components {
-            guard let other = actual.components.first(where: { $0.name.isSameBytes(component.name) }) else { continue }
+            guard let other = actual.components.first(where: { $0.name.isSameBytes(component.name) }) else {
+                continue
+            }
             if differ(component.frame, other.frame) {
                 found.append((component.name, component.frame, other.frame))
             }
             for card in component.cards {
-                if let twin = other.cards.first(where: { $0.id.isSameBytes(card.id) }), differ(card.frame, twin.frame) {
+                if let twin = other.cards.first(where: { $0.id.isSameBytes(card.id) }),
+                    differ(card.frame, twin.frame)
+                {
                     found.append(("card '\(card.id)'", card.frame, twin.frame))
                 }
             }
