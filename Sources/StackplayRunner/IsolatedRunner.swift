@@ -165,6 +165,7 @@ struct IsolatedRunner {
         // results that finished before one ahead of them, by test
         var ahead: [Int: TestResult] = [:]
         var delivered = 0
+        var bailed = false
         let ended = pool.run(count: units.count) { job in
             let (first, paired) = units[job]
             var wire = WireWriter()
@@ -184,14 +185,19 @@ struct IsolatedRunner {
             }
             if read.count != indices.count { read = indices.map { Self.lost(tests[$0], outcome, while: "") } }
             for (index, result) in zip(indices, read) { ahead[index] = result }
-            if bail, read.contains(where: { $0.status == .failed }) { pool.stopsHere = true }
-            while let result = ahead.removeValue(forKey: delivered) {
+            // `--bail`: the first failed test in the tests' order ends the run; what finished
+            // after it (a worker runs the job it holds behind another) is not reported.
+            while !bailed, let result = ahead.removeValue(forKey: delivered) {
                 deliver(delivered, result)
                 delivered += 1
+                if bail, result.status == .failed {
+                    bailed = true
+                    pool.stopsHere = true
+                }
             }
         }
         release(killing: !ended || pool.stopsHere)
-        for index in ahead.keys.sorted() { deliver(index, ahead[index]!) }
+        if !bailed { for index in ahead.keys.sorted() { deliver(index, ahead[index]!) } }
         return ended
     }
 
