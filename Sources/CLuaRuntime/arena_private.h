@@ -1,0 +1,154 @@
+// What arena.c, arena_heap.c and arena_tracking.c share, inside CLuaRuntime (not part of its
+// public header include/arena.h): the arena's layout, its heap and ledgers, and the functions
+// one file calls in another.
+#ifndef STACKPLAY_ARENA_PRIVATE_H
+#define STACKPLAY_ARENA_PRIVATE_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "arena.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <lauxlib.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <linux/userfaultfd.h>
+#endif
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STACKPLAY_ARENA_OFF 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define STACKPLAY_ARENA_OFF 1
+#endif
+
+
+#include "arena.h"
+
+// MARK: The arena's heap (arena_heap.c)
+
+/// Size classes: 16-byte steps up to 256 bytes (classes 1...16), then four classes a power of two
+/// (257...320, ..., 385...512, 513...640, ...). A block's class follows from the size Lua passes
+/// for it, so blocks carry no header; a free block's first word links it into its class's list.
+#define STACKPLAY_SMALL_LARGEST 256
+#define STACKPLAY_CLASSES 200
+
+typedef struct stackplay_heap {
+    char *bump;                      // the first byte never handed out
+    char *end;                       // the end of the reserved range
+    void *free[STACKPLAY_CLASSES];   // free blocks per class
+} stackplay_heap;
+
+
+typedef struct stackplay_ledger_entry {
+    void *object;
+    long count; // retains held by userdata made since the snapshot; 0: a spent entry
+} stackplay_ledger_entry;
+
+typedef struct stackplay_ledger {
+    stackplay_ledger_entry *entries;
+    size_t capacity; // a power of two, or 0
+    size_t filled;   // entries with an object (spent ones too)
+    size_t held;     // the sum of the counts
+} stackplay_ledger;
+
+// MARK: Arenas
+
+/// Slot k's arena starts at STACKPLAY_ARENA_BASE + k * STACKPLAY_ARENA_STRIDE: the same address in
+/// every process of a run, far from where the kernel puts mappings and heaps.
+#define STACKPLAY_ARENA_BASE 0x300000000000ull
+#define STACKPLAY_ARENA_STRIDE (64ull << 30)
+#define STACKPLAY_ARENA_SLOTS 16
+/// Dirty pages above a snapshot's end past this many bytes are given back at a restore.
+#define STACKPLAY_ARENA_TRIM (8u << 20)
+
+/// A snapshot at least this large is restored page by page: its pages are write-protected after
+/// each restore, the first write to a page records it (SIGSEGV, then the page is made writable
+/// again), and the next restore copies back only the recorded pages. A smaller one is copied whole
+/// (a memcpy of 1 MiB costs about what a few dozen write faults do).
+#define STACKPLAY_TRACK_BYTES (2u << 20)
+/// Writes are tracked in blocks of this many bytes (pages, 16 of 4 KiB): a test's writes cluster
+/// (new objects, the heap's free lists), and each block costs one fault and one mprotect, whose
+/// splitting of the mapping is most of a fault's cost.
+#define STACKPLAY_TRACK_BLOCK (64u << 10)
+/// Blocks a test wrote stay writable, and are copied back at every restore, until they pass this
+/// many bytes (then all are protected again): most tests write the same few blocks, and a fault
+/// (a signal and an mprotect) costs more than copying a block. Measured on a 6 MiB snapshot
+/// without a userfaultfd: 145 µs a test re-protecting them at every restore, 57 µs with this.
+#define STACKPLAY_TRACK_WRITABLE (1u << 20)
+
+typedef struct stackplay_snapshot {
+    char *copy;       // the arena's bytes [base, base + size)
+    size_t size;
+    size_t mapped;    // > 0: `copy` is a mapping of this many bytes (a lazy copy), else malloc'd
+    void *guard;      // the guard's bytes
+    size_t guard_size;
+} stackplay_snapshot;
+
+struct stackplay_arena {
+    char *base;
+    size_t reserve;
+    int slot;   // -1: not at a slot's address
+    stackplay_heap *heap;
+    int levels; // snapshots held
+    int tracking;
+    stackplay_snapshot snapshots[STACKPLAY_SNAPSHOT_LEVELS];
+    stackplay_ledger ledgers[STACKPLAY_SNAPSHOT_LEVELS + 1]; // [k]: since snapshot k (k = levels: now)
+    void (*release)(void *);
+    lua_State *state;
+    // Write tracking of the newest snapshot (STACKPLAY_TRACK_BYTES): written from the SIGSEGV handler.
+    size_t block;                   // the unit of write tracking: STACKPLAY_TRACK_BLOCK bytes
+    volatile size_t tracked;        // bytes from base write-protected now; 0: not tracking
+    int uffd;                       // the userfaultfd that write-protects them (async); -1: mprotect
+    int pagemap;                    // /proc/self/pagemap, for PAGEMAP_SCAN
+    pid_t uffd_pid;                 // the process they were made in (a forked child has none)
+    int uffd_tried;
+    unsigned char *written;         // one byte a page of the arena: written since the restore
+    size_t *written_pages;          // their indices, in the order first written
+    volatile size_t written_count;
+    // The lazy copy of the newest snapshot (with a userfaultfd, from STACKPLAY_TRACK_BYTES_UFFD on):
+    // the arena's pages stay read-only after the snapshot until first written; the SIGSEGV handler
+    // copies such a block (lazy_page bytes) into the snapshot, then makes it writable. The snapshot
+    // holds only the blocks written since (the rest equal the arena's), not a second whole copy.
+    // A process forked while it holds one must keep this handler (a worker makes its own states).
+    volatile size_t lazy_bytes;     // bytes from base read-only or saved; 0: no lazy copy
+    int lazy_level;                 // the snapshot's level
+    size_t lazy_page;               // the block saved at once
+    unsigned char *lazy_saved;      // one byte a block: copied into the snapshot
+};
+
+// MARK: Across the files
+
+size_t stackplay_class_of(size_t n, size_t *bytes);
+void *stackplay_heap_take(stackplay_heap *h, size_t n);
+void stackplay_heap_give(stackplay_heap *h, void *block, size_t n);
+stackplay_ledger_entry *stackplay_ledger_find(stackplay_ledger *l, const void *object);
+int stackplay_ledger_add(stackplay_ledger *l, void *object);
+void stackplay_ledger_release_all(stackplay_ledger *l, void (*release)(void *));
+int stackplay_uffd_restore(stackplay_arena *a, const stackplay_snapshot *s);
+void stackplay_lazy_end(stackplay_arena *a, int complete);
+void stackplay_snapshot_free(stackplay_snapshot *s);
+void stackplay_tracking_add(stackplay_arena *a);
+void stackplay_tracking_remove(stackplay_arena *arena);
+void stackplay_untrack(stackplay_arena *a);
+size_t stackplay_track_bytes(stackplay_arena *a);
+int stackplay_track(stackplay_arena *a, size_t size);
+int stackplay_snapshot_lazily(stackplay_arena *a, stackplay_snapshot *s, size_t used);
+
+#endif
