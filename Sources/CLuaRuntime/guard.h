@@ -5,7 +5,9 @@
 
 #include "CLuaRuntime.h"
 
+#include <lua.h>
 #include <stddef.h>
+#include <time.h>
 
 typedef struct stackplay_guard {
     size_t used;          // bytes Lua holds now
@@ -56,5 +58,52 @@ int stackplay_watched(stackplay_guard *g);
 
 /// Stops watching `g`.
 void stackplay_watch_end(stackplay_guard *g);
+
+/// A counter that moves with time and costs a few cycles to read: the CPU's time-stamp counter
+/// (x86-64: rdtsc; arm64: the virtual counter), else the kernel's coarse clock in ns. Used only
+/// to decide when to read the real clocks, so its rate need not be known exactly.
+static inline unsigned long long stackplay_ticks(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+    unsigned long long ticks;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(ticks));
+    return ticks;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+#endif
+}
+
+/// Whether Lua's and Swift's memory together is past the budget.
+static inline int stackplay_over_memory(const stackplay_guard *g) {
+    return g->limit && (g->used > g->limit || g->charged > g->limit - g->used);
+}
+
+/// In a host's own state (`require "stackplay"` from lua5.4 or busted) there is no guard: the
+/// allocator and the extra space are the host's, so there are no budgets, and stackplay_guard_of
+/// must never be called. The Swift dispatcher and release function live in a userdata under the
+/// registry's "stackplay.host" field instead, and each function stackplay pushes there carries it
+/// as an upvalue. The registry has no metatable, so these lua_getfield/lua_setfield run no Lua code.
+typedef struct stackplay_host {
+    stackplay_dispatch_fn dispatch;
+    void (*release)(void *object);
+} stackplay_host;
+
+/// Pushes the host record and returns it if `L` is a host's state; else pushes nothing, returns NULL.
+static inline stackplay_host *stackplay_host_of(lua_State *L) {
+    if (lua_getfield(L, LUA_REGISTRYINDEX, "stackplay.host") == LUA_TUSERDATA) {
+        return (stackplay_host *)lua_touserdata(L, -1);
+    }
+    lua_settop(L, -2);
+    return NULL;
+}
+
+/// Marks the state stopped for `kind`, recording the position on `L` when it is safe to read.
+void stackplay_trip(stackplay_guard *g, lua_State *L, int kind);
+
+/// Raises the stop message from C (exempt from the memory budget while it pushes it).
+int stackplay_raise_stop(lua_State *L, stackplay_guard *g);
 
 #endif
