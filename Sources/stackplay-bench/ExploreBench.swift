@@ -17,20 +17,11 @@ final class ExploreBench {
     init() throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/bench.lua"
-        try """
-        local stack
-        explore("bench", {
-          setup = function()
-            local screen = stackplay.screen {}
-            stack = screen:notification_stack {
-              items = { "messages", "calendar", "mail", "fitness" }, card_height = 70, dismissible = true,
-            }
-            return screen
-          end,
-          invariants = { ["count plus dismissed"] = function() return stack:count() + #stack:dismissed() == 4 end },
-          actions = { owner = 0 },
-        })
-        """.write(toFile: path, atomically: true, encoding: .utf8)
+        // The exploration is the test fixture's, found from this source file (the bench runs where
+        // it was built): one text for the bench and ExploreTests.
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Tests/StackplayTests/Fixtures/explore/bench.lua").standardized
+        try String(contentsOf: source, encoding: .utf8).write(toFile: path, atomically: true, encoding: .utf8)
         file = try LuaExplorationFile(
             file: path, root: folder,
             runner: ScriptRunner(budget: LuaBudget(cpuSeconds: 3_600, memoryMiB: 1_024)),

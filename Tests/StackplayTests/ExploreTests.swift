@@ -88,21 +88,8 @@ import Testing
     @Test(
         "a drag of exactly the swipe threshold decides alike in the mirrored world (no false mirror failure)")
     func exactThresholdIsMirroredExactly() throws {
-        let bench = """
-            local stack
-            explore("bench", {
-              setup = function()
-                local screen = stackplay.screen {}
-                stack = screen:notification_stack {
-                  items = { "messages", "calendar", "mail", "fitness" }, card_height = 70, dismissible = true,
-                }
-                return screen
-              end,
-              invariants = { ["count plus dismissed"] = function() return stack:count() + #stack:dismissed() == 4 end },
-              actions = { owner = 0 },
-            })
-
-            """
+        let bench = try String(
+            contentsOf: packageRoot.appendingPathComponent("\(fixtures)/explore/bench.lua"), encoding: .utf8)
         let folder = try temporaryFolder(["bench.lua": bench])
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try stackplay(
