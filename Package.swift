@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // stackplay: a scriptable event-replay engine for card-stack interfaces.
-// Dependencies point one way: stackplay -> StackplayRunner -> Bindings -> {CLua, Exploration -> Traces
-// -> TestResults -> StackModel}.
+// Dependencies point one way: stackplay -> StackplayRunner -> Bindings -> {CLua, CEmbeddedLua, Exploration
+// -> Traces -> TestResults -> StackModel}.
 import PackageDescription
 
 let package = Package(
@@ -44,11 +44,15 @@ let package = Package(
         // The only Swift that touches a lua_State (over CLuaRuntime's C): states, the stack, values,
         // errors, budgets, compiled chunks. Knows nothing of the models.
         .target(name: "LuaRuntime", dependencies: ["CLua", "CLuaRuntime", "Wording", "SystemCalls"]),
+        // Bindings' own Lua (Sources/Bindings/Lua/*.lua) compiled to bytecode, as C data (chunks.c,
+        // which `make lua` writes): workers load it without parsing. Data only: no Lua calls here.
+        .target(name: "CEmbeddedLua"),
         // The Lua API over StackModel, through LuaRuntime's typed helpers.
-        // Its own Lua (Lua/*.lua) is compiled in through EmbeddedLua.swift, which `make lua` writes.
+        // Its own Lua (Lua/*.lua) is compiled in through EmbeddedLua.swift and CEmbeddedLua, which
+        // `make lua` writes.
         .target(
             name: "Bindings",
-            dependencies: ["LuaRuntime", "StackModel", "TestResults", "Traces", "Exploration"],
+            dependencies: ["LuaRuntime", "StackModel", "TestResults", "Traces", "Exploration", "CEmbeddedLua"],
             exclude: ["Lua"]),
         // The runner: options and config, discovery, selection and shards, worker processes,
         // reporters, `check`, traces/golden/artifact outputs. Unit-tested in StackplayRunnerTests.

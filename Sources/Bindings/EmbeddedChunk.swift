@@ -1,7 +1,8 @@
+import CEmbeddedLua
 import LuaRuntime
 
-/// stackplay's own Lua chunks (``EmbeddedLua``), each compiled once per process: a test's fresh
-/// state loads the bytecode without parsing.
+/// stackplay's own Lua chunks (``EmbeddedLua``), compiled when `make lua` ran: a state loads the
+/// bytecode without parsing, in a worker and in a test's fresh state alike.
 enum EmbeddedChunk: LuaEmbeddedChunk, Sendable {
     case sandbox, prelude
 
@@ -21,20 +22,13 @@ enum EmbeddedChunk: LuaEmbeddedChunk, Sendable {
         }
     }
 
-    /// The compiled chunk, or nil when it does not compile (then it is loaded from source, and
-    /// the syntax error surfaces there).
-    var bytecode: [UInt8]? {
-        switch self {
-        case .sandbox: Self.sandboxBytecode
-        case .prelude: Self.preludeBytecode
-        }
-    }
-
-    private static let sandboxBytecode = compile(.sandbox)
-    private static let preludeBytecode = compile(.prelude)
-
-    private static func compile(_ chunk: EmbeddedChunk) -> [UInt8]? {
-        guard let lua = try? LuaState(budget: LuaBudget(cpuSeconds: 0, memoryMiB: 0)) else { return nil }
-        return try? lua.compile(chunk.source, name: chunk.name)
+    /// The chunk as `make lua` compiled it (Sources/CEmbeddedLua/chunks.c): no start parses it.
+    var bytecode: UnsafeRawBufferPointer {
+        let chunk =
+            switch self {
+            case .sandbox: stackplay_embedded_sandbox
+            case .prelude: stackplay_embedded_prelude
+            }
+        return UnsafeRawBufferPointer(start: chunk.bytes, count: Int(chunk.size))
     }
 }

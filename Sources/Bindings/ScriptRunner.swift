@@ -15,13 +15,6 @@ public struct ScriptRunner: Sendable {
         self.modules = modules
     }
 
-    /// Compiles stackplay's own Lua (the sandbox and the prelude) now, once a process: states made
-    /// later, and worker processes forked later, load the bytecode instead of parsing it again.
-    public func prepare() {
-        _ = EmbeddedChunk.sandbox.bytecode
-        _ = EmbeddedChunk.prelude.bytecode
-    }
-
     /// A fresh state as scripts see it: sandbox, `require` under `root`, `math.random` seeded
     /// with `seed`, modules.
     /// With `snapshotting`, the state lives in an arena and can take snapshots (``LuaState``'s

@@ -318,13 +318,12 @@ public final class LuaState {
     )
         throws(LuaFailure)
     {
-        let status: Int32
-        if let bytecode = chunk.bytecode {
-            status = bytecode.withUnsafeBytes { bytes in
-                stackplay_loadbytecode(
-                    stack.L, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, chunk.name)
-            }
-        } else {
+        let bytecode = chunk.bytecode
+        var status = stackplay_loadbytecode(
+            stack.L, bytecode.baseAddress?.assumingMemoryBound(to: CChar.self), bytecode.count, chunk.name)
+        if status != LUA_OK {
+            // Bytecode another Lua 5.4 wrote may not load here: the source always does.
+            stack.pop(1)
             var code = chunk.source
             status = code.withUTF8 { bytes in
                 bytes.withMemoryRebound(to: CChar.self) {

@@ -34,7 +34,6 @@ struct TestRun {
         let isolated = IsolatedRunner(
             runner: runner, jobs: jobs, timeout: options.timeout, repeats: options.repeats, bail: options.bail
         )
-        runner.prepare()  // before the workers are forked: they share the compiled prelude
         WorkerPool.installSignalHandlers()
 
         // Find every test (a file that does not load is one failed test), then choose and run.

@@ -1,4 +1,5 @@
 import Foundation
+import LuaRuntime
 import TestResults
 import Testing
 
@@ -22,9 +23,36 @@ import Testing
         }
     }
 
-    @Test func `the embedded chunks compile`() throws {
-        #expect(EmbeddedChunk.sandbox.bytecode != nil)
-        #expect(EmbeddedChunk.prelude.bytecode != nil)
+    @Test func `the embedded bytecode is the Lua files as this Lua compiles them, byte for byte`() throws {
+        let lua = try LuaState(budget: LuaBudget(cpuSeconds: 0, memoryMiB: 0))
+        for chunk in [EmbeddedChunk.sandbox, .prelude] {
+            let compiled = try lua.compile(chunk.source, name: chunk.name)
+            #expect(chunk.bytecode.count > 100, "\(chunk.name) holds no bytecode")
+            #expect(Array(chunk.bytecode) == compiled, "\(chunk.name)'s bytecode is stale: run `make lua`")
+        }
+    }
+
+    @Test func `a chunk whose bytecode does not load in this Lua runs from its source`() throws {
+        // Bytecode of another format (here: not bytecode at all past its signature) is refused
+        // by the loader; the state still gets the chunk, from its source.
+        struct Foreign: LuaEmbeddedChunk {
+            nonisolated(unsafe) static let bytes: UnsafeRawBufferPointer = {
+                let text = Array("\u{1B}Lua not this version".utf8)
+                let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: text.count, alignment: 1)
+                bytes.copyBytes(from: text)
+                return UnsafeRawBufferPointer(bytes)
+            }()
+            let name = "=foreign.lua"
+            let source = "answer = 42"
+            var bytecode: UnsafeRawBufferPointer { Self.bytes }
+        }
+        let lua = try LuaState(budget: LuaBudget(cpuSeconds: 0, memoryMiB: 0))
+        try lua.run(embedded: Foreign(), arguments: [])
+        let answer = try lua.run("return answer")
+        guard case .integer(42) = answer.first else {
+            Issue.record("the chunk did not run from its source: \(answer)")
+            return
+        }
     }
 
     @Test func `errors inside the prelude name its file and line`() throws {

@@ -24,12 +24,6 @@ public struct TestRunner: Sendable {
         self.seed = seed
     }
 
-    /// Compiles stackplay's own Lua (the sandbox and the prelude) now, once: worker processes
-    /// forked after this inherit the bytecode instead of each parsing it again.
-    public func prepare() {
-        scripts.prepare()
-    }
-
     /// The tests of `file`, or a failed result when the file does not load or run.
     public func discover(file: String, root: String?) -> Result<[TestCase], TestResult> {
         discoverRunning(file: file, root: root).outcome
