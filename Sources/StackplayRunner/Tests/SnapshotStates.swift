@@ -124,6 +124,10 @@ final class SnapshotStates: @unchecked Sendable {
         let before = state.randomState
         try state.run(file: file)
         if wholeScript { return true }
+        // A file that declares no test and no exploration is one test, the whole script, and this
+        // run is it: no test restores a snapshot after its top level, so none is taken (a third of
+        // a one-line script's start in the worker).
+        if listing, try Self.declaresNothing(state) { return true }
         entry.file = file
         entry.identity = identity
         if known && fallbacks[file] != nil { return true }
@@ -136,6 +140,20 @@ final class SnapshotStates: @unchecked Sendable {
             fallbacks[file] = "the state could not be snapshotted"
         }
         return true
+    }
+
+    /// Whether the file whose top level just ran in `lua` registered no test and no exploration.
+    /// The prelude's `runner.tests()` hands over its own list and counts: it makes no Lua object,
+    /// so the state is as the top level left it.
+    private static func declaresNothing(_ lua: LuaState) throws(LuaFailure) -> Bool {
+        var nothing = false
+        let stack = lua.stack
+        try lua.callRunner("tests", []) { first, count in
+            let tests = count > 0 && stack.isTable(first) ? stack.rawLength(first) : 1
+            let explorations = count > 1 ? stack.rawNumber(at: first + 1) ?? 1 : 1
+            nothing = tests == 0 && explorations == 0
+        }
+        return nothing
     }
 
     /// Why a state whose file's top level just ran must not be snapshotted there, or nil.
