@@ -75,6 +75,8 @@ typedef struct stackplay_ledger {
 #define STACKPLAY_ARENA_BASE 0x300000000000ull
 #define STACKPLAY_ARENA_STRIDE (64ull << 30)
 #define STACKPLAY_ARENA_SLOTS 16
+/// A whole copy of a snapshot this large or larger is a mapping made present at once, not malloc'd.
+#define STACKPLAY_SNAPSHOT_MAPPED (64u << 10)
 /// Dirty pages above a snapshot's end past this many bytes are given back at a restore.
 #define STACKPLAY_ARENA_TRIM (8u << 20)
 
@@ -96,7 +98,7 @@ typedef struct stackplay_ledger {
 typedef struct stackplay_snapshot {
     char *copy;       // the arena's bytes [base, base + size)
     size_t size;
-    size_t mapped;    // > 0: `copy` is a mapping of this many bytes (a lazy copy), else malloc'd
+    size_t mapped;    // > 0: `copy` is a mapping of this many bytes (a lazy or large copy), else malloc'd
     void *guard;      // the guard's bytes
     size_t guard_size;
 } stackplay_snapshot;

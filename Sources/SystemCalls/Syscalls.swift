@@ -37,12 +37,14 @@ public enum Syscall {
     /// that failed; `.failure(EFBIG)` past `limit`.
     public static func readAll(_ descriptor: Int32, limit: Int) -> Result<[UInt8], Errno> {
         var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        // not zeroed: a read writes only the pages it fills (a small file's read faulted in 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
+        defer { buffer.deallocate() }
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, into: $0) }
+            let count = read(descriptor, into: buffer)
             if count < 0 { return .failure(Errno(errno)) }
             if count == 0 { return .success(bytes) }
-            bytes.append(contentsOf: buffer[0..<count])
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             if bytes.count > limit { return .failure(Errno(EFBIG)) }
         }
     }
