@@ -1,5 +1,6 @@
 import Bindings
 import LuaRuntime
+import SystemCalls
 import Wording
 
 /// `stackplay check`: compiles each script (syntax errors) and looks for calls to API names that
@@ -74,15 +75,10 @@ enum Check {
     private static func lineNumber(_ problem: String) -> Int { Int(problem.prefix { $0.isNumber }) ?? 0 }
 
     static func readFile(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard case .success(let bytes) = Syscall.readAll(descriptor, limit: Int.max) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }
