@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel", "TestResults"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "StackModel", "Traces"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
-        .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime"]),
+        .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime", "CLuaRuntime"]),
         .testTarget(
             name: "BindingsTests",
             dependencies: [

@@ -143,6 +143,9 @@ static void stackplay_stuck(stackplay_guard *g) {
         stackplay_write_all(stackplay_answer_fd, message, (size_t)n);
         _exit(0);
     }
+    // A lone file loading in the runner's own process: the run starts over with it in a worker,
+    // which says this stop as above (restart.c). Returns when it cannot.
+    stackplay_restart_now();
     stackplay_write_all(2, "stackplay: ", 11);
     stackplay_write_all(2, message, (size_t)n);
     stackplay_write_all(2, "\n", 1);
@@ -248,3 +251,11 @@ void stackplay_watch_end(stackplay_guard *g) {
 
 void stackplay_watchdog_answer_to(int fd) { stackplay_answer_fd = fd; }
 void stackplay_watchdog_exit_status(int status) { stackplay_stuck_status = status; }
+
+void stackplay_watchdog_interrupt(void) {
+    stackplay_guard *g = stackplay_watching.g;
+    if (!g) return;
+    // as if its CPU budget were spent: the hook stops Lua at its next instruction
+    g->cpu_deadline = 1e-9;
+    lua_sethook(g->main, stackplay_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
+}

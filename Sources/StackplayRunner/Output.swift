@@ -9,7 +9,11 @@ enum Output {
     static func out(_ text: String) { write(STDOUT_FILENO, text + "\n") }
     static func err(_ text: String) { write(STDERR_FILENO, text + "\n") }
 
+    /// Whether this process has written anything to stdout or stderr through ``write(_:_:)``.
+    nonisolated(unsafe) private(set) static var wrote = false
+
     static func write(_ descriptor: Int32, _ text: String) {
+        wrote = true
         fflush(nil)  // a script's own print() output first
         // A terminal or pipe that refuses the bytes (closed, full disk) loses this line only; the
         // exit code says whether a report the run had to write was written.

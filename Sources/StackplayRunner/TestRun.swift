@@ -37,7 +37,10 @@ struct TestRun {
         WorkerPool.installSignalHandlers()
 
         // Find every test (a file that does not load is one failed test), then choose and run.
-        let (discovered, discoveryEnded) = isolated.discover(scripts)
+        let (discovered, discoveryEnded) =
+            LoneFile.loadsHere(scripts, options: options)
+            ? ([LoneFile.load(scripts[0], runner: runner)], WorkerPool.interruption == 0)
+            : isolated.discover(scripts)
         guard discoveryEnded else {
             return Interruption.report([], of: 0, junit: options.junit, format: options.format)
         }

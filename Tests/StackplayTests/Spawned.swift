@@ -142,10 +142,11 @@ func readDescriptor(_ fd: Int32) -> Data {
 }
 
 /// A `stackplay` started in the package root without waiting for it (`finish()` reads it to its end).
-func startStackplay(_ arguments: [String]) throws -> Spawned {
+func startStackplay(_ arguments: [String], environment: [String: String] = [:]) throws -> Spawned {
     try Spawned.start(
         stackplayBinary().path, arguments, in: packageRoot.path,
-        environment: ProcessInfo.processInfo.environment.filter { $0.key != "CI" })
+        environment: ProcessInfo.processInfo.environment.filter { $0.key != "CI" }.merging(environment) { $1 }
+    )
 }
 
 /// A child process of `parent` that has used at least 0.3 s of CPU time (a worker spinning in a

@@ -134,6 +134,22 @@ void stackplay_watchdog_answer_to(int fd);
 
 /// The exit status of a process stopped that way with no answer pipe (1 by default).
 void stackplay_watchdog_exit_status(int status);
+
+/// Until stackplay_restart_disarm: if the process gets stuck that way with no answer pipe, or
+/// crashes (the kernel's SIGSEGV, SIGBUS, SIGILL, SIGTRAP or SIGFPE, or abort()), it execs `path`
+/// (the runner: /proc/self/exe) with `argv` and `envp` instead of ending (restart.c). All three stay
+/// readable until then.
+void stackplay_restart_arm(const char *path, char *const *argv, char *const *envp);
+
+/// The process ends as it would again when stuck or crashed.
+void stackplay_restart_disarm(void);
+
+/// Execs the armed restart now (async-signal-safe); returns when none is armed or exec failed.
+void stackplay_restart_now(void);
+
+/// In a SIGINT or SIGTERM handler: the chunk the handling thread runs stops at its next Lua
+/// instruction, as at its CPU budget (async-signal-safe; C code it is in runs on to its end).
+void stackplay_watchdog_interrupt(void);
 /// After stackplay_push_object pushed a userdata holding `object`: stackplay_charge(L, 0), and in a
 /// snapshot-restored state the retain is recorded (arena.h).
 void stackplay_pushed_object(lua_State *L, void *object);
