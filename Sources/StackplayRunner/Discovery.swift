@@ -41,6 +41,7 @@ enum Discovery {
     /// left out: `a.lua a.lua`, `./a.lua a.lua` or a folder and a file in it never run a file
     /// twice under one name (a link is another name, and runs under it).
     static func onceEach(_ scripts: [Script]) -> [Script] {
+        guard scripts.count > 1 else { return scripts }
         var seen: Set<[UInt8]> = []
         var kept: [Script] = []
         for script in scripts {

@@ -39,6 +39,9 @@ enum LoneFile {
         return !LuaScan.tokenize(source).contains { declaring.contains($0.text) }
     }
 
+    /// The states of the files loaded here, open until the process ends.
+    nonisolated(unsafe) private static var leftOpen: [LuaState] = []
+
     /// Loads the file in this process: what discovery would have found, with the whole script's
     /// result. A stuck script or a crash restarts the run meanwhile (``environmentKey``).
     static func load(_ script: Script, runner: TestRunner) -> TestRunner.Discovered {
@@ -58,6 +61,6 @@ enum LoneFile {
             Watchdog.endRestart()
             WorkerPool.installSignalHandlers()
         }
-        return runner.discoverRunning(file: script.path, root: script.root)
+        return runner.discoverRunning(file: script.path, root: script.root, each: nil) { leftOpen.append($0) }
     }
 }

@@ -49,17 +49,25 @@ public struct TestRunner: Sendable {
     /// (with how many there are), in order, instead of keeping them: a worker writes them to its
     /// answer, and a 10,000-test file's list is never whole in it. The outcome's list then holds
     /// only what is not listed: a whole script's one test, or nothing.
+    ///
+    /// `keeping` is for a file loaded once in this process (``LoneFile``): its state is a fresh one,
+    /// never snapshotted (no test restores it), and handed to `keeping` instead of closed: the
+    /// process ends with it open, as a worker does with its states (closing would run finalizers).
     func discoverRunning(
-        file: String, root: String?, each: ((_ test: TestCase, _ of: Int) -> Void)?
+        file: String, root: String?, each: ((_ test: TestCase, _ of: Int) -> Void)?,
+        keeping: ((LuaState) -> Void)? = nil
     ) -> Discovered {
         let clock = ContinuousClock()
         let start = clock.now
         let whole = TestCase(file: file, root: root, name: file, position: file, index: 0, skipped: false)
         let seed = RunSeed.seed(seed, file: file, name: file)
         var lua: LuaState?
+        defer { if let keeping, let lua { keeping(lua) } }
         do {
             let state = try prepared(
-                file: file, root: root, variant: ScreenVariant(), seed: seed, listing: true, into: &lua)
+                file: file, root: root, variant: ScreenVariant(), seed: seed, listing: true,
+                once: keeping != nil,
+                into: &lua)
             let fallback = states.fallback(for: file)
             let (tests, listed, explorations) = try Self.listing(
                 of: state, file: file, root: root, whole: whole, each: each)
@@ -153,15 +161,18 @@ public struct TestRunner: Sendable {
     /// so that a top level that raises is reported with what it printed.
     private func prepared(
         file: String, root: String?, variant: ScreenVariant, seed: Int, wholeScript: Bool = false,
-        listing: Bool = false, into lua: inout LuaState?
+        listing: Bool = false, once: Bool = false, into lua: inout LuaState?
     ) throws(LuaFailure) -> LuaState {
-        let restored = try states.exclusively { () throws(LuaFailure) -> Bool in
-            try states.prepare(
-                file: file, root: root, variant: variant, seed: seed, wholeScript: wholeScript,
-                listing: listing,
-                scripts: scripts,
-                into: &lua)
-        }
+        let restored =
+            try once
+            ? false
+            : states.exclusively { () throws(LuaFailure) -> Bool in
+                try states.prepare(
+                    file: file, root: root, variant: variant, seed: seed, wholeScript: wholeScript,
+                    listing: listing,
+                    scripts: scripts,
+                    into: &lua)
+            }
         if restored == true, let lua { return lua }
         let state = try scripts.makeState(root: root, seed: seed, variant: variant)
         lua = state
