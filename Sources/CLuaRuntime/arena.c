@@ -14,6 +14,11 @@ int stackplay_arena_compiled(void) {
 
 static unsigned stackplay_arena_slots; // bit k: slot k is mapped in this process
 
+volatile unsigned stackplay_arena_forks;
+static void stackplay_arena_forked(void) { stackplay_arena_forks++; }
+static pthread_once_t stackplay_arena_fork_counting = PTHREAD_ONCE_INIT;
+static void stackplay_arena_count_forks(void) { pthread_atfork(NULL, NULL, stackplay_arena_forked); }
+
 stackplay_arena *stackplay_arena_open(size_t limit, char *why, size_t why_size) {
 #ifdef STACKPLAY_ARENA_OFF
     (void)limit;
@@ -26,6 +31,7 @@ stackplay_arena *stackplay_arena_open(size_t limit, char *why, size_t why_size) 
         snprintf(why, why_size, "the memory budget is %s", limit == 0 ? "off" : "larger than an arena");
         return NULL;
     }
+    pthread_once(&stackplay_arena_fork_counting, stackplay_arena_count_forks);
     long page = sysconf(_SC_PAGESIZE);
     reserve = (reserve + STACKPLAY_TRACK_BLOCK - 1) / STACKPLAY_TRACK_BLOCK * STACKPLAY_TRACK_BLOCK;
     void *at = MAP_FAILED;
@@ -202,7 +208,7 @@ int stackplay_snapshot_restore(lua_State *L, int level) {
         stackplay_snapshot_free(&a->snapshots[k]);
     }
     // writes tracked through a userfaultfd of another process (this one was forked) are unknown here
-    int uffd_here = a->uffd >= 0 && a->uffd_pid == getpid();
+    int uffd_here = a->uffd >= 0 && a->uffd_generation == stackplay_arena_forks + 1;
     int tracked_here = a->tracked && level == a->levels && (a->uffd < 0 || uffd_here);
     a->levels = level;
     stackplay_snapshot *s = &a->snapshots[level - 1];

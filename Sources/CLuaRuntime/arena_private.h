@@ -10,6 +10,7 @@
 #include "arena.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <lauxlib.h>
 #include <stdint.h>
@@ -77,6 +78,9 @@ typedef struct stackplay_ledger {
 #define STACKPLAY_ARENA_SLOTS 16
 /// A whole copy of a snapshot this large or larger is a mapping made present at once, not malloc'd.
 #define STACKPLAY_SNAPSHOT_MAPPED (64u << 10)
+/// How many times this process is a fork's child of one that made an arena (pthread_atfork,
+/// arena.c): compared instead of getpid(), a system call at every restore.
+extern volatile unsigned stackplay_arena_forks;
 /// Dirty pages above a snapshot's end past this many bytes are given back at a restore.
 #define STACKPLAY_ARENA_TRIM (8u << 20)
 
@@ -119,7 +123,7 @@ struct stackplay_arena {
     volatile size_t tracked;        // bytes from base write-protected now; 0: not tracking
     int uffd;                       // the userfaultfd that write-protects them (async); -1: mprotect
     int pagemap;                    // /proc/self/pagemap, for PAGEMAP_SCAN
-    pid_t uffd_pid;                 // the process they were made in (a forked child has none)
+    unsigned uffd_generation;       // the fork generation they were made in (a forked child has none)
     int uffd_tried;
     unsigned char *written;         // one byte a page of the arena: written since the restore
     size_t *written_pages;          // their indices, in the order first written

@@ -102,7 +102,7 @@ typedef struct stackplay_pm_scan_arg {
 
 /// Sets up `a`'s userfaultfd over the whole arena, once a process; 0 when it cannot.
 static int stackplay_uffd_ready(stackplay_arena *a) {
-    if (a->uffd >= 0 && a->uffd_pid == getpid()) return 1;
+    if (a->uffd >= 0 && a->uffd_generation == stackplay_arena_forks + 1) return 1;
     if (a->uffd >= 0) { // made before a fork: this process has none
         close(a->uffd);
         close(a->pagemap);
@@ -130,7 +130,7 @@ static int stackplay_uffd_ready(stackplay_arena *a) {
     }
     a->uffd = fd;
     a->pagemap = pagemap;
-    a->uffd_pid = getpid();
+    a->uffd_generation = stackplay_arena_forks + 1;
     return 1;
 }
 
@@ -229,7 +229,7 @@ void stackplay_untrack(stackplay_arena *a) {
     if (!a->tracked) return;
     size_t tracked = a->tracked;
     a->tracked = 0;
-    if (a->uffd >= 0 && a->uffd_pid == getpid()) {
+    if (a->uffd >= 0 && a->uffd_generation == stackplay_arena_forks + 1) {
         stackplay_uffd_protect(a, a->base, tracked, 0);
         return;
     }
