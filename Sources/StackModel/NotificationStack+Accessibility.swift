@@ -6,6 +6,11 @@ extension NotificationStack {
     }
 
     public func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {
+        elementCache.value(revision, settings)
+            ?? elementCache.keep(makeAccessibilityElements(in: settings), revision, settings)
+    }
+
+    private func makeAccessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {
         var elements: [AccessibilityElement] = []
         let snapshots = cardSnapshots(in: settings)
         if showsHeader {

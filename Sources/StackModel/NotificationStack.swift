@@ -11,7 +11,9 @@ public final class NotificationStack: Component {
     public let name: String
     /// Where the stack's top-left corner sits on the screen, and how wide it is.
     public let origin: Point
-    @exclusivity(unchecked) public private(set) var width: Double
+    @exclusivity(unchecked) public private(set) var width: Double {
+        didSet { revision.bump() }
+    }
     /// Whether its width follows the screen's (``ContainerFill``; it has no height of its own).
     public var fill = ContainerFill.none
     /// The header's title (the seed's `title`, default "Notifications").
@@ -25,24 +27,46 @@ public final class NotificationStack: Component {
     // the run-time checks cost a sixth of a touch move; no access here overlaps another.
     /// The cards, newest first, as the owner holds them.
     @exclusivity(unchecked) public private(set) var cards: [CardSpec] {
-        didSet { cacheCards() }
+        didSet {
+            cacheCards()
+            revision.bump()
+        }
     }
     /// The cards' heights and ids, kept beside them so that a frame costs no array of its own.
     @exclusivity(unchecked) private(set) var heights: [Double] = []
     @exclusivity(unchecked) private(set) var ids: [String] = []
     /// The `isExpanded` binding.
-    @exclusivity(unchecked) public private(set) var isExpanded: Bool
+    @exclusivity(unchecked) public private(set) var isExpanded: Bool {
+        didSet { revision.bump() }
+    }
     /// The ids `onDismiss` was called with, oldest first.
-    @exclusivity(unchecked) public private(set) var dismissed: [String] = []
+    @exclusivity(unchecked) public private(set) var dismissed: [String] = [] {
+        didSet { revision.bump() }
+    }
 
-    @exclusivity(unchecked) var progress: AnimatedValue
-    @exclusivity(unchecked) var headerOpacity: AnimatedValue
+    @exclusivity(unchecked) var progress: AnimatedValue {
+        didSet { revision.bump() }
+    }
+    @exclusivity(unchecked) var headerOpacity: AnimatedValue {
+        didSet { revision.bump() }
+    }
     /// How far below the stack's top the cards start: the header's height and `spacing` while the
     /// header shows (N8).
-    @exclusivity(unchecked) var cardsTop: AnimatedValue
+    @exclusivity(unchecked) var cardsTop: AnimatedValue {
+        didSet { revision.bump() }
+    }
     /// Each card's animatable values, in the cards' order.
-    @exclusivity(unchecked) var rows: [Row] = []
+    @exclusivity(unchecked) var rows: [Row] = [] {
+        didSet { revision.bump() }
+    }
     @exclusivity(unchecked) var gestures = TouchMap<RowGesture>()
+    /// Bumped by every change of a stored property above that a frame reads (the gestures are
+    /// none): the key of the frames kept below (``FrameCache``).
+    @exclusivity(unchecked) var revision = Revision()
+    @exclusivity(unchecked) var cardCache = FrameCache<[CardSnapshot]>()
+    @exclusivity(unchecked) var snapshotCache = FrameCache<ComponentSnapshot>()
+    @exclusivity(unchecked) var elementCache = FrameCache<[AccessibilityElement]>()
+    @exclusivity(unchecked) var endTimeCache: (revision: Revision, end: Double?)?
 
     /// One row's animatable values.
     struct Row {
@@ -246,8 +270,11 @@ public final class NotificationStack: Component {
     }
 
     public var animationEndTime: Double? {
+        if let cached = endTimeCache, cached.revision.count == revision.count { return cached.end }
         var values = [progress, headerOpacity, cardsTop]
         for row in rows { values += [row.offset, row.fade, row.scale, row.opacity, row.shift] }
-        return latestEnd(values)
+        let end = latestEnd(values)
+        endTimeCache = (revision, end)
+        return end
     }
 }
