@@ -66,7 +66,7 @@ public final class NotificationStack: Component {
     @exclusivity(unchecked) var cardCache = FrameCache<[CardSnapshot]>()
     @exclusivity(unchecked) var snapshotCache = FrameCache<ComponentSnapshot>()
     @exclusivity(unchecked) var elementCache = FrameCache<[AccessibilityElement]>()
-    @exclusivity(unchecked) var endTimeCache: (revision: Revision, end: Double?)?
+    @exclusivity(unchecked) var endTimeCache = FrameCache<Double?>()
 
     /// One row's animatable values.
     struct Row {
@@ -270,11 +270,24 @@ public final class NotificationStack: Component {
     }
 
     public var animationEndTime: Double? {
-        if let cached = endTimeCache, cached.revision.count == revision.count { return cached.end }
+        endTimeCache.value(revision, Self.anyMoment) ?? endTimeCache.keep(makeEndTime(), revision, Self.anyMoment)
+    }
+
+    /// The settings the end time is kept for: it reads none.
+    private static let anyMoment = ScreenSettings()
+
+    private func makeEndTime() -> Double? {
         var values = [progress, headerOpacity, cardsTop]
         for row in rows { values += [row.offset, row.fade, row.scale, row.opacity, row.shift] }
-        let end = latestEnd(values)
-        endTimeCache = (revision, end)
-        return end
+        return latestEnd(values)
+    }
+
+    /// Every frame computed afresh from now on, none kept: the reference a test compares the
+    /// kept frames with.
+    func stopKeepingFrames() {
+        cardCache.isOn = false
+        snapshotCache.isOn = false
+        elementCache.isOn = false
+        endTimeCache.isOn = false
     }
 }
