@@ -43,7 +43,55 @@ extension ScreenSettings {
     /// Whether `other` is these settings bit for bit (`==` takes `-0` for `0`).
     func isIdentical(to other: ScreenSettings) -> Bool {
         now.bitPattern == other.now.bitPattern && size.width.bitPattern == other.size.width.bitPattern
-            && size.height.bitPattern == other.size.height.bitPattern && layoutDirection == other.layoutDirection
+            && size.height.bitPattern == other.size.height.bitPattern
+            && layoutDirection == other.layoutDirection
             && reduceMotion == other.reduceMotion && dynamicTypeSize == other.dynamicTypeSize
+    }
+}
+
+/// A component's kept frames and the revision of its state they are kept for: the component
+/// bumps it from the `didSet` of every stored property a frame reads, and reads every frame
+/// through here.
+final class KeptFrames {
+    @exclusivity(unchecked) private(set) var revision = Revision()
+    @exclusivity(unchecked) private var cards = FrameCache<[CardSnapshot]>()
+    @exclusivity(unchecked) private var snapshot = FrameCache<ComponentSnapshot>()
+    @exclusivity(unchecked) private var elements = FrameCache<[AccessibilityElement]>()
+    @exclusivity(unchecked) private var endTime = FrameCache<Double?>()
+
+    /// The component's state changed: nothing kept is current any more.
+    func bump() { revision.bump() }
+
+    func cards(in settings: ScreenSettings, _ make: () -> [CardSnapshot]) -> [CardSnapshot] {
+        if let kept = cards.value(revision, settings) { return kept }
+        return cards.keep(make(), revision, settings)
+    }
+
+    func snapshot(in settings: ScreenSettings, _ make: () -> ComponentSnapshot) -> ComponentSnapshot {
+        if let kept = snapshot.value(revision, settings) { return kept }
+        return snapshot.keep(make(), revision, settings)
+    }
+
+    func elements(in settings: ScreenSettings, _ make: () -> [AccessibilityElement]) -> [AccessibilityElement]
+    {
+        if let kept = elements.value(revision, settings) { return kept }
+        return elements.keep(make(), revision, settings)
+    }
+
+    /// The animations' latest end, which reads no settings.
+    func endTime(_ make: () -> Double?) -> Double? {
+        if let kept = endTime.value(revision, Self.anyMoment) { return kept }
+        return endTime.keep(make(), revision, Self.anyMoment)
+    }
+
+    private static let anyMoment = ScreenSettings()
+
+    /// Every frame computed afresh from now on, none kept: the reference a test compares the
+    /// kept frames with.
+    func stop() {
+        cards.isOn = false
+        snapshot.isOn = false
+        elements.isOn = false
+        endTime.isOn = false
     }
 }

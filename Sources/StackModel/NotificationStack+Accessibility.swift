@@ -6,8 +6,7 @@ extension NotificationStack {
     }
 
     public func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {
-        elementCache.value(revision, settings)
-            ?? elementCache.keep(makeAccessibilityElements(in: settings), revision, settings)
+        frames.elements(in: settings) { makeAccessibilityElements(in: settings) }
     }
 
     private func makeAccessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {

@@ -29,7 +29,7 @@ extension NotificationStack {
 
     /// Every card's snapshot, in the cards' order (N2 to N5, N10 to N12).
     public func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
-        cardCache.value(revision, settings) ?? cardCache.keep(makeCardSnapshots(in: settings), revision, settings)
+        frames.cards(in: settings) { makeCardSnapshots(in: settings) }
     }
 
     private func makeCardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
@@ -67,8 +67,7 @@ extension NotificationStack {
     }
 
     public func snapshot(in settings: ScreenSettings) -> ComponentSnapshot {
-        snapshotCache.value(revision, settings)
-            ?? snapshotCache.keep(makeSnapshot(in: settings), revision, settings)
+        frames.snapshot(in: settings) { makeSnapshot(in: settings) }
     }
 
     private func makeSnapshot(in settings: ScreenSettings) -> ComponentSnapshot {

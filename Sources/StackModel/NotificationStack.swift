@@ -12,7 +12,7 @@ public final class NotificationStack: Component {
     /// Where the stack's top-left corner sits on the screen, and how wide it is.
     public let origin: Point
     @exclusivity(unchecked) public private(set) var width: Double {
-        didSet { revision.bump() }
+        didSet { frames.bump() }
     }
     /// Whether its width follows the screen's (``ContainerFill``; it has no height of its own).
     public var fill = ContainerFill.none
@@ -29,7 +29,7 @@ public final class NotificationStack: Component {
     @exclusivity(unchecked) public private(set) var cards: [CardSpec] {
         didSet {
             cacheCards()
-            revision.bump()
+            frames.bump()
         }
     }
     /// The cards' heights and ids, kept beside them so that a frame costs no array of its own.
@@ -37,36 +37,32 @@ public final class NotificationStack: Component {
     @exclusivity(unchecked) private(set) var ids: [String] = []
     /// The `isExpanded` binding.
     @exclusivity(unchecked) public private(set) var isExpanded: Bool {
-        didSet { revision.bump() }
+        didSet { frames.bump() }
     }
     /// The ids `onDismiss` was called with, oldest first.
     @exclusivity(unchecked) public private(set) var dismissed: [String] = [] {
-        didSet { revision.bump() }
+        didSet { frames.bump() }
     }
 
     @exclusivity(unchecked) var progress: AnimatedValue {
-        didSet { revision.bump() }
+        didSet { frames.bump() }
     }
     @exclusivity(unchecked) var headerOpacity: AnimatedValue {
-        didSet { revision.bump() }
+        didSet { frames.bump() }
     }
     /// How far below the stack's top the cards start: the header's height and `spacing` while the
     /// header shows (N8).
     @exclusivity(unchecked) var cardsTop: AnimatedValue {
-        didSet { revision.bump() }
+        didSet { frames.bump() }
     }
     /// Each card's animatable values, in the cards' order.
     @exclusivity(unchecked) var rows: [Row] = [] {
-        didSet { revision.bump() }
+        didSet { frames.bump() }
     }
     @exclusivity(unchecked) var gestures = TouchMap<RowGesture>()
-    /// Bumped by every change of a stored property above that a frame reads (the gestures are
-    /// none): the key of the frames kept below (``FrameCache``).
-    @exclusivity(unchecked) var revision = Revision()
-    @exclusivity(unchecked) var cardCache = FrameCache<[CardSnapshot]>()
-    @exclusivity(unchecked) var snapshotCache = FrameCache<ComponentSnapshot>()
-    @exclusivity(unchecked) var elementCache = FrameCache<[AccessibilityElement]>()
-    @exclusivity(unchecked) var endTimeCache = FrameCache<Double?>()
+    /// The frames computed for the state above (the gestures are none of it) at a moment, kept
+    /// until it changes: every stored property above bumps its revision.
+    let frames = KeptFrames()
 
     /// One row's animatable values.
     struct Row {
@@ -270,11 +266,8 @@ public final class NotificationStack: Component {
     }
 
     public var animationEndTime: Double? {
-        endTimeCache.value(revision, Self.anyMoment) ?? endTimeCache.keep(makeEndTime(), revision, Self.anyMoment)
+        frames.endTime(makeEndTime)
     }
-
-    /// The settings the end time is kept for: it reads none.
-    private static let anyMoment = ScreenSettings()
 
     private func makeEndTime() -> Double? {
         var values = [progress, headerOpacity, cardsTop]
@@ -282,12 +275,4 @@ public final class NotificationStack: Component {
         return latestEnd(values)
     }
 
-    /// Every frame computed afresh from now on, none kept: the reference a test compares the
-    /// kept frames with.
-    func stopKeepingFrames() {
-        cardCache.isOn = false
-        snapshotCache.isOn = false
-        elementCache.isOn = false
-        endTimeCache.isOn = false
-    }
 }
