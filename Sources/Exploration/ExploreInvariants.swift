@@ -111,16 +111,15 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
                 // read once for all the cards.
                 let labelled = component.accessibilityElements(in: settings).filter { !$0.label.isEmpty }.map
                 {
-                    (id: $0.id, frame: $0.frame, group: !$0.isHidden && ComponentTarget($0.id).cardID == nil)
+                    (id: $0.id, frame: $0.frame, group: !$0.isHidden && !isCardElement($0.id))
                 }
                 for card in snapshot.cards where card.isVisible {
-                    let id = ComponentTarget.card(card.id).name
                     // Its own element, or a labelled group over it (the closed pile is one
                     // element, "stack", that reads the top card and the count). An element of its
                     // own hidden on purpose (`.accessibilityHidden`: the wallet's pile while a
                     // card is selected, W10) still names it.
                     let named = labelled.contains { element in
-                        element.id.isSameBytes(id) || (element.group && overlaps(element.frame, card.frame))
+                        isElement(element.id, of: card.id) || (element.group && overlaps(element.frame, card.frame))
                     }
                     guard named else {
                         return ExploreFailure(
@@ -147,6 +146,20 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
         }
         var seen = Set<ByteKey>()
         return cards.first { !seen.insert(ByteKey($0.id)).inserted }?.id
+    }
+
+    /// Whether element id `id` is a card's (``ComponentTarget/init(_:)`` reads it as one), without
+    /// making the target: a check at rest reads every element.
+    static func isCardElement(_ id: String) -> Bool {
+        id.utf8.starts(with: ComponentTarget.cardPrefix.utf8)
+    }
+
+    /// Whether element id `id` is the bytes of `ComponentTarget.card(cardID).name`, without
+    /// making that string for every card and element.
+    static func isElement(_ id: String, of cardID: String) -> Bool {
+        let prefix = ComponentTarget.cardPrefix.utf8
+        return id.utf8.count == prefix.count + cardID.utf8.count && id.utf8.starts(with: prefix)
+            && id.utf8.dropFirst(prefix.count).elementsEqual(cardID.utf8)
     }
 
     static func overlaps(_ a: Rect, _ b: Rect) -> Bool {
