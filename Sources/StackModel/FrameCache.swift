@@ -14,8 +14,9 @@ struct FrameCache<Value> {
     /// Whether it keeps anything: off, every reading computes afresh (the tests' reference).
     var isOn = true
 
-    /// The value kept for `revision` and `settings`, or nil.
-    func value(_ revision: Revision, _ settings: ScreenSettings) -> Value? {
+    /// The value kept for `revision` and `settings`, or nil. (`mutating` only so that a class
+    /// holding it reads it in place: a non-mutating call copies the whole cache out first.)
+    mutating func value(_ revision: Revision, _ settings: ScreenSettings) -> Value? {
         guard isOn, let value, revision.count == self.revision, settings.isIdentical(to: self.settings) else {
             return nil
         }
