@@ -39,6 +39,10 @@ static inline stackplay_guard *stackplay_guard_of(lua_State *L) { return *(stack
 /// This thread's CPU time, in seconds.
 double stackplay_thread_cpu_seconds(void);
 
+/// A bound at or above this thread's CPU time now, in seconds, at most `slack` (and 1 ms) above
+/// it, read without a system call most times (watchdog.c).
+double stackplay_thread_cpu_bound(double slack);
+
 /// Writes "chunkname:line: " of the innermost Lua function on `L` into `out` ("" if none).
 void stackplay_where(lua_State *L, char *out, size_t size);
 

@@ -325,7 +325,9 @@ int stackplay_pcall(lua_State *L, int nargs, int nresults) {
     int outer = g->exempt;
     int outermost = g->depth++ == 0;
     if (outermost && g->cpu_budget > 0) {
-        g->cpu_deadline = stackplay_thread_cpu_seconds() + g->cpu_budget;
+        // From a bound of the time now (a hundredth of the budget late at most): a read of the
+        // thread's CPU clock is a system call, most of a short call's cost (explore's steps).
+        g->cpu_deadline = stackplay_thread_cpu_bound(g->cpu_budget / 100) + g->cpu_budget;
         if (!g->tripped) stackplay_watch_begin(g, g->cpu_budget);
     }
     // The count hook only where the watchdog cannot watch (no CPU-time timer here): a stopped

@@ -109,18 +109,17 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
             {
                 // The labelled elements, and whether each is a group's (not hidden, not a card's):
                 // read once for all the cards.
-                let labelled = component.accessibilityElements(in: settings).filter { !$0.label.isEmpty }.map
-                {
-                    (id: $0.id, frame: $0.frame, group: !$0.isHidden && ComponentTarget($0.id).cardID == nil)
+                var labelled: [(id: String, frame: Rect, group: Bool)] = []
+                for element in component.accessibilityElements(in: settings) where !element.label.isEmpty {
+                    labelled.append((element.id, element.frame, !element.isHidden && !isCardElement(element.id)))
                 }
                 for card in snapshot.cards where card.isVisible {
-                    let id = ComponentTarget.card(card.id).name
                     // Its own element, or a labelled group over it (the closed pile is one
                     // element, "stack", that reads the top card and the count). An element of its
                     // own hidden on purpose (`.accessibilityHidden`: the wallet's pile while a
                     // card is selected, W10) still names it.
                     let named = labelled.contains { element in
-                        element.id.isSameBytes(id) || (element.group && overlaps(element.frame, card.frame))
+                        isElement(element.id, of: card.id) || (element.group && overlaps(element.frame, card.frame))
                     }
                     guard named else {
                         return ExploreFailure(
@@ -148,6 +147,34 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
         var seen = Set<ByteKey>()
         return cards.first { !seen.insert(ByteKey($0.id)).inserted }?.id
     }
+
+    /// Whether element id `id` is a card's (``ComponentTarget/init(_:)`` reads it as one), without
+    /// making the target: a check at rest reads every element.
+    static func isCardElement(_ id: String) -> Bool {
+        id.utf8.withContiguousStorageIfAvailable { hasCardPrefix($0) }
+            ?? id.utf8.starts(with: ComponentTarget.cardPrefix.utf8)
+    }
+
+    /// Whether element id `id` is the bytes of `ComponentTarget.card(cardID).name`, without
+    /// making that string for every card and element.
+    static func isElement(_ id: String, of cardID: String) -> Bool {
+        let prefix = ComponentTarget.cardPrefix.utf8
+        guard id.utf8.count == prefix.count + cardID.utf8.count else { return false }
+        let fast = id.utf8.withContiguousStorageIfAvailable { bytes in
+            cardID.utf8.withContiguousStorageIfAvailable { card in
+                hasCardPrefix(bytes) && bytes[prefix.count...].elementsEqual(card)
+            }
+        }
+        return (fast ?? nil)
+            ?? (id.utf8.starts(with: prefix) && id.utf8.dropFirst(prefix.count).elementsEqual(cardID.utf8))
+    }
+
+    /// Whether `bytes` start with `card:` (``ComponentTarget/cardPrefix``).
+    private static func hasCardPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.starts(with: cardPrefixBytes)
+    }
+
+    private static let cardPrefixBytes = Array(ComponentTarget.cardPrefix.utf8)
 
     static func overlaps(_ a: Rect, _ b: Rect) -> Bool {
         a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height

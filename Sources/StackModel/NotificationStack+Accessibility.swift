@@ -6,6 +6,10 @@ extension NotificationStack {
     }
 
     public func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {
+        frames.elements(in: settings) { makeAccessibilityElements(in: settings) }
+    }
+
+    private func makeAccessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {
         var elements: [AccessibilityElement] = []
         let snapshots = cardSnapshots(in: settings)
         if showsHeader {

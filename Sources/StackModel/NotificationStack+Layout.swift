@@ -29,6 +29,10 @@ extension NotificationStack {
 
     /// Every card's snapshot, in the cards' order (N2 to N5, N10 to N12).
     public func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
+        frames.cards(in: settings) { makeCardSnapshots(in: settings) }
+    }
+
+    private func makeCardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
         let now = settings.now
         let tops = NotificationStackMath.tops(
             heights: heights, spacing: spacing, peek: peek, progress: progress.value(at: now))
@@ -63,6 +67,10 @@ extension NotificationStack {
     }
 
     public func snapshot(in settings: ScreenSettings) -> ComponentSnapshot {
+        frames.snapshot(in: settings) { makeSnapshot(in: settings) }
+    }
+
+    private func makeSnapshot(in settings: ScreenSettings) -> ComponentSnapshot {
         let now = settings.now
         let layout = layoutFrame(in: settings)
         var parts: [PartSnapshot] = []

@@ -11,7 +11,9 @@ public final class NotificationStack: Component {
     public let name: String
     /// Where the stack's top-left corner sits on the screen, and how wide it is.
     public let origin: Point
-    @exclusivity(unchecked) public private(set) var width: Double
+    @exclusivity(unchecked) public private(set) var width: Double {
+        didSet { frames.bump() }
+    }
     /// Whether its width follows the screen's (``ContainerFill``; it has no height of its own).
     public var fill = ContainerFill.none
     /// The header's title (the seed's `title`, default "Notifications").
@@ -25,24 +27,42 @@ public final class NotificationStack: Component {
     // the run-time checks cost a sixth of a touch move; no access here overlaps another.
     /// The cards, newest first, as the owner holds them.
     @exclusivity(unchecked) public private(set) var cards: [CardSpec] {
-        didSet { cacheCards() }
+        didSet {
+            cacheCards()
+            frames.bump()
+        }
     }
     /// The cards' heights and ids, kept beside them so that a frame costs no array of its own.
     @exclusivity(unchecked) private(set) var heights: [Double] = []
     @exclusivity(unchecked) private(set) var ids: [String] = []
     /// The `isExpanded` binding.
-    @exclusivity(unchecked) public private(set) var isExpanded: Bool
+    @exclusivity(unchecked) public private(set) var isExpanded: Bool {
+        didSet { frames.bump() }
+    }
     /// The ids `onDismiss` was called with, oldest first.
-    @exclusivity(unchecked) public private(set) var dismissed: [String] = []
+    @exclusivity(unchecked) public private(set) var dismissed: [String] = [] {
+        didSet { frames.bump() }
+    }
 
-    @exclusivity(unchecked) var progress: AnimatedValue
-    @exclusivity(unchecked) var headerOpacity: AnimatedValue
+    @exclusivity(unchecked) var progress: AnimatedValue {
+        didSet { frames.bump() }
+    }
+    @exclusivity(unchecked) var headerOpacity: AnimatedValue {
+        didSet { frames.bump() }
+    }
     /// How far below the stack's top the cards start: the header's height and `spacing` while the
     /// header shows (N8).
-    @exclusivity(unchecked) var cardsTop: AnimatedValue
+    @exclusivity(unchecked) var cardsTop: AnimatedValue {
+        didSet { frames.bump() }
+    }
     /// Each card's animatable values, in the cards' order.
-    @exclusivity(unchecked) var rows: [Row] = []
+    @exclusivity(unchecked) var rows: [Row] = [] {
+        didSet { frames.bump() }
+    }
     @exclusivity(unchecked) var gestures = TouchMap<RowGesture>()
+    /// The frames computed for the state above (the gestures are none of it) at a moment, kept
+    /// until it changes: every stored property above bumps its revision.
+    let frames = KeptFrames()
 
     /// One row's animatable values.
     struct Row {
@@ -246,8 +266,13 @@ public final class NotificationStack: Component {
     }
 
     public var animationEndTime: Double? {
+        frames.endTime(makeEndTime)
+    }
+
+    private func makeEndTime() -> Double? {
         var values = [progress, headerOpacity, cardsTop]
         for row in rows { values += [row.offset, row.fade, row.scale, row.opacity, row.shift] }
         return latestEnd(values)
     }
+
 }

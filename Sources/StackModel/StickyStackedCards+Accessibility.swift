@@ -2,6 +2,10 @@
 /// nothing of its own.
 extension StickyStackedCards {
     public func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {
+        frames.elements(in: settings) { makeAccessibilityElements(in: settings) }
+    }
+
+    private func makeAccessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {
         zip(cards, cardSnapshots(in: settings)).map { card, snapshot in
             AccessibilityElement(
                 id: ComponentTarget.card(card.id).name,

@@ -14,6 +14,10 @@ extension StickyStackedCards {
     /// or 0 under Reduce Motion (S3, S4). Later cards are over earlier ones: z is the index (S5).
     /// A card shows, and takes touches, while its frame meets the scroll view's visible rectangle.
     public func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
+        frames.cards(in: settings) { makeCardSnapshots(in: settings) }
+    }
+
+    private func makeCardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
         let step = settings.reduceMotion && !Mutant.s4ReduceMotionIgnored.isActive ? 0 : Self.shrinkStep
         let viewport = viewportFrame(in: settings)
         return zip(cards, contentTops).enumerated().map { index, pair in
@@ -35,6 +39,10 @@ extension StickyStackedCards {
     }
 
     public func snapshot(in settings: ScreenSettings) -> ComponentSnapshot {
+        frames.snapshot(in: settings) { makeSnapshot(in: settings) }
+    }
+
+    private func makeSnapshot(in settings: ScreenSettings) -> ComponentSnapshot {
         ComponentSnapshot(
             kind: kind, name: name, frame: viewportFrame(in: settings), cards: cardSnapshots(in: settings),
             state: [

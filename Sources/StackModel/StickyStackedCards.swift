@@ -8,9 +8,13 @@ public final class StickyStackedCards: Component {
     public let kind = ComponentKind.stickyStackedCards
     public let name: String
     public let origin: Point
-    @exclusivity(unchecked) public private(set) var width: Double
+    @exclusivity(unchecked) public private(set) var width: Double {
+        didSet { frames.bump() }
+    }
     /// The scroll view's visible height.
-    @exclusivity(unchecked) public private(set) var viewportHeight: Double
+    @exclusivity(unchecked) public private(set) var viewportHeight: Double {
+        didSet { frames.bump() }
+    }
     /// Which of its width and visible height follow the screen's (``ContainerFill``).
     public var fill = ContainerFill.none
     /// The space between cards in the column (S3 counts it in a card's travel).
@@ -28,9 +32,14 @@ public final class StickyStackedCards: Component {
 
     // `@exclusivity(unchecked)` on the state a touch move or a frame reads (as `Screen` does).
     /// The scroll offset: how far the content has moved up, always in `0...maxOffset` (S6).
-    @exclusivity(unchecked) public internal(set) var scrollOffset: Double
+    @exclusivity(unchecked) public internal(set) var scrollOffset: Double {
+        didSet { frames.bump() }
+    }
     /// The finger panning the scroll view, if any.
     @exclusivity(unchecked) var pan: Pan?
+    /// The frames computed for the state above (the pan is none of it) at a moment, kept until it
+    /// changes: every stored property above bumps its revision.
+    let frames = KeptFrames()
 
     /// A finger on the scroll view, and the offset when it went down.
     struct Pan {

@@ -5,6 +5,10 @@ extension WalletCardStack {
     /// The selected card has the Selected trait, its own hint, and sort priority 1; the others are
     /// hidden while one is selected. Every card offers the stack's `escape` action.
     public func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {
+        frames.elements(in: settings) { makeAccessibilityElements(in: settings) }
+    }
+
+    private func makeAccessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement] {
         let selected = selectedIndex
         let step = step(in: settings)
         let snapshots = cardSnapshots(in: settings)

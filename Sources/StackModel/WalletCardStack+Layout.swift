@@ -33,6 +33,10 @@ extension WalletCardStack {
     /// shows of any card is `frame.intersection(maskFrame())`. As in SwiftUI, `.mask` does not
     /// change hit testing (SEMANTICS.md), so a masked card in the pile stays hittable.
     public func cardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
+        frames.cards(in: settings) { makeCardSnapshots(in: settings) }
+    }
+
+    private func makeCardSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
         let now = settings.now
         let tops = tops(selected: selectedIndex, in: settings)
         let mask = maskFrame(in: settings)
@@ -63,6 +67,10 @@ extension WalletCardStack {
     }
 
     public func snapshot(in settings: ScreenSettings) -> ComponentSnapshot {
+        frames.snapshot(in: settings) { makeSnapshot(in: settings) }
+    }
+
+    private func makeSnapshot(in settings: ScreenSettings) -> ComponentSnapshot {
         ComponentSnapshot(
             kind: kind, name: name, frame: stackFrame(in: settings), cards: cardSnapshots(in: settings),
             parts: detailSnapshot(in: settings).map { [$0] } ?? [],

@@ -11,7 +11,9 @@ public final class WalletCardStack: Component {
     public let name: String
     /// Where the stack's top-left corner sits on the screen, and how wide it is.
     public let origin: Point
-    @exclusivity(unchecked) public private(set) var width: Double
+    @exclusivity(unchecked) public private(set) var width: Double {
+        didSet { frames.bump() }
+    }
     /// Which of its width and height follow the screen's (``ContainerFill``).
     public var fill = ContainerFill.none
     /// Every card's height (W3): the cards' own heights are ignored.
@@ -23,25 +25,40 @@ public final class WalletCardStack: Component {
 
     // `@exclusivity(unchecked)` on the state a touch move or a frame reads (as `Screen` does).
     /// The cards, as the owner holds them.
-    @exclusivity(unchecked) public private(set) var cards: [CardSpec]
+    @exclusivity(unchecked) public private(set) var cards: [CardSpec] {
+        didSet { frames.bump() }
+    }
     /// The `selection` binding: an id, or nil. An id that names no card counts as none (W11), but
     /// is kept, as the binding keeps it.
-    @exclusivity(unchecked) public private(set) var selection: String?
+    @exclusivity(unchecked) public private(set) var selection: String? {
+        didSet { frames.bump() }
+    }
     /// The height the stack is given (W1).
-    @exclusivity(unchecked) public private(set) var height: Double
+    @exclusivity(unchecked) public private(set) var height: Double {
+        didSet { frames.bump() }
+    }
 
     /// What is left of each card's travel after a change of selection, by card id: the card's y
     /// offset on screen is its top from the math plus this value, which animates to 0 (W6).
     ///
     /// Keeping the travel apart from the top means a re-layout for any other reason (height,
     /// Dynamic Type, cards) jumps, as in the seed, whose only animation is keyed on `selection`.
-    @exclusivity(unchecked) var travel: [ByteKey: AnimatedValue] = [:]
+    @exclusivity(unchecked) var travel: [ByteKey: AnimatedValue] = [:] {
+        didSet { frames.bump() }
+    }
     /// Each card's `scaleEffect` from the press style (W7), by card id.
-    @exclusivity(unchecked) var pressScale: [ByteKey: AnimatedValue] = [:]
+    @exclusivity(unchecked) var pressScale: [ByteKey: AnimatedValue] = [:] {
+        didSet { frames.bump() }
+    }
     /// The detail area's opacity (`.transition(.opacity)`, W5).
-    @exclusivity(unchecked) var detailOpacity: AnimatedValue
+    @exclusivity(unchecked) var detailOpacity: AnimatedValue {
+        didSet { frames.bump() }
+    }
     /// The card each finger went down on, and whether the finger is inside it now, by touch id.
     @exclusivity(unchecked) var presses = TouchMap<Press>()
+    /// The frames computed for the state above (the presses are none of it) at a moment, kept
+    /// until it changes: every stored property above bumps its revision.
+    let frames = KeptFrames()
 
     /// A finger's press on a card (W7).
     struct Press: Hashable, Sendable {
@@ -196,6 +213,6 @@ public final class WalletCardStack: Component {
     }
 
     public var animationEndTime: Double? {
-        latestEnd(Array(travel.values) + Array(pressScale.values) + [detailOpacity])
+        frames.endTime { latestEnd(Array(travel.values) + Array(pressScale.values) + [detailOpacity]) }
     }
 }

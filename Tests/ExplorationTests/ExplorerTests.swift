@@ -269,4 +269,24 @@ final class AsymmetricHost: ExploreHost {
         #expect(BuiltinInvariant.firstRepeatedID(cards(many + ["caf\u{E9}", "cafe\u{301}"])) == nil)
         #expect(BuiltinInvariant.firstRepeatedID(cards(["x"] + many + ["x"])) == "x")
     }
+
+    /// The accessibility check reads element ids without making targets: what it decides is what
+    /// `ComponentTarget` says, for card ids, part names, NFC and NFD, prefixes and empty ids.
+    @Test("an element id is a card's, and which card's, as ComponentTarget reads and writes it")
+    func elementIDsReadAsTargets() {
+        let ids = [
+            "", "card:", "card:a", "card:ab", "card:caf\u{E9}", "card:cafe\u{301}", "card", "Card:a", "stack",
+            "show_less", "card:card:a", "a", "caf\u{E9}",
+        ]
+        let cardIDs = ["", "a", "ab", "caf\u{E9}", "cafe\u{301}", "card:a", "b"]
+        for id in ids {
+            #expect(BuiltinInvariant.isCardElement(id) == (ComponentTarget(id).cardID != nil), "\(id)")
+            for cardID in cardIDs {
+                #expect(
+                    BuiltinInvariant.isElement(id, of: cardID)
+                        == id.isSameBytes(ComponentTarget.card(cardID).name),
+                    "\(id) for card \(cardID)")
+            }
+        }
+    }
 }
