@@ -52,7 +52,9 @@ let package = Package(
         // `make lua` writes.
         .target(
             name: "Bindings",
-            dependencies: ["LuaRuntime", "StackModel", "TestResults", "Traces", "Exploration", "CEmbeddedLua"],
+            dependencies: [
+                "LuaRuntime", "StackModel", "TestResults", "Traces", "Exploration", "CEmbeddedLua",
+            ],
             exclude: ["Lua"]),
         // The runner: options and config, discovery, selection and shards, worker processes,
         // reporters, `check`, traces/golden/artifact outputs. Unit-tested in StackplayRunnerTests.

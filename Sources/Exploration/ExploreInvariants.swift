@@ -111,7 +111,8 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
                 // read once for all the cards.
                 var labelled: [(id: String, frame: Rect, group: Bool)] = []
                 for element in component.accessibilityElements(in: settings) where !element.label.isEmpty {
-                    labelled.append((element.id, element.frame, !element.isHidden && !isCardElement(element.id)))
+                    labelled.append(
+                        (element.id, element.frame, !element.isHidden && !isCardElement(element.id)))
                 }
                 for card in snapshot.cards where card.isVisible {
                     // Its own element, or a labelled group over it (the closed pile is one
@@ -119,7 +120,8 @@ public enum BuiltinInvariant: String, CaseIterable, Sendable {
                     // own hidden on purpose (`.accessibilityHidden`: the wallet's pile while a
                     // card is selected, W10) still names it.
                     let named = labelled.contains { element in
-                        isElement(element.id, of: card.id) || (element.group && overlaps(element.frame, card.frame))
+                        isElement(element.id, of: card.id)
+                            || (element.group && overlaps(element.frame, card.frame))
                     }
                     guard named else {
                         return ExploreFailure(
