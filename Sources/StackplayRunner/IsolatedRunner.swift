@@ -88,12 +88,12 @@ struct IsolatedRunner {
             }
         case .test?:
             guard let test = reader.test() else { break }
-            wire.result(runner.run(test, repeats: repeats))
+            wire.result(runner.run(test, repeats: repeats), known: test)
         case .mirrorPair?:
             guard let plain = reader.test(), let mirrored = reader.test() else { break }
             let (first, second) = runner.run(plain: plain, mirrored: mirrored, repeats: repeats)
-            wire.result(first)
-            wire.result(second)
+            wire.result(first, known: plain)
+            wire.result(second, known: mirrored)
         case nil: break
         }
         return wire.bytes
@@ -181,7 +181,8 @@ struct IsolatedRunner {
             var read: [TestResult] = []
             if case .finished(let bytes) = outcome {
                 var wire = WireReader(bytes)
-                read = indices.compactMap { _ in wire.result() }
+                // the worker leaves out a result's test when it is the one it was sent
+                read = indices.compactMap { wire.result(known: tests[$0]) }
             }
             if read.count != indices.count { read = indices.map { Self.lost(tests[$0], outcome, while: "") } }
             for (index, result) in zip(indices, read) { ahead[index] = result }

@@ -59,8 +59,16 @@ struct WireWriter {
         string(test.baseName)
     }
 
-    mutating func result(_ result: TestResult) {
-        test(result.test)
+    /// `result`, field by field. With `known`, the test the reader already has (the request's):
+    /// a flag says whether the result's test is that one, which is then left out.
+    mutating func result(_ result: TestResult, known: TestCase? = nil) {
+        if let known {
+            let same = result.test == known
+            bool(same)
+            if !same { test(result.test) }
+        } else {
+            test(result.test)
+        }
         string(result.status.rawValue)
         for text in [result.message, result.traceback, result.dump, result.position] { string(text) }
         double(result.seconds)
@@ -162,8 +170,16 @@ struct WireReader {
         return test
     }
 
-    mutating func result() -> TestResult? {
-        guard let test = test(), let status = string().flatMap(TestResult.Status.init(rawValue:)),
+    /// What ``WireWriter/result(_:known:)`` wrote, with the same `known`.
+    mutating func result(known: TestCase? = nil) -> TestResult? {
+        let test: TestCase?
+        if let known {
+            guard let same = bool() else { return nil }
+            test = same ? known : self.test()
+        } else {
+            test = self.test()
+        }
+        guard let test, let status = string().flatMap(TestResult.Status.init(rawValue:)),
             let message = string(), let traceback = string(), let dump = string(), let position = string(),
             let seconds = double(), seconds.isFinite, seconds >= 0, let traces = strings(),
             let output = string(), let seed = int(),

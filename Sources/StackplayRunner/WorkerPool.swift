@@ -227,8 +227,11 @@ final class WorkerPool {
             }
             // Each worker gets jobs, up to `depth` of them, so that it starts the next job as soon as
             // it has answered one, without waiting for this process to read the answer.
+            // Near the end, fewer: a job sent to one worker cannot move to another that has run out.
+            let live = workers.filter { $0.pid > 0 }.count
+            let depth = min(Self.depth, max(2, remaining / max(1, live)))
             for slot in workers.indices {
-                while workers[slot].pid > 0, workers[slot].jobs.count < Self.depth, let job = nextJob(for: slot) {
+                while workers[slot].pid > 0, workers[slot].jobs.count < depth, let job = nextJob(for: slot) {
                     let bytes = request(job)
                     if !workers[slot].jobs.isEmpty, workers[slot].queuedBytes + bytes.count > Self.queuedMost {
                         again.insert(job, at: 0)

@@ -74,6 +74,72 @@ import Testing
         #expect(answers == [0: [0], 1: [1]])
     }
 
+    @Test func `an answer reaches the run while a later job sent with it still runs`() throws {
+        // job 1 waits for a file that the run makes when job 0's answer arrives: the worker holds
+        // both jobs and rings only every few answers, so job 0's answer must come by the run's own
+        // clock (it waits 5 s at most, then answers 0 and the test fails)
+        let marker = "/tmp/stackplay-pool-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        defer { unlink(marker) }
+        let pool = WorkerPool(workers: 1, count: 2, timeout: 0) { index in
+            guard index == 1 else { return [0] }
+            for _ in 0..<500 {
+                if access(marker, F_OK) == 0 { return [1] }
+                usleep(10_000)
+            }
+            return [0]
+        }
+        var answers: [Int: [UInt8]] = [:]
+        let ended = pool.run { index, outcome in
+            if case .finished(let bytes) = outcome { answers[index] = bytes }
+            if index == 0 { close(open(marker, O_CREAT | O_WRONLY, 0o600)) }
+        }
+        pool.killAll()
+        #expect(ended)
+        #expect(answers == [0: [0], 1: [1]])
+    }
+
+    @Test func `answers larger than the pipe and many at once all come back whole and in order`() {
+        // 64 KiB pipes: answers of 1 MiB and of 40 KiB fill them, and 100 jobs of small ones make
+        // several rings' worth
+        let size = { (index: Int) in index % 10 == 3 ? 1 << 20 : index % 10 == 7 ? 40 << 10 : 1 + index % 5 }
+        let pool = WorkerPool(workers: 2, count: 100, timeout: 0) { index in
+            (0..<size(index)).map { UInt8(truncatingIfNeeded: index &+ $0) }
+        }
+        var order: [Int] = []
+        var whole = 0
+        let ended = pool.run { index, outcome in
+            order.append(index)
+            guard case .finished(let bytes) = outcome, bytes.count == size(index) else { return }
+            if bytes.indices.allSatisfy({ bytes[$0] == UInt8(truncatingIfNeeded: index &+ $0) }) { whole += 1 }
+        }
+        pool.killAll()
+        #expect(ended)
+        #expect(whole == 100)
+        #expect(order.sorted() == Array(0..<100))
+    }
+
+    @Test func `a crash in the middle of a batch reports the jobs before it and runs the ones after it`() {
+        // one worker holds all twelve jobs; job 5 crashes it after jobs 0 to 4 answered
+        let pool = WorkerPool(workers: 1, count: 12, timeout: 0) { index in
+            if index == 5 { raise(SIGSEGV) }
+            return [UInt8(index)]
+        }
+        var outcomes: [Int: String] = [:]
+        var order: [Int] = []
+        _ = pool.run { index, outcome in
+            order.append(index)
+            switch outcome {
+            case .finished(let bytes): outcomes[index] = "finished \(bytes)"
+            case .crashed(let signal, _): outcomes[index] = "crashed \(signal.map(String.init) ?? "-")"
+            default: outcomes[index] = "other"
+            }
+        }
+        pool.killAll()
+        #expect(order == Array(0..<12))
+        for index in 0..<12 where index != 5 { #expect(outcomes[index] == "finished [\(index)]") }
+        #expect(outcomes[5] == "crashed \(SIGSEGV)")
+    }
+
     @Test func `a file's jobs go to one worker, to the one that served the file first`() {
         let keys = ["a", "a", "a", "b", "b", "c"]
         var order = JobOrder(count: keys.count) { keys[$0] }
@@ -128,5 +194,28 @@ import Testing
         #expect(reader.result() == result)
         var truncated = WireReader(Array(writer.bytes.dropLast(3)))
         #expect(truncated.result() == nil)
+    }
+
+    @Test func `a result whose test is the request's leaves the test out and reads back whole`() {
+        let sent = TestCase(file: "a.lua", root: nil, name: "n", position: "a.lua:1", index: 0, skipped: false)
+        var other = sent
+        other.name = "renamed"
+        for test in [sent, other] {
+            let result = TestResult(test: test, status: .passed, output: "o", seed: 3)
+            var full = WireWriter()
+            full.result(result)
+            var short = WireWriter()
+            short.result(result, known: sent)
+            var reader = WireReader(short.bytes)
+            #expect(reader.result(known: sent) == result)
+            // one flag byte beside the whole test, or instead of it
+            #expect(short.bytes.count == (test == sent ? full.bytes.count + 1 - testBytes(sent) : full.bytes.count + 1))
+        }
+    }
+
+    private func testBytes(_ test: TestCase) -> Int {
+        var writer = WireWriter()
+        writer.test(test)
+        return writer.bytes.count
     }
 }
