@@ -109,8 +109,7 @@ struct WireReader {
 
     private mutating func word() -> UInt64? {
         guard offset + 8 <= bytes.count else { return nil }
-        var value: UInt64 = 0
-        for shift in 0..<8 { value |= UInt64(bytes[offset + shift]) << (8 * UInt64(shift)) }
+        let value = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
         offset += 8
         return value
     }
@@ -123,8 +122,11 @@ struct WireReader {
     }
     mutating func string() -> String? {
         guard let count = int(), count >= 0, count <= bytes.count - offset else { return nil }
+        if count == 0 { return "" }  // most of a result's texts
         defer { offset += count }
-        return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
+        return bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + count]), as: UTF8.self)
+        }
     }
 
     /// What ``WireWriter/optionalString(_:)`` wrote: `.some(nil)` for none, nil when the bytes

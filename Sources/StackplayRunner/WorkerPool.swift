@@ -61,7 +61,7 @@ final class WorkerPool {
     }
 
     /// How many jobs a worker holds at once: the one it runs and those sent behind it.
-    static let depth = 16
+    static let depth = 64
     /// A worker rings the doorbell once this many answers are in its pipe: half of ``depth``, so
     /// that the parent sends more while the worker still has jobs to run.
     static let ring = depth / 2
@@ -230,20 +230,39 @@ final class WorkerPool {
             // Near the end, fewer: a job sent to one worker cannot move to another that has run out.
             let live = workers.filter { $0.pid > 0 }.count
             let depth = min(Self.depth, max(2, remaining / max(1, live)))
-            for slot in workers.indices {
-                while workers[slot].pid > 0, workers[slot].jobs.count < depth, let job = nextJob(for: slot) {
+            // The jobs for one worker go in one write.
+            func fill(_ slot: Int) -> Bool {
+                var batch: [Int] = []
+                var sizes: [Int] = []
+                var frames: [UInt8] = []
+                var held = workers[slot].jobs.count
+                var queued = workers[slot].queuedBytes
+                while held < depth, let job = nextJob(for: slot) {
                     let bytes = request(job)
-                    if !workers[slot].jobs.isEmpty, workers[slot].queuedBytes + bytes.count > Self.queuedMost {
+                    if held > 0, queued + bytes.count > Self.queuedMost {
                         again.insert(job, at: 0)
                         break
                     }
-                    if !send(job, bytes, to: slot) {
-                        // the worker is gone before it took the job: the job waits for another (the
-                        // one it was running, if any, ends as a crash when its pipe is read)
-                        again.insert(job, at: 0)
-                        guard workers[slot].jobs.isEmpty else { break }
-                        replace(slot)
-                    }
+                    if held > 0 { queued += bytes.count }
+                    withUnsafeBytes(of: Int64(bytes.count).littleEndian) { frames.append(contentsOf: $0) }
+                    frames.append(contentsOf: bytes)
+                    batch.append(job)
+                    sizes.append(bytes.count)
+                    held += 1
+                }
+                guard !batch.isEmpty else { return true }
+                guard send(batch, sizes: sizes, frames: frames, to: slot) else {
+                    // the worker is gone before it took the jobs: they wait for another (the one it
+                    // was running, if any, ends as a crash when its pipe is read)
+                    again.insert(contentsOf: batch, at: 0)
+                    return false
+                }
+                return true
+            }
+            for slot in workers.indices {
+                for _ in 0..<3 {
+                    guard workers[slot].pid > 0, !fill(slot), workers[slot].jobs.isEmpty else { break }
+                    replace(slot)
                 }
             }
             // a gone slot polls fd -1, which poll() skips; a worker in the middle of an answer is
@@ -327,18 +346,15 @@ final class WorkerPool {
         return Worker(pid: pid, requests: requests[1], answers: answers[0], doorbell: doorbell[0])
     }
 
-    /// Sends `bytes`, the request of `job`, to the worker in `slot`: its job, or one behind it.
-    private func send(_ job: Int, _ bytes: [UInt8], to slot: Int) -> Bool {
-        var frame = [UInt8]()
-        frame.reserveCapacity(8 + bytes.count)
-        withUnsafeBytes(of: Int64(bytes.count).littleEndian) { frame.append(contentsOf: $0) }
-        frame.append(contentsOf: bytes)
-        guard frame.withUnsafeBytes({ Syscall.writeAll(workers[slot].requests, $0) == nil }) else { return false }
+    /// Sends `frames`, the requests of `jobs` (of `sizes` bytes, each after its length), to the
+    /// worker in `slot`: behind the jobs it holds.
+    private func send(_ jobs: [Int], sizes: [Int], frames: [UInt8], to slot: Int) -> Bool {
+        guard frames.withUnsafeBytes({ Syscall.writeAll(workers[slot].requests, $0) == nil }) else { return false }
         let now = Self.now()
         if workers[slot].jobs.isEmpty { workers[slot].started = now }
-        workers[slot].jobs.append(job)
-        workers[slot].sizes.append(bytes.count)
-        workers[slot].sentAt.append(now)
+        workers[slot].jobs += jobs
+        workers[slot].sizes += sizes
+        workers[slot].sentAt += repeatElement(now, count: jobs.count)
         return true
     }
 
