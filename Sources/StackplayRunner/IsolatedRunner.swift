@@ -56,6 +56,7 @@ struct IsolatedRunner {
     private static func answer(_ request: [UInt8], runner: TestRunner, repeats: Int) -> [UInt8] {
         var reader = WireReader(request)
         var wire = WireWriter()
+        wire.reserve(1024)
         switch reader.int().flatMap(Request.init(rawValue:)) {
         case .discover?:
             guard let path = reader.string(), let root = reader.optionalString() else { break }

@@ -213,6 +213,25 @@ import Testing
         }
     }
 
+    @Test func `a test is the request's only when every field is, texts byte for byte`() {
+        let sent = TestCase(
+            file: "a.lua", root: "r", name: "caf\u{E9}", position: "a.lua:1", index: 2, skipped: false, tags: ["x"])
+        var decomposed = sent
+        decomposed.name = "cafe\u{301}"  // equal as Swift strings, not as bytes
+        var tagged = sent
+        tagged.tags = ["y"]
+        var rootless = sent
+        rootless.root = nil
+        var focused = sent
+        focused.focused = true
+        #expect(WireWriter.sameOnWire(sent, sent))
+        #expect(decomposed.name == sent.name)
+        for other in [decomposed, tagged, rootless, focused] {
+            #expect(!WireWriter.sameOnWire(other, sent))
+            #expect(other != sent)
+        }
+    }
+
     private func testBytes(_ test: TestCase) -> Int {
         var writer = WireWriter()
         writer.test(test)
