@@ -20,8 +20,9 @@ import SystemCalls
 /// A worker writes each answer to its answer pipe as soon as the job ends (length first, then the
 /// time it ended, then the bytes), so that what it finished is there for the parent even if it
 /// dies at the next job. It does not wake the parent for each: it rings a third pipe, the doorbell,
-/// once every ``ring`` answers, before it would wait for a request, and when its answer pipe is
-/// full; the parent, woken by a ring (or a worker's death, the end of its doorbell, or its own
+/// once every ``ring`` answers, before it would wait for a request, and in the middle of an answer
+/// that may not fit in the pipe (its length sent first, so the parent reads the rest as it comes);
+/// the parent, woken by a ring (or a worker's death, the end of its doorbell, or its own
 /// clock: at least every ``latency`` seconds while jobs run, so that a result is reported while a
 /// slow test after it runs), reads every answer there is. Waking the parent was most of what a
 /// small test cost beyond its own work on the 2-core machine (issue 21: a wake-up across cores
@@ -312,9 +313,9 @@ final class WorkerPool {
             for fd in requests + answers { close(fd) }
             return nil
         }
-        // neither side of an answer or a ring waits: the parent reads what there is, a worker
-        // rings before it waits for room
-        for fd in answers + doorbell { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        // the parent reads what there is without waiting, and a ring never waits; a worker's
+        // answers wait for room (as its watchdog's stop frame does), having rung before a large one
+        for fd in [answers[0], doorbell[0], doorbell[1]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         let pid = fork()
         if pid < 0 {
             for fd in requests + answers + doorbell { close(fd) }
@@ -588,25 +589,18 @@ private struct WorkerLoop {
         }
     }
 
-    /// Writes `frame` to the answer pipe, waiting for room when it is full (ringing first: the
-    /// parent then reads as it is written), and rings when enough answers are there.
+    /// Writes `frame` to the answer pipe, and rings when enough answers are there. A frame that
+    /// may not fit in the pipe beside those there goes length first, then a ring, then the rest:
+    /// the parent, woken with part of an answer in its hands, reads the rest as it is written.
     private mutating func write(_ frame: [UInt8]) {
-        var offset = 0
         frame.withUnsafeBytes { bytes in
-            while offset < bytes.count {
-                let put = Glibc.write(answers, bytes.baseAddress! + offset, bytes.count - offset)
-                if put > 0 {
-                    offset += put
-                } else if put < 0, errno == EAGAIN {
-                    ring()
-                    var room = pollfd(fd: answers, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&room, 1, -1)
-                } else if put < 0, errno == EINTR {
-                    continue
-                } else {
-                    _exit(1)
-                }
+            var sent = 0
+            if unrungBytes + bytes.count > WorkerPool.unrungMostBytes {
+                guard Syscall.writeAll(answers, UnsafeRawBufferPointer(rebasing: bytes[..<8])) == nil else { _exit(1) }
+                ring()
+                sent = 8
             }
+            guard Syscall.writeAll(answers, UnsafeRawBufferPointer(rebasing: bytes[sent...])) == nil else { _exit(1) }
         }
         unrung += 1
         unrungBytes += frame.count
