@@ -617,9 +617,10 @@ private struct WorkerLoop {
 
 /// Which job a worker takes next. The jobs are cut into shares, each a run of jobs next to each
 /// other with the same key (jobs without a key are a share each); a worker runs its share to the
-/// end, then takes the first share nobody has taken (among the next few, one whose key it served
-/// before), and when every share is taken, the next few jobs of the largest share left: a file's
-/// tests run where its state is built, and no worker waits while another has jobs to spare.
+/// end, then takes the first share nobody has taken whose key it served before, else the first
+/// share nobody has taken, and when every share is taken, the next few jobs of the largest share
+/// left: a file's tests run where it was discovered (compiled), and no worker waits while another
+/// has jobs to spare.
 struct JobOrder {
     private struct Share {
         var next: Int
@@ -632,8 +633,14 @@ struct JobOrder {
     private var firstFree = 0
     /// The share each worker slot runs.
     private var held: [Int: Int] = [:]
-    /// How many shares past the first free one a worker looks at for a key it served.
-    private static let lookahead = 8
+    /// The shares of each key.
+    private var sharesOf: [String: [Int]] = [:]
+    /// Each slot's shares whose key its process served (it has the file compiled: a file another
+    /// worker discovered is compiled again), last first, and how many of its keys they came from.
+    private var own: [Int: [Int]] = [:]
+    private var ownKeys: [Int: Int] = [:]
+    /// How many jobs past the first free share a worker's own share may start.
+    private static let reach = 1024
     /// How many jobs a worker takes from the largest share left once every share is taken.
     private static let spared = 8
 
@@ -643,9 +650,27 @@ struct JobOrder {
             let name = key?(start)
             var end = start + 1
             if let name, let key { while end < count, key(end) == name { end += 1 } }
+            if let name { sharesOf[name, default: []].append(shares.count) }
             shares.append(Share(next: start, end: end, key: name))
             start = end
         }
+    }
+
+    /// The first free share of a key `served` holds, if any.
+    private mutating func ownShare(for slot: Int, served: Set<String>) -> Int? {
+        guard !sharesOf.isEmpty else { return nil }
+        if served.count != ownKeys[slot] {
+            // keys served before this batch, or a new process (none): looked up once
+            own[slot] = served.flatMap { sharesOf[$0] ?? [] }.sorted(by: >)
+            ownKeys[slot] = served.count
+        }
+        while let last = own[slot]?.last, shares[last].taken { own[slot]?.removeLast() }
+        // not too far ahead of the first free share: the results that finish before those of the
+        // jobs in front of them wait in the run for their turn to be reported
+        guard let last = own[slot]?.last, firstFree < shares.count,
+            shares[last].next - shares[firstFree].next <= Self.reach
+        else { return nil }
+        return last
     }
 
     /// The job the worker in `slot` runs next (nil when every job is handed out); `served`, the
@@ -653,20 +678,7 @@ struct JobOrder {
     mutating func next(for slot: Int, served: inout Set<String>) -> Int? {
         if let share = held[slot], shares[share].next < shares[share].end { return take(share) }
         while firstFree < shares.count, shares[firstFree].taken { firstFree += 1 }
-        var pick: Int?
-        var index = firstFree
-        var looked = 0
-        while index < shares.count, looked < Self.lookahead {
-            if !shares[index].taken {
-                if pick == nil { pick = index }
-                if let key = shares[index].key, served.contains(key) {
-                    pick = index
-                    break
-                }
-                looked += 1
-            }
-            index += 1
-        }
+        var pick = ownShare(for: slot, served: served) ?? (firstFree < shares.count ? firstFree : nil)
         if pick == nil {
             // every share is taken: the next jobs of the largest share left, which goes on after them
             guard
@@ -683,7 +695,12 @@ struct JobOrder {
         guard let pick else { return nil }
         shares[pick].taken = true
         held[slot] = pick
-        if let key = shares[pick].key { served.insert(key) }
+        if let key = shares[pick].key, served.insert(key).inserted {
+            // its other shares, if any, are this worker's own from now on
+            let others = (sharesOf[key] ?? []).filter { !shares[$0].taken }
+            if !others.isEmpty { own[slot] = ((own[slot] ?? []) + others).sorted(by: >) }
+            ownKeys[slot] = served.count
+        }
         return take(pick)
     }
 

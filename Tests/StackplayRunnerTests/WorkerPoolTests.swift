@@ -155,6 +155,35 @@ import Testing
         #expect(first == ["a"] && second == ["b", "c"])
     }
 
+    @Test func `a worker takes the files it served before the others, however far down the list`() {
+        // 40 files of 2 jobs; the second worker discovered the last 20 (it has them compiled)
+        let keys = (0..<80).map { "f\($0 / 2)" }
+        var order = JobOrder(count: keys.count) { keys[$0] }
+        var first: Set<String> = Set((0..<20).map { "f\($0)" })
+        var second: Set<String> = Set((20..<40).map { "f\($0)" })
+        var handed: [[Int]] = [[], []]
+        var slot = 0
+        while let job = slot == 0 ? order.next(for: 0, served: &first) : order.next(for: 1, served: &second) {
+            handed[slot].append(job)
+            slot = 1 - slot
+        }
+        #expect(handed[0] == Array(0..<40))
+        #expect(handed[1] == Array(40..<80))
+    }
+
+    @Test func `a worker's own file far ahead of the first free one waits: results would pile up`() {
+        // files of 1,200 jobs: the second worker's own file starts 1,200 jobs past the first free
+        // one (f1, once the first worker has f0); with files of 600 it is near enough
+        for size in [1200, 600] {
+            let keys = (0..<3 * size).map { "f\($0 / size)" }
+            var order = JobOrder(count: keys.count) { keys[$0] }
+            var first: Set<String> = []
+            var second: Set<String> = ["f2"]
+            #expect(order.next(for: 0, served: &first) == 0)
+            #expect(order.next(for: 1, served: &second) == (size == 1200 ? size : 2 * size))
+        }
+    }
+
     @Test func `a worker with nothing left takes the next jobs of the largest share`() {
         var order = JobOrder(count: 20) { _ in "big" }
         var first: Set<String> = []
