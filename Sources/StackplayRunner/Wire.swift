@@ -106,7 +106,9 @@ struct WireWriter {
         var a = a
         var b = b
         return a.withUTF8 { x in
-            b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+            b.withUTF8 { y in
+                x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+            }
         }
     }
 
@@ -137,7 +139,9 @@ struct WireReader {
 
     private mutating func word() -> UInt64? {
         guard offset + 8 <= bytes.count else { return nil }
-        let value = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        let value = bytes.withUnsafeBytes {
+            UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
         offset += 8
         return value
     }
