@@ -56,6 +56,7 @@ struct IsolatedRunner {
     private static func answer(_ request: [UInt8], runner: TestRunner, repeats: Int) -> [UInt8] {
         var reader = WireReader(request)
         var wire = WireWriter()
+        wire.reserve(1024)
         switch reader.int().flatMap(Request.init(rawValue:)) {
         case .discover?:
             guard let path = reader.string(), let root = reader.optionalString() else { break }
@@ -88,12 +89,12 @@ struct IsolatedRunner {
             }
         case .test?:
             guard let test = reader.test() else { break }
-            wire.result(runner.run(test, repeats: repeats))
+            wire.result(runner.run(test, repeats: repeats), known: test)
         case .mirrorPair?:
             guard let plain = reader.test(), let mirrored = reader.test() else { break }
             let (first, second) = runner.run(plain: plain, mirrored: mirrored, repeats: repeats)
-            wire.result(first)
-            wire.result(second)
+            wire.result(first, known: plain)
+            wire.result(second, known: mirrored)
         case nil: break
         }
         return wire.bytes
@@ -156,8 +157,9 @@ struct IsolatedRunner {
         var index = 0
         while index < tests.count {
             let test = tests[index]
+            // (a next test that is not mirrored is no copy: no copy is made to compare it with)
             let paired =
-                index + 1 < tests.count && !test.variant.isMirrored
+                index + 1 < tests.count && !test.variant.isMirrored && tests[index + 1].variant.isMirrored
                 && tests[index + 1] == test.under(test.variant.mirrored)
             units.append((index, paired))
             index += paired ? 2 : 1
@@ -169,6 +171,7 @@ struct IsolatedRunner {
         let ended = pool.run(count: units.count) { job in
             let (first, paired) = units[job]
             var wire = WireWriter()
+            wire.reserve(512)
             wire.int((paired ? Request.mirrorPair : Request.test).rawValue)
             wire.test(tests[first])
             if paired { wire.test(tests[first + 1]) }
@@ -177,17 +180,21 @@ struct IsolatedRunner {
             tests[units[$0].first].file
         } _: { job, outcome in
             let (first, paired) = units[job]
-            let indices = paired ? [first, first + 1] : [first]
+            let indices = first..<first + (paired ? 2 : 1)
             var read: [TestResult] = []
+            read.reserveCapacity(indices.count)
             if case .finished(let bytes) = outcome {
                 var wire = WireReader(bytes)
-                read = indices.compactMap { _ in wire.result() }
+                // the worker leaves out a result's test when it is the one it was sent
+                for index in indices {
+                    guard let result = wire.result(known: tests[index]) else { break }
+                    read.append(result)
+                }
             }
             if read.count != indices.count { read = indices.map { Self.lost(tests[$0], outcome, while: "") } }
-            for (index, result) in zip(indices, read) { ahead[index] = result }
             // `--bail`: the first failed test in the tests' order ends the run; what finished
             // after it (a worker runs the job it holds behind another) is not reported.
-            while !bailed, let result = ahead.removeValue(forKey: delivered) {
+            func handOver(_ result: TestResult) {
                 deliver(delivered, result)
                 delivered += 1
                 if bail, result.status == .failed {
@@ -195,6 +202,15 @@ struct IsolatedRunner {
                     pool.stopsHere = true
                 }
             }
+            for (index, result) in zip(indices, read) {
+                // the next in order, with none ahead of it waiting: handed over without the table
+                if index == delivered, ahead.isEmpty {
+                    if !bailed { handOver(result) }
+                } else {
+                    ahead[index] = result
+                }
+            }
+            while !bailed, let result = ahead.removeValue(forKey: delivered) { handOver(result) }
         }
         release(killing: !ended || pool.stopsHere)
         if !bailed { for index in ahead.keys.sorted() { deliver(index, ahead[index]!) } }

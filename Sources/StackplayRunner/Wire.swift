@@ -1,6 +1,10 @@
 import StackModel
 import TestResults
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The bytes a worker process sends its parent: a test's result or a file's tests. Everything is
 /// written field by field, in a fixed order: integers and doubles as 8-byte little-endian words,
 /// strings length first. A test and a result carry every field of the record model that
@@ -59,8 +63,16 @@ struct WireWriter {
         string(test.baseName)
     }
 
-    mutating func result(_ result: TestResult) {
-        test(result.test)
+    /// `result`, field by field. With `known`, the test the reader already has (the request's):
+    /// a flag says whether the result's test is that one, which is then left out.
+    mutating func result(_ result: TestResult, known: TestCase? = nil) {
+        if let known {
+            let same = Self.sameOnWire(result.test, known)
+            bool(same)
+            if !same { test(result.test) }
+        } else {
+            test(result.test)
+        }
         string(result.status.rawValue)
         for text in [result.message, result.traceback, result.dump, result.position] { string(text) }
         double(result.seconds)
@@ -72,6 +84,32 @@ struct WireWriter {
         for text in [result.expected, result.actual, result.diff, result.picture] { string(text) }
         auditIssues(result.auditIssues)
         auditIssues(result.knownAuditIssues)
+    }
+
+    /// Whether `a` and `b` write the same bytes: every field equal, texts byte for byte (as
+    /// `TestCase`'s `==`, without its generic walk over each text: a result's test is checked
+    /// against its request's at every test).
+    static func sameOnWire(_ a: TestCase, _ b: TestCase) -> Bool {
+        guard a.index == b.index, a.skipped == b.skipped, a.focused == b.focused, a.tags.count == b.tags.count,
+            sameBytes(a.file, b.file), sameBytes(a.name, b.name), sameBytes(a.position, b.position),
+            sameBytes(a.baseName, b.baseName), a.variant == b.variant
+        else { return false }
+        switch (a.root, b.root) {
+        case (nil, nil): break
+        case (let x?, let y?): guard sameBytes(x, y) else { return false }
+        default: return false
+        }
+        return zip(a.tags, b.tags).allSatisfy { sameBytes($0, $1) }
+    }
+
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+            }
+        }
     }
 
     private mutating func auditIssues(_ issues: [AuditIssue]) {
@@ -101,8 +139,9 @@ struct WireReader {
 
     private mutating func word() -> UInt64? {
         guard offset + 8 <= bytes.count else { return nil }
-        var value: UInt64 = 0
-        for shift in 0..<8 { value |= UInt64(bytes[offset + shift]) << (8 * UInt64(shift)) }
+        let value = bytes.withUnsafeBytes {
+            UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
         offset += 8
         return value
     }
@@ -115,8 +154,11 @@ struct WireReader {
     }
     mutating func string() -> String? {
         guard let count = int(), count >= 0, count <= bytes.count - offset else { return nil }
+        if count == 0 { return "" }  // most of a result's texts
         defer { offset += count }
-        return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
+        return bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + count]), as: UTF8.self)
+        }
     }
 
     /// What ``WireWriter/optionalString(_:)`` wrote: `.some(nil)` for none, nil when the bytes
@@ -162,8 +204,16 @@ struct WireReader {
         return test
     }
 
-    mutating func result() -> TestResult? {
-        guard let test = test(), let status = string().flatMap(TestResult.Status.init(rawValue:)),
+    /// What ``WireWriter/result(_:known:)`` wrote, with the same `known`.
+    mutating func result(known: TestCase? = nil) -> TestResult? {
+        let test: TestCase?
+        if let known {
+            guard let same = bool() else { return nil }
+            test = same ? known : self.test()
+        } else {
+            test = self.test()
+        }
+        guard let test, let status = string().flatMap(TestResult.Status.init(rawValue:)),
             let message = string(), let traceback = string(), let dump = string(), let position = string(),
             let seconds = double(), seconds.isFinite, seconds >= 0, let traces = strings(),
             let output = string(), let seed = int(),

@@ -12,13 +12,22 @@ import SystemCalls
 ///
 /// The workers are forked from this process once, when the first batch needs them, and serve every
 /// batch after it (a run's discovery, then its tests: a worker keeps what it built, such as a
-/// file's snapshot). The parent sends a job's request down a pipe (bytes, length first; for the
-/// batch of ``init(workers:count:timeout:body:)`` the job's index) and reads the worker's answer
-/// back, length first; a worker holds the next job's request in its pipe while it runs one (a
-/// small request: one that cannot fill the pipe), so that it never waits for the parent between
-/// jobs, and a job it had not started when it died goes to the next worker. The parent stays
-/// single-threaded (it forks, so it must), and never waits for a worker it let go: stopped
-/// workers are reaped later, without blocking.
+/// file's snapshot). The parent sends jobs' requests down a pipe (bytes, length first; for the
+/// batch of ``init(workers:count:timeout:body:)`` the job's index), up to ``depth`` of them ahead
+/// of the worker, so that it never waits for the parent between jobs; a job it had not started
+/// when it died goes to the next worker.
+///
+/// A worker writes each answer to its answer pipe as soon as the job ends (length first, then the
+/// time it ended, then the bytes), so that what it finished is there for the parent even if it
+/// dies at the next job. It does not wake the parent for each: it rings a third pipe, the doorbell,
+/// once every ``ring`` answers, before it would wait for a request, and in the middle of an answer
+/// that may not fit in the pipe (its length sent first, so the parent reads the rest as it comes);
+/// the parent, woken by a ring (or a worker's death, the end of its doorbell, or its own
+/// clock: at least every ``latency`` seconds while jobs run, so that a result is reported while a
+/// slow test after it runs), reads every answer there is. Waking the parent was most of what a
+/// small test cost beyond its own work on the 2-core machine (issue 21: a wake-up across cores
+/// each answer, in a virtual machine). The parent stays single-threaded (it forks, so it must),
+/// and never waits for a worker it let go: stopped workers are reaped later, without blocking.
 final class WorkerPool {
     enum Outcome {
         /// What `body` returned.
@@ -52,16 +61,40 @@ final class WorkerPool {
         sigprocmask(SIG_UNBLOCK, &signals, nil)
     }
 
+    /// How many jobs a worker holds at once: the one it runs and those sent behind it.
+    static let depth = 64
+    /// A worker rings the doorbell once this many answers are in its pipe: half of ``depth``, so
+    /// that the parent sends more while the worker still has jobs to run.
+    static let ring = depth / 2
+    /// The most request bytes sent behind a worker's running job: they fit in the pipe, so that
+    /// writing them never waits for a worker that may hang.
+    private static let queuedMost = 32 << 10
+    /// The most answer bytes a worker leaves in its pipe unrung: a watchdog's stop frame still fits.
+    static let unrungMostBytes = 16 << 10
+    /// Seconds the parent sleeps at most while jobs run: a result waits no longer than this for
+    /// its report while a slow test after it runs.
+    static let latency = 0.01
+
     private struct Worker {
         var pid: pid_t
-        var requests: Int32  // parent writes job indices
-        var answers: Int32  // parent reads answers
-        /// The job it is running, and the one sent behind it (in the pipe, not started).
-        var job: Int?
-        var queued: Int?
+        var requests: Int32  // parent writes requests
+        var answers: Int32  // parent reads answers (non-blocking)
+        var doorbell: Int32  // parent reads rings (non-blocking); its end is the worker's death
+        /// The jobs sent, in order: the first is running (or about to), the others wait behind it.
+        var jobs: [Int] = []
+        /// Each of `jobs`' request size and when it was sent.
+        var sizes: [Int] = []
+        var sentAt: [Double] = []
+        /// When the first of `jobs` started (as near as the parent knows: the end of the one before,
+        /// which its answer carries, or its sending).
         var started: Double = 0
         var buffer: [UInt8] = []
+        /// Where the first answer not taken yet starts in `buffer`.
+        var head = 0
         var closed = false
+
+        /// The request bytes waiting behind the running job.
+        var queuedBytes: Int { sizes.dropFirst().reduce(0, +) }
     }
 
     private let count: Int
@@ -75,7 +108,7 @@ final class WorkerPool {
     /// The request of each job of the batch running now, made when the job is sent (a 10,000-test
     /// batch holds no 10,000 requests).
     private var request: (Int) -> [UInt8] = { _ in [] }
-    /// The read buffer of ``receive(_:)``, made once: answers arrive once a test.
+    /// The read buffer of ``readAnswers(_:)``, made once.
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     /// A pool of `workers` processes for jobs `0..<count`; `body(index)` runs in a worker.
@@ -116,7 +149,8 @@ final class WorkerPool {
     /// calling `done(index, outcome)` as each ends (in the order they end). Jobs next to each other
     /// with the same `key` (a file's tests) go to one worker, the one that served the key before
     /// when it is free (a file's discovery: it has the file's snapshot) (``JobOrder``). Returns
-    /// false when a signal interrupted the run before every job ended.
+    /// false when a signal interrupted the run before every job ended (what had finished by then
+    /// is handed to `done` first).
     func run(
         count: Int, request: @escaping (Int) -> [UInt8], key: ((Int) -> String)? = nil,
         _ done: (Int, Outcome) -> Void
@@ -141,40 +175,105 @@ final class WorkerPool {
             if !again.isEmpty { return again.removeFirst() }
             return order.next(for: slot, served: &served[slot])
         }
-        /// Replaces the worker in `slot`, its job ended; the job it held behind it is sent again.
+        /// Replaces the worker in `slot`, its job ended; the jobs it held behind it are sent again.
         func replacing(_ slot: Int, alreadyReaped: Bool = false) {
-            if let queued = workers[slot].queued { again.append(queued) }
+            again.insert(contentsOf: workers[slot].jobs.dropFirst(), at: 0)
             replace(slot, alreadyReaped: alreadyReaped)
+        }
+        /// Hands over every whole answer that has arrived from the worker in `slot`, in order, and
+        /// the end of a worker that died (not when the run `ending`, interrupted: then only what
+        /// finished); false once `--bail` stopped the batch.
+        func takeAnswers(_ slot: Int, ending: Bool = false) -> Bool {
+            while let job = workers[slot].jobs.first, let (answer, ended) = takeAnswer(slot, finishedOnly: ending) {
+                remaining -= 1
+                if let ended {
+                    workers[slot].jobs.removeFirst()
+                    workers[slot].sizes.removeFirst()
+                    workers[slot].sentAt.removeFirst()
+                    if let sent = workers[slot].sentAt.first { workers[slot].started = max(ended, sent) }
+                    done(job, .finished(answer))
+                } else {
+                    // the worker ends right after its watchdog's frame: a new one takes its place
+                    replacing(slot)
+                    done(job, .stopped(message: String(decoding: answer, as: UTF8.self)))
+                    return !stopsHere
+                }
+                if stopsHere { return false }
+            }
+            if !ending, let job = workers[slot].jobs.first, workers[slot].closed {
+                let (signal, status) = reap(workers[slot].pid)
+                replacing(slot, alreadyReaped: true)
+                remaining -= 1
+                done(job, .crashed(signal: signal, status: status))
+            }
+            return !stopsHere
+        }
+        /// Every answer that has arrived from every worker (the run ends: an interruption).
+        func takeEveryAnswer() {
+            for slot in workers.indices where workers[slot].pid > 0 && !workers[slot].jobs.isEmpty {
+                readAnswers(slot)
+                guard takeAnswers(slot, ending: true) else { return }
+            }
         }
         stopsHere = false
         while remaining > 0, !stopsHere {
-            if Self.interruption != 0 { return false }
+            if Self.interruption != 0 {
+                takeEveryAnswer()
+                return false
+            }
             if !workers.contains(where: { $0.pid > 0 }) {
                 // Every worker is gone and none can be made: run what is left here, unprotected.
                 while let job = nextJob(for: 0) { done(job, .finished(serve(request(job)))) }
                 return true
             }
-            // Each worker gets a job, and a small one behind it, so that it starts the next job as
-            // soon as it has answered one, without waiting for this process to read the answer.
-            for slot in workers.indices {
-                while workers[slot].pid > 0, workers[slot].queued == nil, let job = nextJob(for: slot) {
+            // Each worker gets jobs, up to `depth` of them, so that it starts the next job as soon as
+            // it has answered one, without waiting for this process to read the answer.
+            // Near the end, fewer: a job sent to one worker cannot move to another that has run out.
+            let live = workers.filter { $0.pid > 0 }.count
+            let depth = min(Self.depth, max(2, remaining / max(1, live)))
+            // The jobs for one worker go in one write.
+            func fill(_ slot: Int) -> Bool {
+                var batch: [Int] = []
+                var sizes: [Int] = []
+                var frames: [UInt8] = []
+                var held = workers[slot].jobs.count
+                var queued = workers[slot].queuedBytes
+                while held < depth, let job = nextJob(for: slot) {
                     let bytes = request(job)
-                    if workers[slot].job != nil, bytes.count > Self.queuedMost {
+                    if held > 0, queued + bytes.count > Self.queuedMost {
                         again.insert(job, at: 0)
                         break
                     }
-                    if !send(job, bytes, to: slot) {
-                        // the worker is gone before it took the job: the job waits for another (the
-                        // one it was running, if any, ends as a crash when its pipe is read)
-                        again.insert(job, at: 0)
-                        guard workers[slot].job == nil else { break }
-                        replace(slot)
-                    }
+                    if held > 0 { queued += bytes.count }
+                    withUnsafeBytes(of: Int64(bytes.count).littleEndian) { frames.append(contentsOf: $0) }
+                    frames.append(contentsOf: bytes)
+                    batch.append(job)
+                    sizes.append(bytes.count)
+                    held += 1
+                }
+                guard !batch.isEmpty else { return true }
+                guard send(batch, sizes: sizes, frames: frames, to: slot) else {
+                    // the worker is gone before it took the jobs: they wait for another (the one it
+                    // was running, if any, ends as a crash when its pipe is read)
+                    again.insert(contentsOf: batch, at: 0)
+                    return false
+                }
+                return true
+            }
+            for slot in workers.indices {
+                for _ in 0..<3 {
+                    guard workers[slot].pid > 0, !fill(slot), workers[slot].jobs.isEmpty else { break }
+                    replace(slot)
                 }
             }
-            // a gone slot polls fd -1, which poll() skips
-            var fds = workers.map {
-                pollfd(fd: $0.pid > 0 ? $0.answers : -1, events: Int16(POLLIN), revents: 0)
+            // a gone slot polls fd -1, which poll() skips; a worker in the middle of an answer is
+            // read as it writes
+            var fds: [pollfd] = []
+            for worker in workers {
+                let busy = worker.pid > 0 && !worker.jobs.isEmpty
+                fds.append(pollfd(fd: busy ? worker.doorbell : -1, events: Int16(POLLIN), revents: 0))
+                let partial = busy && worker.head < worker.buffer.count
+                fds.append(pollfd(fd: partial ? worker.answers : -1, events: Int16(POLLIN), revents: 0))
             }
             let wait = pollTimeout()
             let ready = poll(&fds, nfds_t(fds.count), wait)
@@ -182,36 +281,12 @@ final class WorkerPool {
                 if errno == EINTR { continue }
                 return false
             }
-            let now = Self.now()
             for slot in workers.indices {
-                guard workers[slot].job != nil else { continue }
-                if fds[slot].revents != 0 {
-                    readAnswers(slot)
-                    // every whole answer that has arrived, in order: a job's, then the one behind it
-                    while let job = workers[slot].job, let (answer, stopped) = takeAnswer(slot) {
-                        remaining -= 1
-                        if stopped {
-                            // the worker ends right after its watchdog's frame: a new one takes its place
-                            replacing(slot)
-                        } else {
-                            workers[slot].job = workers[slot].queued
-                            workers[slot].queued = nil
-                            workers[slot].started = now
-                        }
-                        done(
-                            job,
-                            stopped
-                                ? .stopped(message: String(decoding: answer, as: UTF8.self))
-                                : .finished(answer))
-                        if stopped { break }
-                    }
-                    if let job = workers[slot].job, workers[slot].closed {
-                        let (signal, status) = reap(workers[slot].pid)
-                        replacing(slot, alreadyReaped: true)
-                        remaining -= 1
-                        done(job, .crashed(signal: signal, status: status))
-                    }
-                } else if let job = workers[slot].job, timeout > 0, now - workers[slot].started > timeout {
+                guard !workers[slot].jobs.isEmpty else { continue }
+                if fds[2 * slot].revents != 0 { drainDoorbell(slot) }
+                readAnswers(slot)
+                guard takeAnswers(slot) else { break }
+                if let job = workers[slot].jobs.first, timeout > 0, Self.now() - workers[slot].started > timeout {
                     if workers[slot].pid > 0 { Glibc.kill(workers[slot].pid, SIGKILL) }
                     replacing(slot)
                     remaining -= 1
@@ -228,131 +303,145 @@ final class WorkerPool {
         Self.reapStopped()
         var requests: [Int32] = [0, 0]
         var answers: [Int32] = [0, 0]
+        var doorbell: [Int32] = [0, 0]
         guard pipe(&requests) == 0 else { return nil }
         guard pipe(&answers) == 0 else {
-            close(requests[0])
-            close(requests[1])
+            for fd in requests { close(fd) }
             return nil
         }
-        let pid = fork()
-        if pid < 0 {
+        guard pipe(&doorbell) == 0 else {
             for fd in requests + answers { close(fd) }
             return nil
         }
+        // the parent reads what there is without waiting, and a ring never waits; a worker's
+        // answers wait for room (as its watchdog's stop frame does), having rung before a large one
+        for fd in [answers[0], doorbell[0], doorbell[1]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        let pid = fork()
+        if pid < 0 {
+            for fd in requests + answers + doorbell { close(fd) }
+            return nil
+        }
         if pid == 0 {
-            // The worker: only its own two pipe ends stay open, so that the parent sees each
-            // worker's death as the end of that worker's pipe.
+            // The worker: only its own pipe ends stay open, so that the parent sees each worker's
+            // death as the end of that worker's pipes.
             for other in workers where other.requests >= 0 {
                 close(other.requests)
                 close(other.answers)
+                close(other.doorbell)
             }
             close(requests[1])
             close(answers[0])
+            close(doorbell[0])
             Watchdog.answer(to: answers[1])
             signal(SIGINT, SIG_IGN)
             signal(SIGTERM, SIG_DFL)
             // A crash ends the worker at once, for the parent to report: the Swift runtime's
             // backtracer would print to the run's stderr and take seconds.
             for fatal in [SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGTRAP] { signal(fatal, SIG_DFL) }
-            serve(requests: requests[0], answers: answers[1])
+            var loop = WorkerLoop(requests: requests[0], answers: answers[1], doorbell: doorbell[1])
+            loop.serve(serve)
         }
         close(requests[0])
         close(answers[1])
-        return Worker(pid: pid, requests: requests[1], answers: answers[0])
+        close(doorbell[1])
+        return Worker(pid: pid, requests: requests[1], answers: answers[0], doorbell: doorbell[0])
     }
 
-    /// The worker's loop: read a request, answer it, write the answer; end when the pipe closes.
-    private func serve(requests: Int32, answers: Int32) -> Never {
-        while true {
-            var field: Int64 = 0
-            guard withUnsafeMutableBytes(of: &field, { readFully(requests, $0) }) else { _exit(0) }
-            let size = Int(Int64(littleEndian: field))
-            guard size >= 0 else { _exit(1) }
-            var request = [UInt8](repeating: 0, count: size)
-            guard request.withUnsafeMutableBytes({ readFully(requests, $0) }) else { _exit(0) }
-            let answer = serve(request)
-            var length = Int64(answer.count).littleEndian
-            let sent =
-                withUnsafeBytes(of: &length) { writeFully(answers, $0) }
-                && answer.withUnsafeBytes { writeFully(answers, $0) }
-            guard sent else { _exit(1) }
-        }
-    }
-
-    /// The largest request sent to a worker behind the job it is running: one that fits in the
-    /// pipe beside another, so that writing it never waits for a worker that may hang.
-    private static let queuedMost = 4096
-
-    /// Sends `bytes`, the request of `job`, to the worker in `slot`: its job, or the one behind it.
-    private func send(_ job: Int, _ bytes: [UInt8], to slot: Int) -> Bool {
-        var length = Int64(bytes.count).littleEndian
-        guard withUnsafeBytes(of: &length, { writeFully(workers[slot].requests, $0) }),
-            bytes.withUnsafeBytes({ writeFully(workers[slot].requests, $0) })
-        else { return false }
-        if workers[slot].job == nil {
-            workers[slot].job = job
-            workers[slot].started = Self.now()
-        } else {
-            workers[slot].queued = job
-        }
+    /// Sends `frames`, the requests of `jobs` (of `sizes` bytes, each after its length), to the
+    /// worker in `slot`: behind the jobs it holds.
+    private func send(_ jobs: [Int], sizes: [Int], frames: [UInt8], to slot: Int) -> Bool {
+        guard frames.withUnsafeBytes({ Syscall.writeAll(workers[slot].requests, $0) == nil }) else { return false }
+        let now = Self.now()
+        if workers[slot].jobs.isEmpty { workers[slot].started = now }
+        workers[slot].jobs += jobs
+        workers[slot].sizes += sizes
+        workers[slot].sentAt += repeatElement(now, count: jobs.count)
         return true
     }
 
-    /// Reads what is there into the worker's buffer (the end of its pipe marks it closed).
-    private func readAnswers(_ slot: Int) {
-        let fd = workers[slot].answers
-        let got = chunk.withUnsafeMutableBytes { Syscall.read(fd, into: $0) }
-        if got > 0 { workers[slot].buffer.append(contentsOf: chunk[0..<got]) }
-        if got <= 0 { workers[slot].closed = true }
-        // a long answer (a 10,000-test file's list) gets its whole room once its length is known
-        if workers[slot].buffer.count < 1 << 16, let length = answerHeader(slot)?.length, length > 1 << 20,
-            length < 1 << 30, workers[slot].buffer.capacity < 8 + length
-        {
-            workers[slot].buffer.reserveCapacity(8 + length)
+    /// Reads the rings there are (the end of the doorbell is the worker's death: its answers are
+    /// then read to their end).
+    private func drainDoorbell(_ slot: Int) {
+        var rings = [UInt8](repeating: 0, count: 64)
+        while true {
+            let got = rings.withUnsafeMutableBytes { Syscall.read(workers[slot].doorbell, into: $0) }
+            if got < rings.count { break }
         }
     }
 
-    /// The length the answer at the start of the worker's buffer says it has, and whether it is a
+    /// Reads every answer byte there is into the worker's buffer, without waiting (the end of its
+    /// pipe marks it closed).
+    private func readAnswers(_ slot: Int) {
+        let fd = workers[slot].answers
+        while true {
+            if workers[slot].head == workers[slot].buffer.count {
+                workers[slot].buffer.removeAll(keepingCapacity: workers[slot].buffer.capacity <= 1 << 20)
+                workers[slot].head = 0
+            }
+            let got = chunk.withUnsafeMutableBytes { Syscall.read(fd, into: $0) }
+            if got == 0 || (got < 0 && errno != EAGAIN) { workers[slot].closed = true }
+            guard got > 0 else { return }
+            workers[slot].buffer.append(contentsOf: chunk[0..<got])
+            // a long answer (a 10,000-test file's list) gets its whole room once its length is known
+            let have = workers[slot].buffer.count - workers[slot].head
+            if have < 1 << 16, let length = answerHeader(slot)?.length, length > 1 << 20, length < 1 << 30,
+                workers[slot].buffer.capacity < workers[slot].buffer.count - have + 8 + length
+            {
+                workers[slot].buffer.reserveCapacity(workers[slot].buffer.count - have + 8 + length)
+            }
+            if got < chunk.count { return }
+        }
+    }
+
+    /// The length the answer at the head of the worker's buffer says it has, and whether it is a
     /// watchdog's stop message; nil when its 8 bytes have not arrived or say no length.
     private func answerHeader(_ slot: Int) -> (length: Int, stopped: Bool)? {
-        guard workers[slot].buffer.count >= 8 else { return nil }
+        let head = workers[slot].head
+        guard workers[slot].buffer.count - head >= 8 else { return nil }
         var field: UInt64 = 0
-        for shift in 0..<8 { field |= UInt64(workers[slot].buffer[shift]) << (8 * shift) }
+        for shift in 0..<8 { field |= UInt64(workers[slot].buffer[head + shift]) << (8 * shift) }
         guard let length = Int(exactly: field & ~Watchdog.stoppedFlag), length <= Int.max - 8 else {
             return nil
         }
         return (length, field & Watchdog.stoppedFlag != 0)
     }
 
-    /// The first whole answer in the worker's buffer, taken out of it (and whether it is a
-    /// watchdog's stop message); nil while it has not all arrived.
-    private func takeAnswer(_ slot: Int) -> ([UInt8], Bool)? {
-        guard workers[slot].buffer.count >= 8 else { return nil }
-        guard let (length, stopped) = answerHeader(slot) else {
+    /// The first whole answer in the worker's buffer, taken out of it, and when its job ended (nil
+    /// for a watchdog's stop message, which stays when `finishedOnly`); nil while it has not all
+    /// arrived.
+    private func takeAnswer(_ slot: Int, finishedOnly: Bool) -> ([UInt8], ended: Double?)? {
+        let head = workers[slot].head
+        guard workers[slot].buffer.count - head >= 8 else { return nil }
+        guard let (length, stopped) = answerHeader(slot), stopped || length >= 8 else {
             workers[slot].closed = true
             return nil
         }
-        let count = workers[slot].buffer.count
-        guard count >= 8 + length else { return nil }
-        if count == 8 + length {
+        if stopped, finishedOnly { return nil }
+        guard workers[slot].buffer.count - head >= 8 + length else { return nil }
+        workers[slot].head += 8 + length
+        if stopped { return (Array(workers[slot].buffer[head + 8..<head + 8 + length]), nil) }
+        var field: UInt64 = 0
+        for shift in 0..<8 { field |= UInt64(workers[slot].buffer[head + 8 + shift]) << (8 * shift) }
+        if head == 0, workers[slot].head == workers[slot].buffer.count, length > 1 << 16 {
             // the whole buffer is this answer: it becomes the answer, not a copy beside it
             var answer = workers[slot].buffer
             workers[slot].buffer = []
-            answer.removeFirst(8)
-            return (answer, stopped)
+            workers[slot].head = 0
+            answer.removeFirst(16)
+            return (answer, Double(bitPattern: field))
         }
-        let answer = Array(workers[slot].buffer[8..<8 + length])
-        workers[slot].buffer.removeFirst(8 + length)
-        return (answer, stopped)
+        return (Array(workers[slot].buffer[head + 16..<head + 8 + length]), Double(bitPattern: field))
     }
 
     private func replace(_ slot: Int, alreadyReaped: Bool = false) {
         let old = workers[slot]
         close(old.requests)
         close(old.answers)
+        close(old.doorbell)
         // The numbers may come back from the next pipe(): a new worker must not close them.
         workers[slot].requests = -1
         workers[slot].answers = -1
+        workers[slot].doorbell = -1
         if !alreadyReaped { Self.letGo(old.pid) }
         served[slot] = []  // a new process has built nothing yet
         if let fresh = spawn() {
@@ -360,8 +449,9 @@ final class WorkerPool {
         } else {
             // no new process could be made: this slot is gone (pid 0 marks it)
             workers[slot].pid = 0
-            workers[slot].job = nil
-            workers[slot].queued = nil
+            workers[slot].jobs = []
+            workers[slot].sizes = []
+            workers[slot].sentAt = []
         }
     }
 
@@ -369,7 +459,8 @@ final class WorkerPool {
         guard worker.pid > 0 else { return }
         close(worker.requests)
         close(worker.answers)
-        if kill || worker.job != nil { Glibc.kill(worker.pid, SIGKILL) }
+        close(worker.doorbell)
+        if kill || !worker.jobs.isEmpty { Glibc.kill(worker.pid, SIGKILL) }
         Self.letGo(worker.pid)
     }
 
@@ -406,34 +497,130 @@ final class WorkerPool {
         return (nil, (status >> 8) & 0xff)
     }
 
+    /// How long the parent may sleep: until the soonest job's limit, and ``latency`` at most while
+    /// jobs run; -1 (no limit) when none does.
     private func pollTimeout() -> Int32 {
-        guard timeout > 0 else { return -1 }
-        let now = Self.now()
-        let soonest = workers.compactMap { $0.job == nil ? nil : $0.started + timeout }.min()
-        guard let soonest else { return -1 }
-        return Int32(clamping: Int(max(0, (soonest - now) * 1000).rounded(.up)) + 1)
+        let running = workers.filter { $0.pid > 0 && !$0.jobs.isEmpty }
+        guard !running.isEmpty else { return -1 }
+        var wait = Self.latency
+        if timeout > 0, let soonest = running.map({ $0.started + timeout }).min() {
+            wait = min(wait, max(0, soonest - Self.now()))
+        }
+        return Int32(clamping: Int((wait * 1000).rounded(.up)) + 1)
     }
 
-    private static func now() -> Double {
+    static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 }
 
-private func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Bool {
-    Syscall.readFully(fd, buffer)
-}
+/// A worker's side of its pipes: read a request, answer it, write the answer; end when the
+/// request pipe closes. Requests are read as many at a time as have arrived; each answer is
+/// written at once (so that it outlives a crash at the next job), and the parent is woken only
+/// by a ring on the doorbell (``WorkerPool``).
+private struct WorkerLoop {
+    let requests: Int32
+    let answers: Int32
+    let doorbell: Int32
+    private var input = [UInt8](repeating: 0, count: 1 << 16)
+    private var start = 0
+    private var end = 0
+    /// Answers written since the last ring, and their bytes.
+    private var unrung = 0
+    private var unrungBytes = 0
 
-private func writeFully(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
-    Syscall.writeAll(fd, buffer) == nil
+    init(requests: Int32, answers: Int32, doorbell: Int32) {
+        self.requests = requests
+        self.answers = answers
+        self.doorbell = doorbell
+    }
+
+    mutating func serve(_ answer: ([UInt8]) -> [UInt8]) -> Never {
+        while true {
+            guard let request = nextRequest() else { _exit(0) }
+            let bytes = answer(request)
+            var frame = [UInt8]()
+            frame.reserveCapacity(16 + bytes.count)
+            withUnsafeBytes(of: Int64(8 + bytes.count).littleEndian) { frame.append(contentsOf: $0) }
+            withUnsafeBytes(of: WorkerPool.now().bitPattern.littleEndian) { frame.append(contentsOf: $0) }
+            frame.append(contentsOf: bytes)
+            write(frame)
+        }
+    }
+
+    /// The next request: from what was read before, or read now (the parent is rung first when
+    /// there is nothing to read: it may be waiting for the answers before it sends more).
+    private mutating func nextRequest() -> [UInt8]? {
+        while true {
+            if end - start >= 8 {
+                var field: Int64 = 0
+                for shift in 0..<8 { field |= Int64(input[start + shift]) << (8 * shift) }
+                guard field >= 0, field <= Int.max - 8 else { _exit(1) }
+                let size = Int(field)
+                if end - start >= 8 + size {
+                    defer { start += 8 + size }
+                    return Array(input[start + 8..<start + 8 + size])
+                }
+                if 8 + size > input.count - start {
+                    // make room: what is there moves to the front, and the buffer grows to hold the request
+                    input = Array(input[start..<end]) + [UInt8](repeating: 0, count: max(1 << 16, 8 + size))
+                    end -= start
+                    start = 0
+                }
+            } else if start == end {
+                start = 0
+                end = 0
+            } else if input.count - start < 8 {
+                input.replaceSubrange(0..<end - start, with: input[start..<end])
+                end -= start
+                start = 0
+            }
+            if unrung > 0 {
+                var ready = pollfd(fd: requests, events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, 0) == 0 { ring() }
+            }
+            let got = input.withUnsafeMutableBytes {
+                Syscall.read(requests, into: UnsafeMutableRawBufferPointer(rebasing: $0[end...]))
+            }
+            if got <= 0 { return nil }
+            end += got
+        }
+    }
+
+    /// Writes `frame` to the answer pipe, and rings when enough answers are there. A frame that
+    /// may not fit in the pipe beside those there goes length first, then a ring, then the rest:
+    /// the parent, woken with part of an answer in its hands, reads the rest as it is written.
+    private mutating func write(_ frame: [UInt8]) {
+        frame.withUnsafeBytes { bytes in
+            var sent = 0
+            if unrungBytes + bytes.count > WorkerPool.unrungMostBytes {
+                guard Syscall.writeAll(answers, UnsafeRawBufferPointer(rebasing: bytes[..<8])) == nil else { _exit(1) }
+                ring()
+                sent = 8
+            }
+            guard Syscall.writeAll(answers, UnsafeRawBufferPointer(rebasing: bytes[sent...])) == nil else { _exit(1) }
+        }
+        unrung += 1
+        unrungBytes += frame.count
+        if unrung >= WorkerPool.ring || unrungBytes >= WorkerPool.unrungMostBytes { ring() }
+    }
+
+    private mutating func ring() {
+        var bell: UInt8 = 1
+        _ = Glibc.write(doorbell, &bell, 1)  // a full doorbell has rung already
+        unrung = 0
+        unrungBytes = 0
+    }
 }
 
 /// Which job a worker takes next. The jobs are cut into shares, each a run of jobs next to each
 /// other with the same key (jobs without a key are a share each); a worker runs its share to the
-/// end, then takes the first share nobody has taken (among the next few, one whose key it served
-/// before), and when every share is taken, the next few jobs of the largest share left: a file's
-/// tests run where its state is built, and no worker waits while another has jobs to spare.
+/// end, then takes the first share nobody has taken whose key it served before, else the first
+/// share nobody has taken, and when every share is taken, the next few jobs of the largest share
+/// left: a file's tests run where it was discovered (compiled), and no worker waits while another
+/// has jobs to spare.
 struct JobOrder {
     private struct Share {
         var next: Int
@@ -446,8 +633,14 @@ struct JobOrder {
     private var firstFree = 0
     /// The share each worker slot runs.
     private var held: [Int: Int] = [:]
-    /// How many shares past the first free one a worker looks at for a key it served.
-    private static let lookahead = 8
+    /// The shares of each key.
+    private var sharesOf: [String: [Int]] = [:]
+    /// Each slot's shares whose key its process served (it has the file compiled: a file another
+    /// worker discovered is compiled again), last first, and how many of its keys they came from.
+    private var own: [Int: [Int]] = [:]
+    private var ownKeys: [Int: Int] = [:]
+    /// How many jobs past the first free share a worker's own share may start.
+    private static let reach = 1024
     /// How many jobs a worker takes from the largest share left once every share is taken.
     private static let spared = 8
 
@@ -457,9 +650,27 @@ struct JobOrder {
             let name = key?(start)
             var end = start + 1
             if let name, let key { while end < count, key(end) == name { end += 1 } }
+            if let name { sharesOf[name, default: []].append(shares.count) }
             shares.append(Share(next: start, end: end, key: name))
             start = end
         }
+    }
+
+    /// The first free share of a key `served` holds, if any.
+    private mutating func ownShare(for slot: Int, served: Set<String>) -> Int? {
+        guard !sharesOf.isEmpty else { return nil }
+        if served.count != ownKeys[slot] {
+            // keys served before this batch, or a new process (none): looked up once
+            own[slot] = served.flatMap { sharesOf[$0] ?? [] }.sorted(by: >)
+            ownKeys[slot] = served.count
+        }
+        while let last = own[slot]?.last, shares[last].taken { own[slot]?.removeLast() }
+        // not too far ahead of the first free share: the results that finish before those of the
+        // jobs in front of them wait in the run for their turn to be reported
+        guard let last = own[slot]?.last, firstFree < shares.count,
+            shares[last].next - shares[firstFree].next <= Self.reach
+        else { return nil }
+        return last
     }
 
     /// The job the worker in `slot` runs next (nil when every job is handed out); `served`, the
@@ -467,20 +678,7 @@ struct JobOrder {
     mutating func next(for slot: Int, served: inout Set<String>) -> Int? {
         if let share = held[slot], shares[share].next < shares[share].end { return take(share) }
         while firstFree < shares.count, shares[firstFree].taken { firstFree += 1 }
-        var pick: Int?
-        var index = firstFree
-        var looked = 0
-        while index < shares.count, looked < Self.lookahead {
-            if !shares[index].taken {
-                if pick == nil { pick = index }
-                if let key = shares[index].key, served.contains(key) {
-                    pick = index
-                    break
-                }
-                looked += 1
-            }
-            index += 1
-        }
+        var pick = ownShare(for: slot, served: served) ?? (firstFree < shares.count ? firstFree : nil)
         if pick == nil {
             // every share is taken: the next jobs of the largest share left, which goes on after them
             guard
@@ -497,7 +695,12 @@ struct JobOrder {
         guard let pick else { return nil }
         shares[pick].taken = true
         held[slot] = pick
-        if let key = shares[pick].key { served.insert(key) }
+        if let key = shares[pick].key, served.insert(key).inserted {
+            // its other shares, if any, are this worker's own from now on
+            let others = (sharesOf[key] ?? []).filter { !shares[$0].taken }
+            if !others.isEmpty { own[slot] = ((own[slot] ?? []) + others).sorted(by: >) }
+            ownKeys[slot] = served.count
+        }
         return take(pick)
     }
 

@@ -292,8 +292,14 @@ func measureTable(
                 + (exit == 0 ? "" : " (exit \(exit))"),
             met: largest > 0 && largest <= 20 && exit == 0))
 
-    let oneJob = fastest(2) { spawnMeasured(binary, ["--jobs", "1", folder + "/many"]).seconds }
-    let twoJobs = fastest(2) { spawnMeasured(binary, ["--jobs", "2", folder + "/many"]).seconds }
+    // Fastest of 5, the two taken in turn: a run of 1,000 tests is 30-70 ms, and on the shared
+    // 2-core machine one other process at the wrong moment takes a core from `--jobs 2`.
+    var oneJob = Double.infinity
+    var twoJobs = Double.infinity
+    for _ in 0..<5 {
+        oneJob = min(oneJob, spawnMeasured(binary, ["--jobs", "1", folder + "/many"]).seconds)
+        twoJobs = min(twoJobs, spawnMeasured(binary, ["--jobs", "2", folder + "/many"]).seconds)
+    }
     // The 1,000 tests are now about 40 ms of work beside a start-up of a few: too few to show two
     // jobs at work. The same measure on 10 × as many is shown beside it; the row is still judged on
     // the 1,000 tests.
