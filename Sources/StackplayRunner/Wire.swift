@@ -90,7 +90,8 @@ struct WireWriter {
     /// `TestCase`'s `==`, without its generic walk over each text: a result's test is checked
     /// against its request's at every test).
     static func sameOnWire(_ a: TestCase, _ b: TestCase) -> Bool {
-        guard a.index == b.index, a.skipped == b.skipped, a.focused == b.focused, a.tags.count == b.tags.count,
+        guard a.index == b.index, a.skipped == b.skipped, a.focused == b.focused,
+            a.tags.count == b.tags.count,
             sameBytes(a.file, b.file), sameBytes(a.name, b.name), sameBytes(a.position, b.position),
             sameBytes(a.baseName, b.baseName), a.variant == b.variant
         else { return false }

@@ -184,7 +184,9 @@ final class WorkerPool {
         /// the end of a worker that died (not when the run `ending`, interrupted: then only what
         /// finished); false once `--bail` stopped the batch.
         func takeAnswers(_ slot: Int, ending: Bool = false) -> Bool {
-            while let job = workers[slot].jobs.first, let (answer, ended) = takeAnswer(slot, finishedOnly: ending) {
+            while let job = workers[slot].jobs.first,
+                let (answer, ended) = takeAnswer(slot, finishedOnly: ending)
+            {
                 remaining -= 1
                 if let ended {
                     workers[slot].jobs.removeFirst()
@@ -286,7 +288,9 @@ final class WorkerPool {
                 if fds[2 * slot].revents != 0 { drainDoorbell(slot) }
                 readAnswers(slot)
                 guard takeAnswers(slot) else { break }
-                if let job = workers[slot].jobs.first, timeout > 0, Self.now() - workers[slot].started > timeout {
+                if let job = workers[slot].jobs.first, timeout > 0,
+                    Self.now() - workers[slot].started > timeout
+                {
                     if workers[slot].pid > 0 { Glibc.kill(workers[slot].pid, SIGKILL) }
                     replacing(slot)
                     remaining -= 1
@@ -315,7 +319,9 @@ final class WorkerPool {
         }
         // the parent reads what there is without waiting, and a ring never waits; a worker's
         // answers wait for room (as its watchdog's stop frame does), having rung before a large one
-        for fd in [answers[0], doorbell[0], doorbell[1]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        for fd in [answers[0], doorbell[0], doorbell[1]] {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
         let pid = fork()
         if pid < 0 {
             for fd in requests + answers + doorbell { close(fd) }
@@ -350,7 +356,9 @@ final class WorkerPool {
     /// Sends `frames`, the requests of `jobs` (of `sizes` bytes, each after its length), to the
     /// worker in `slot`: behind the jobs it holds.
     private func send(_ jobs: [Int], sizes: [Int], frames: [UInt8], to slot: Int) -> Bool {
-        guard frames.withUnsafeBytes({ Syscall.writeAll(workers[slot].requests, $0) == nil }) else { return false }
+        guard frames.withUnsafeBytes({ Syscall.writeAll(workers[slot].requests, $0) == nil }) else {
+            return false
+        }
         let now = Self.now()
         if workers[slot].jobs.isEmpty { workers[slot].started = now }
         workers[slot].jobs += jobs
@@ -596,11 +604,15 @@ private struct WorkerLoop {
         frame.withUnsafeBytes { bytes in
             var sent = 0
             if unrungBytes + bytes.count > WorkerPool.unrungMostBytes {
-                guard Syscall.writeAll(answers, UnsafeRawBufferPointer(rebasing: bytes[..<8])) == nil else { _exit(1) }
+                guard Syscall.writeAll(answers, UnsafeRawBufferPointer(rebasing: bytes[..<8])) == nil else {
+                    _exit(1)
+                }
                 ring()
                 sent = 8
             }
-            guard Syscall.writeAll(answers, UnsafeRawBufferPointer(rebasing: bytes[sent...])) == nil else { _exit(1) }
+            guard Syscall.writeAll(answers, UnsafeRawBufferPointer(rebasing: bytes[sent...])) == nil else {
+                _exit(1)
+            }
         }
         unrung += 1
         unrungBytes += frame.count

@@ -110,7 +110,9 @@ import Testing
         let ended = pool.run { index, outcome in
             order.append(index)
             guard case .finished(let bytes) = outcome, bytes.count == size(index) else { return }
-            if bytes.indices.allSatisfy({ bytes[$0] == UInt8(truncatingIfNeeded: index &+ $0) }) { whole += 1 }
+            if bytes.indices.allSatisfy({ bytes[$0] == UInt8(truncatingIfNeeded: index &+ $0) }) {
+                whole += 1
+            }
         }
         pool.killAll()
         #expect(ended)
@@ -226,7 +228,8 @@ import Testing
     }
 
     @Test func `a result whose test is the request's leaves the test out and reads back whole`() {
-        let sent = TestCase(file: "a.lua", root: nil, name: "n", position: "a.lua:1", index: 0, skipped: false)
+        let sent = TestCase(
+            file: "a.lua", root: nil, name: "n", position: "a.lua:1", index: 0, skipped: false)
         var other = sent
         other.name = "renamed"
         for test in [sent, other] {
@@ -238,13 +241,16 @@ import Testing
             var reader = WireReader(short.bytes)
             #expect(reader.result(known: sent) == result)
             // one flag byte beside the whole test, or instead of it
-            #expect(short.bytes.count == (test == sent ? full.bytes.count + 1 - testBytes(sent) : full.bytes.count + 1))
+            #expect(
+                short.bytes.count
+                    == (test == sent ? full.bytes.count + 1 - testBytes(sent) : full.bytes.count + 1))
         }
     }
 
     @Test func `a test is the request's only when every field is, texts byte for byte`() {
         let sent = TestCase(
-            file: "a.lua", root: "r", name: "caf\u{E9}", position: "a.lua:1", index: 2, skipped: false, tags: ["x"])
+            file: "a.lua", root: "r", name: "caf\u{E9}", position: "a.lua:1", index: 2, skipped: false,
+            tags: ["x"])
         var decomposed = sent
         decomposed.name = "cafe\u{301}"  // equal as Swift strings, not as bytes
         var tagged = sent
