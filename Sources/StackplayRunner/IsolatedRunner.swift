@@ -164,21 +164,14 @@ struct IsolatedRunner {
             units.append((index, paired))
             index += paired ? 2 : 1
         }
-        // results that finished before one ahead of them, by test
-        var ahead: [Int: TestResult] = [:]
+        // jobs that finished before one ahead of them, as their workers answered (read when
+        // their turn comes: a few bytes each, not a TestResult moved at every growth of the table)
+        var ahead: [Int: WorkerPool.Outcome] = [:]
+        var nextJob = 0
         var delivered = 0
         var bailed = false
-        let ended = pool.run(count: units.count) { job in
-            let (first, paired) = units[job]
-            var wire = WireWriter()
-            wire.reserve(512)
-            wire.int((paired ? Request.mirrorPair : Request.test).rawValue)
-            wire.test(tests[first])
-            if paired { wire.test(tests[first + 1]) }
-            return wire.bytes
-        } key: {
-            tests[units[$0].first].file
-        } _: { job, outcome in
+        /// The results of `job`, read from its worker's answer.
+        func results(_ job: Int, _ outcome: WorkerPool.Outcome) -> [TestResult] {
             let (first, paired) = units[job]
             let indices = first..<first + (paired ? 2 : 1)
             var read: [TestResult] = []
@@ -192,9 +185,12 @@ struct IsolatedRunner {
                 }
             }
             if read.count != indices.count { read = indices.map { Self.lost(tests[$0], outcome, while: "") } }
-            // `--bail`: the first failed test in the tests' order ends the run; what finished
-            // after it (a worker runs the job it holds behind another) is not reported.
-            func handOver(_ result: TestResult) {
+            return read
+        }
+        // `--bail`: the first failed test in the tests' order ends the run; what finished after
+        // it (a worker runs the jobs it holds behind another) is not reported.
+        func handOver(_ job: Int, _ outcome: WorkerPool.Outcome) {
+            for result in results(job, outcome) where !bailed {
                 deliver(delivered, result)
                 delivered += 1
                 if bail, result.status == .failed {
@@ -202,18 +198,37 @@ struct IsolatedRunner {
                     pool.stopsHere = true
                 }
             }
-            for (index, result) in zip(indices, read) {
-                // the next in order, with none ahead of it waiting: handed over without the table
-                if index == delivered, ahead.isEmpty {
-                    if !bailed { handOver(result) }
-                } else {
-                    ahead[index] = result
-                }
+            nextJob = job + 1
+        }
+        let ended = pool.run(count: units.count) { job in
+            let (first, paired) = units[job]
+            var wire = WireWriter()
+            wire.reserve(512)
+            wire.int((paired ? Request.mirrorPair : Request.test).rawValue)
+            wire.test(tests[first])
+            if paired { wire.test(tests[first + 1]) }
+            return wire.bytes
+        } key: {
+            tests[units[$0].first].file
+        } _: { job, outcome in
+            guard !bailed else { return }
+            // the next in order, with none ahead of it waiting: handed over without the table
+            if job == nextJob, ahead.isEmpty {
+                handOver(job, outcome)
+            } else {
+                ahead[job] = outcome
             }
-            while !bailed, let result = ahead.removeValue(forKey: delivered) { handOver(result) }
+            while !bailed, let outcome = ahead.removeValue(forKey: nextJob) { handOver(nextJob, outcome) }
         }
         release(killing: !ended || pool.stopsHere)
-        if !bailed { for index in ahead.keys.sorted() { deliver(index, ahead[index]!) } }
+        if !bailed {
+            // an interrupted run: what finished, in order, the tests that did not run left out
+            for job in ahead.keys.sorted() {
+                for (offset, result) in results(job, ahead[job]!).enumerated() {
+                    deliver(units[job].first + offset, result)
+                }
+            }
+        }
         return ended
     }
 

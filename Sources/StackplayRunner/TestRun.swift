@@ -118,12 +118,14 @@ struct TestRun {
                 next += 1
             }
         }
-        let runEnded = isolated.run(pending) { index, result in
-            if !pendingAt.isEmpty {
-                wholeScripts(before: pendingAt[index])
-                next = pendingAt[index] + 1
+        let runEnded = Output.buffered {
+            isolated.run(pending) { index, result in
+                if !pendingAt.isEmpty {
+                    wholeScripts(before: pendingAt[index])
+                    next = pendingAt[index] + 1
+                }
+                finished(result)
             }
-            finished(result)
         }
         if !ranWhole.isEmpty { wholeScripts(before: chosen.count) }
         if var stream {

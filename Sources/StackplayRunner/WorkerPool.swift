@@ -278,6 +278,7 @@ final class WorkerPool {
                 fds.append(pollfd(fd: partial ? worker.answers : -1, events: Int16(POLLIN), revents: 0))
             }
             let wait = pollTimeout()
+            Output.flush()  // what was reported is written before the wait
             let ready = poll(&fds, nfds_t(fds.count), wait)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -338,6 +339,7 @@ final class WorkerPool {
             close(requests[1])
             close(answers[0])
             close(doorbell[0])
+            Output.forget()  // the report's held lines are the parent's to write
             Watchdog.answer(to: answers[1])
             signal(SIGINT, SIG_IGN)
             signal(SIGTERM, SIG_DFL)
