@@ -76,8 +76,6 @@ typedef struct stackplay_ledger {
 #define STACKPLAY_ARENA_BASE 0x300000000000ull
 #define STACKPLAY_ARENA_STRIDE (64ull << 30)
 #define STACKPLAY_ARENA_SLOTS 16
-/// A whole copy of a snapshot this large or larger is a mapping made present at once, not malloc'd.
-#define STACKPLAY_SNAPSHOT_MAPPED (64u << 10)
 /// How many times this process is a fork's child of one that made an arena (pthread_atfork,
 /// arena.c): compared instead of getpid(), a system call at every restore.
 extern volatile unsigned stackplay_arena_forks;
@@ -102,7 +100,7 @@ extern volatile unsigned stackplay_arena_forks;
 typedef struct stackplay_snapshot {
     char *copy;       // the arena's bytes [base, base + size)
     size_t size;
-    size_t mapped;    // > 0: `copy` is a mapping of this many bytes (a lazy or large copy), else malloc'd
+    size_t mapped;    // > 0: `copy` is a mapping of this many bytes (a lazy copy), else malloc'd
     void *guard;      // the guard's bytes
     size_t guard_size;
 } stackplay_snapshot;
