@@ -45,13 +45,9 @@ enum LoneFile {
     /// Loads the file in this process: what discovery would have found, with the whole script's
     /// result. A stuck script or a crash restarts the run meanwhile (``environmentKey``).
     static func load(_ script: Script, runner: TestRunner) -> TestRunner.Discovered {
-        var environment: [String] = []
-        var entry = environ
-        while let pointer = entry.pointee {
-            environment.append(String(cString: pointer))
-            entry += 1
-        }
-        Watchdog.restart(arguments: CommandLine.arguments, environment: environment + [environmentKey + "=1"])
+        Watchdog.restart(
+            arguments: CommandLine.arguments,
+            environment: ProcessEnvironment.entries + [environmentKey + "=1"])
         // SIGINT or SIGTERM stops the script at once, as killing its worker would
         Syscall.installSignalHandler([SIGINT, SIGTERM]) { signal in
             WorkerPool.interruption = signal

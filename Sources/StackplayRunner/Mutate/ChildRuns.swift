@@ -95,13 +95,8 @@ struct ChildRuns {
         posix_spawn_file_actions_addclose(&actions, pipes[1])
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let program = executable
-        var environment: [String] = []
-        var index = 0
-        while let entry = environ[index] {
-            let text = String(cString: entry)
-            let name = String(text.prefix { $0 != "=" })
-            if job.environment[name] == nil { environment.append(text) }
-            index += 1
+        var environment = ProcessEnvironment.entries.filter {
+            job.environment[String($0.prefix { $0 != "=" })] == nil
         }
         for (name, value) in job.environment.sorted(by: { $0.key < $1.key }) {
             if let value { environment.append(name + "=" + value) }
