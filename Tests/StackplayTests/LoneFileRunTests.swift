@@ -47,11 +47,7 @@ import Testing
             let process = try startStackplay(
                 ["--cpu-budget", "60", "--timeout", "120", folder.appendingPathComponent("x.lua").path],
                 environment: environment)
-            var seen = (child: 0.0, own: 0.0)
-            for _ in 0..<400 where seen.child < 0.3 && seen.own < 0.3 {
-                Thread.sleep(forTimeInterval: 0.02)
-                seen = Self.children(of: process.pid)
-            }
+            _ = Self.waitUntilBusy(process.pid, busy: 0.3)
             kill(process.pid, SIGINT)
             let run = process.finish()
             #expect(Date().timeIntervalSince(started) < 20, "it ran on after SIGINT")
@@ -62,26 +58,15 @@ import Testing
         #expect(runs[0].stderr == runs[1].stderr)
     }
 
-    /// The most CPU time any child of `pid` has used so far (s), read from /proc, and whether
-    /// `pid` itself has used `busy` s.
-    private static func children(of pid: Int32) -> (child: Double, own: Double) {
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        func fields(_ entry: String) -> [Substring]? {
-            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return nil }
-            return stat[stat.index(after: close)...].split(separator: " ")
+    /// Waits (up to 8 s) until `pid` or a child of it has used `busy` s of CPU time: the most
+    /// any child has used, and what `pid` itself has.
+    private static func waitUntilBusy(_ pid: Int32, busy: Double) -> (child: Double, own: Double) {
+        var seen = (child: 0.0, own: 0.0)
+        for _ in 0..<400 where seen.child < busy && seen.own < busy {
+            Thread.sleep(forTimeInterval: 0.02)
+            seen = (childCPUSeconds(of: pid).map(\.seconds).max() ?? 0, processStat(pid)?.seconds ?? 0)
         }
-        var child = 0.0
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        where Int32(entry) != nil {
-            guard let fields = fields(entry), fields.count > 12, Int32(fields[1]) == pid,
-                let utime = Double(fields[11])
-            else { continue }
-            child = max(child, utime / ticks)
-        }
-        let own = fields(String(pid)).flatMap { $0.count > 12 ? Double($0[11]) : nil } ?? 0
-        return (child, own / ticks)
+        return seen
     }
 
     @Test func `a lone whole script runs in the runner's process, a file of tests in a worker`() throws {
@@ -93,11 +78,7 @@ import Testing
                 "--cpu-budget", "2", folder.appendingPathComponent("x.lua").path,
             ])
             // once the script has spun for a while: in the runner itself, or in a child of it
-            var seen = (child: 0.0, own: 0.0)
-            for _ in 0..<400 where seen.child < 0.5 && seen.own < 0.5 {
-                Thread.sleep(forTimeInterval: 0.02)
-                seen = Self.children(of: process.pid)
-            }
+            let seen = Self.waitUntilBusy(process.pid, busy: 0.5)
             let run = process.finish()
             #expect(run.status == 1)
             #expect(run.stderr.contains("stopped: the script used its 2 s of CPU time"), "\(run.stderr)")

@@ -149,24 +149,30 @@ func startStackplay(_ arguments: [String], environment: [String: String] = [:]) 
     )
 }
 
+/// The user CPU time (s) each child of `parent` has used so far, by pid, read from /proc.
+func childCPUSeconds(of parent: Int32) -> [(pid: Int32, seconds: Double)] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+        guard let pid = Int32(entry), let stat = processStat(pid), stat.parent == parent else { return nil }
+        return (pid, stat.seconds)
+    }
+}
+
+/// The parent and the user CPU time (s) of process `pid`, from /proc/PID/stat.
+func processStat(_ pid: Int32) -> (parent: Int32, seconds: Double)? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return nil }
+    // after "pid (comm)": state ppid ... utime is the 12th field after the name
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let parent = Int32(fields[1]), let utime = Double(fields[11]) else { return nil }
+    return (parent, utime / Double(sysconf(Int32(_SC_CLK_TCK))))
+}
+
 /// A child process of `parent` that has used at least 0.3 s of CPU time (a worker spinning in a
 /// hanging test), read from /proc, waiting up to 60 s for one.
 func waitForBusyChild(of parent: Int32) -> Int32? {
-    let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
     for _ in 0..<1200 {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        for entry in entries {
-            guard let pid = Int32(entry),
-                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            // after "pid (comm)": state ppid ... utime is the 12th field after the name
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 12, Int32(fields[1]) == parent, let utime = Double(fields[11]) else {
-                continue
-            }
-            if utime / ticks >= 0.3 { return pid }
-        }
+        if let busy = childCPUSeconds(of: parent).first(where: { $0.seconds >= 0.3 }) { return busy.pid }
         Thread.sleep(forTimeInterval: 0.05)
     }
     return nil
