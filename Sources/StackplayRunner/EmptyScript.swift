@@ -5,10 +5,11 @@ import TestResults
 /// one empty test: an empty file is a mistake (a save that did not happen, a wrong path).
 enum EmptyScript {
     /// Whether `tests` is a whole file without tests whose text holds no Lua code.
-    static func isEmpty(_ tests: [TestCase]) -> Bool {
-        guard tests.count == 1, tests[0].index == 0, let source = Check.readFile(tests[0].file) else {
-            return false
-        }
+    /// `scanned`: what a scan of the file found already (a lone file's), so it is not read again.
+    static func isEmpty(_ tests: [TestCase], scanned: Bool? = nil) -> Bool {
+        guard tests.count == 1, tests[0].index == 0 else { return false }
+        if let scanned { return scanned }
+        guard let source = Check.readFile(tests[0].file) else { return false }
         return LuaScan.tokenize(source).isEmpty
     }
 

@@ -26,17 +26,29 @@ enum LoneFile {
     /// The largest file read to find out (a whole script is rarely long; a longer file loads in a worker).
     static let largest = 64 * 1024
 
+    /// A file this process loads itself: what its scan found.
+    struct WholeScript {
+        /// No token at all (EmptyScript: the run fails it), read from the scan.
+        var isEmpty: Bool
+    }
+
     /// Whether `scripts` are one whole script that this process may load itself under `options`.
     static func loadsHere(_ scripts: [Script], options: Options) -> Bool {
+        wholeScript(scripts, options: options) != nil
+    }
+
+    /// The one whole script among `scripts` that this process may load itself under `options`, if so.
+    static func wholeScript(_ scripts: [Script], options: Options) -> WholeScript? {
         // Nothing said yet (a restart would say it twice: a mutant's note, a random seed).
         guard scripts.count == 1, options.repeats == 1, !options.randomSeed, !Output.wrote,
             getenv(environmentKey) == nil
-        else { return false }
+        else { return nil }
         let cpu = options.budget.cpuSeconds
         // the budget and its half second of grace end a stuck script before the time limit could
-        guard cpu > 0, options.timeout >= cpu + 1 else { return false }
-        guard let source = Check.readFile(scripts[0].path), source.utf8.count <= largest else { return false }
-        return !LuaScan.tokenize(source).contains { declaring.contains($0.text) }
+        guard cpu > 0, options.timeout >= cpu + 1 else { return nil }
+        guard let source = Check.readFile(scripts[0].path), source.utf8.count <= largest else { return nil }
+        let tokens = LuaScan.tokenize(source)
+        return tokens.contains { declaring.contains($0.text) } ? nil : WholeScript(isEmpty: tokens.isEmpty)
     }
 
     /// The states of the files loaded here, open until the process ends.

@@ -37,8 +37,9 @@ struct TestRun {
         WorkerPool.installSignalHandlers()
 
         // Find every test (a file that does not load is one failed test), then choose and run.
+        let lone = LoneFile.wholeScript(scripts, options: options)
         let (discovered, discoveryEnded) =
-            LoneFile.loadsHere(scripts, options: options)
+            lone != nil
             ? ([LoneFile.load(scripts[0], runner: runner)], WorkerPool.interruption == 0)
             : isolated.discover(scripts)
         guard discoveryEnded else {
@@ -58,7 +59,7 @@ struct TestRun {
                 Output.err("stackplay: \(file): each test runs the file's top level again: \(why)")
             }
             switch found.outcome {
-            case .success(let cases) where EmptyScript.isEmpty(cases):
+            case .success(let cases) where EmptyScript.isEmpty(cases, scanned: lone?.isEmpty):
                 broken.append(EmptyScript.failure(cases[0]))
             case .success(let cases):
                 tests += cases
