@@ -6,12 +6,25 @@
 extension String {
     /// Whether `self` and `other` are the same UTF-8 bytes, not merely canonically equivalent.
     @inlinable public func isSameBytes(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
+        guard utf8.count == other.utf8.count else { return false }
+        // native strings hold their UTF-8 in one piece: compared as two buffers, not code unit by
+        // code unit through the views (a run compares a file's path at every result)
+        // (one stored string, as a file's path in each of its tests' results: the same bytes)
+        let contiguous = utf8.withContiguousStorageIfAvailable { mine in
+            other.utf8.withContiguousStorageIfAvailable { theirs in
+                mine.baseAddress == theirs.baseAddress || mine.elementsEqual(theirs)
+            }
+        }
+        return (contiguous ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 
     /// Whether `self` comes before `other` in byte order (UTF-8, so code point order).
     @inlinable public func precedesInBytes(_ other: String) -> Bool {
-        utf8.lexicographicallyPrecedes(other.utf8)
+        // in one piece, as native strings are: compared as two buffers (a folder's files are sorted)
+        let contiguous = utf8.withContiguousStorageIfAvailable { mine in
+            other.utf8.withContiguousStorageIfAvailable { theirs in mine.lexicographicallyPrecedes(theirs) }
+        }
+        return (contiguous ?? nil) ?? utf8.lexicographicallyPrecedes(other.utf8)
     }
 }
 
