@@ -42,18 +42,44 @@ enum Discovery {
     /// twice under one name (a link is another name, and runs under it).
     static func onceEach(_ scripts: [Script]) -> [Script] {
         guard scripts.count > 1 else { return scripts }
-        var seen: Set<[UInt8]> = []
+        var seen: Set<ByteKey> = []
+        seen.reserveCapacity(scripts.count)
         var kept: [Script] = []
+        kept.reserveCapacity(scripts.count)
         for script in scripts {
-            let parts = script.path.split(separator: "/").filter { $0 != "." }
-            let key = Array(((script.path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")).utf8)
-            if !seen.insert(key).inserted {
+            if !seen.insert(ByteKey(plainPath(script.path))).inserted {
                 Output.err("stackplay: \(script.path) is named more than once: it runs once")
                 continue
             }
             kept.append(script)
         }
         return kept
+    }
+
+    /// `path` without `.` parts and repeated slashes (`./a//b.lua` is `a/b.lua`); most paths, a
+    /// folder's files among them, have neither and are themselves.
+    static func plainPath(_ path: String) -> String {
+        var part = 0  // bytes of the part so far
+        var dot = false  // the part so far is "."
+        var plain = true
+        for (offset, byte) in path.utf8.enumerated() {
+            if byte == UInt8(ascii: "/") {
+                // a `.` part, or an empty one after the start (`a//b`)
+                if dot || (offset > 0 && part == 0) {
+                    plain = false
+                    break
+                }
+                part = 0
+            } else {
+                dot = part == 0 && byte == UInt8(ascii: ".")
+                part += 1
+            }
+        }
+        // a `.` at the end, or a slash at the end of more than `/`
+        if dot || (part == 0 && path.utf8.count > 1) { plain = false }
+        if plain { return path }
+        let parts = path.split(separator: "/").filter { $0 != "." }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 
     enum Kind { case file, folder, other, missing }
@@ -97,6 +123,19 @@ enum Discovery {
                 // `helpers/` folders hold modules that scenarios `require`; they are not run.
                 if name == "helpers" && !includingHelpers { continue }
                 let path = current.hasSuffix("/") ? current + name : current + "/" + name
+                // what the folder says an entry is, when it says (most file systems): a file or a
+                // folder with a UTF-8 name and a path the system takes needs no `lstat`
+                let type = entry.pointee.d_type
+                if type == DT_REG || type == DT_DIR, path.utf8.count < PATH_MAX / 2,
+                    bytes.elementsEqual(name.utf8)
+                {
+                    if type == DT_DIR {
+                        pending.append(path)
+                    } else if name.hasSuffix(".lua") {
+                        found.append(path)
+                    }
+                    continue
+                }
                 var info = stat()
                 guard lstat(path, &info) == 0 else {
                     // A name that is not UTF-8 (or a file removed meanwhile): a script runs under

@@ -8,6 +8,8 @@ import Wording
 /// (``terminalSafe(_:newlines:)``): one line a test, whatever its name holds.
 struct HumanReporter: Reporter {
     let colours: Bool
+    /// Each status's start of a result line, made once.
+    private let marks: (passed: String, failed: String, skipped: String)
     /// The run's seed, named in each failure so that copying one flag reproduces it.
     var seed: Int? = nil
     private var currentFile: String?
@@ -19,10 +21,19 @@ struct HumanReporter: Reporter {
 
     init(colours: Bool, seed: Int? = nil) {
         self.colours = colours
+        marks = (
+            passed: "  " + Self.paint("ok  ", "32", colours: colours) + " ",
+            failed: "  " + Self.paint("FAIL", "31", colours: colours) + " ",
+            skipped: "  " + Self.paint("skip", "33", colours: colours) + " "
+        )
         self.seed = seed
     }
 
     private func paint(_ text: String, _ code: String) -> String {
+        Self.paint(text, code, colours: colours)
+    }
+
+    private static func paint(_ text: String, _ code: String, colours: Bool) -> String {
         colours ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
@@ -36,13 +47,14 @@ struct HumanReporter: Reporter {
         }
         let mark: String
         switch result.status {
-        case .passed: mark = paint("ok  ", "32")
-        case .failed: mark = paint("FAIL", "31")
-        case .skipped: mark = paint("skip", "33")
+        case .passed: mark = marks.passed
+        case .failed: mark = marks.failed
+        case .skipped: mark = marks.skipped
         }
-        sink.out("  \(mark) \(result.test.index == 0 ? "(whole script)" : terminalSafe(result.test.name))")
+        sink.out(mark + (result.test.index == 0 ? "(whole script)" : terminalSafe(result.test.name)))
         if !result.output.isEmpty { sink.out(Self.quoteOutput(result.output)) }
         if result.status == .failed { failures.append(result) }
+        guard !result.knownAuditIssues.isEmpty else { return }
         for finding in Set(result.knownAuditIssues.map(Self.finding)).sorted() {
             if let index = known.firstIndex(where: { $0.finding == finding }) {
                 known[index].tests += 1

@@ -41,6 +41,8 @@ struct IsolatedRunner {
         let repeats = self.repeats
         let pool = WorkerPool(workers: jobs, timeout: timeout) { request in
             Self.answer(request, runner: runner, repeats: repeats)
+        } next: {
+            Self.runOwn(runner: runner, repeats: repeats)
         }
         workers.pool = pool
         return pool
@@ -52,6 +54,25 @@ struct IsolatedRunner {
         workers.pool = nil
     }
 
+    /// How many of a file's first tests its worker runs as soon as it has found them, unasked
+    /// (``discoverAndRun(_:running:pending:report:deliver:)``): few, so that near the end of a run
+    /// no worker waits long for another to finish what it started.
+    static let runningAfterDiscovery = 16
+
+    /// In a worker: the tests of the file it discovered last that it runs of itself, next
+    /// (``discoveryRequest(_:running:)``).
+    nonisolated(unsafe) private static var own: [TestCase] = []
+
+    /// The answer of the next test the worker runs of itself, if any: as a test's request would
+    /// have it.
+    private static func runOwn(runner: TestRunner, repeats: Int) -> [UInt8]? {
+        guard !own.isEmpty else { return nil }
+        let test = own.removeFirst()
+        var wire = WireWriter()
+        wire.result(runner.run(test, repeats: repeats), known: test)
+        return wire.bytes
+    }
+
     /// A worker's answer to `request`: a file's tests, or one test's result (two for a mirror pair).
     private static func answer(_ request: [UInt8], runner: TestRunner, repeats: Int) -> [UInt8] {
         var reader = WireReader(request)
@@ -59,14 +80,17 @@ struct IsolatedRunner {
         wire.reserve(1024)
         switch reader.int().flatMap(Request.init(rawValue:)) {
         case .discover?:
-            guard let path = reader.string(), let root = reader.optionalString() else { break }
+            guard let path = reader.string(), let root = reader.optionalString(), let running = reader.int()
+            else { break }
             // the tests go into the answer as they are read (a 10,000-test list is never whole here)
             var streamed = 0
+            var first: [TestCase] = []
             let discovered = runner.discoverRunning(file: path, root: root) { test, count in
                 if streamed == 0 {
                     wire.bool(true)
                     wire.int(count)
                 }
+                if streamed < running { first.append(test) }
                 let before = wire.bytes.count
                 wire.test(test)
                 // room for all of them, twice what the first takes each, in one piece
@@ -83,6 +107,9 @@ struct IsolatedRunner {
                 wire.optionalString(discovered.fallback)
                 wire.bool(discovered.ran != nil)
                 if let ran = discovered.ran { wire.result(ran) }
+                // the file's first tests, run next without being asked (a whole script ran already)
+                own = discovered.ran == nil ? first : []
+                wire.int(own.count)
             case .failure(let result):
                 wire.bool(false)
                 wire.result(result)
@@ -105,45 +132,218 @@ struct IsolatedRunner {
     func discover(_ scripts: [Script]) -> ([TestRunner.Discovered], Bool) {
         var found: [TestRunner.Discovered?] = Array(repeating: nil, count: scripts.count)
         let ended = pool.run(count: scripts.count) { index in
-            var wire = WireWriter()
-            wire.int(Request.discover.rawValue)
-            wire.string(scripts[index].path)
-            wire.optionalString(scripts[index].root)
-            return wire.bytes
+            Self.discoveryRequest(scripts[index], running: 0)
         } key: {
             scripts[$0].path
         } _: { index, outcome in
-            let whole = TestCase(
-                file: scripts[index].path, root: scripts[index].root, name: scripts[index].path,
-                position: scripts[index].path, index: 0, skipped: false)
-            guard case .finished(let bytes) = outcome else {
-                found[index] = .init(outcome: .failure(Self.lost(whole, outcome, while: "while loading")))
-                return
-            }
-            var wire = WireReader(bytes)
-            if wire.bool() == true, let count = wire.int(), count >= 0 {
-                var tests: [TestCase] = []
-                for _ in 0..<count {
-                    guard let test = wire.test() else { break }
-                    tests.append(test)
-                }
-                if tests.count == count, let fallback = wire.optionalString(), let hasRun = wire.bool() {
-                    let ran = hasRun ? wire.result() : nil
-                    if !hasRun || ran != nil {
-                        found[index] = .init(outcome: .success(tests), ran: ran, fallback: fallback)
-                        return
-                    }
-                }
-            } else if let result = wire.result() {
-                found[index] = .init(outcome: .failure(result))
-                return
-            }
-            found[index] = .init(
-                outcome: .failure(Self.lost(whole, .crashed(signal: nil, status: -1), while: "while loading"))
-            )
+            found[index] = Self.discovered(outcome, of: scripts[index]).found
         }
         if !ended { release(killing: true) }
         return (found.compactMap { $0 }, ended)
+    }
+
+    /// The request that finds `script`'s tests; the worker then runs the first `running` of them
+    /// (plain, in their order) of itself, as if each had been sent (``WorkerPool/extend(by:runningAfter:)``).
+    private static func discoveryRequest(_ script: Script, running: Int) -> [UInt8] {
+        var wire = WireWriter()
+        wire.int(Request.discover.rawValue)
+        wire.string(script.path)
+        wire.optionalString(script.root)
+        wire.int(running)
+        return wire.bytes
+    }
+
+    /// What a worker's answer to ``discoveryRequest(_:running:)`` says: the file's tests, or its
+    /// failure, and how many of its first tests the worker is running of itself.
+    private static func discovered(_ outcome: WorkerPool.Outcome, of script: Script) -> (
+        found: TestRunner.Discovered, running: Int
+    ) {
+        let whole = TestCase(
+            file: script.path, root: script.root, name: script.path, position: script.path, index: 0,
+            skipped: false)
+        guard case .finished(let bytes) = outcome else {
+            return (.init(outcome: .failure(Self.lost(whole, outcome, while: "while loading"))), 0)
+        }
+        var wire = WireReader(bytes)
+        if wire.bool() == true, let count = wire.int(), count >= 0 {
+            var tests: [TestCase] = []
+            tests.reserveCapacity(min(count, bytes.count))
+            for _ in 0..<count {
+                guard let test = wire.test(after: tests.last) else { break }
+                tests.append(test)
+            }
+            if tests.count == count, let fallback = wire.optionalString(), let hasRun = wire.bool() {
+                let ran = hasRun ? wire.result() : nil
+                if !hasRun || ran != nil, let running = wire.int(), (0...count).contains(running) {
+                    return (.init(outcome: .success(tests), ran: ran, fallback: fallback), running)
+                }
+            }
+        } else if let result = wire.result() {
+            return (.init(outcome: .failure(result)), 0)
+        }
+        let unreadable = Self.lost(whole, .crashed(signal: nil, status: -1), while: "while loading")
+        return (.init(outcome: .failure(unreadable)), 0)
+    }
+
+    /// One job of a run: a test, or a test followed by its mirrored copy (`--mirror`: the plain run
+    /// is the mirrored run's twin, and both run in one job).
+    private struct Unit {
+        let first: TestCase
+        let twin: TestCase?
+        var count: Int { twin == nil ? 1 : 2 }
+    }
+
+    /// `tests` cut into jobs.
+    private static func units(of tests: [TestCase]) -> [Unit] {
+        var units: [Unit] = []
+        units.reserveCapacity(tests.count)
+        var index = 0
+        while index < tests.count {
+            let test = tests[index]
+            // (a next test that is not mirrored is no copy: no copy is made to compare it with)
+            let paired =
+                index + 1 < tests.count && !test.variant.isMirrored && tests[index + 1].variant.isMirrored
+                && tests[index + 1] == test.under(test.variant.mirrored)
+            units.append(Unit(first: test, twin: paired ? tests[index + 1] : nil))
+            index += paired ? 2 : 1
+        }
+        return units
+    }
+
+    private static func request(_ unit: Unit) -> [UInt8] {
+        var wire = WireWriter()
+        wire.reserve(512)
+        wire.int((unit.twin == nil ? Request.test : Request.mirrorPair).rawValue)
+        wire.test(unit.first)
+        if let twin = unit.twin { wire.test(twin) }
+        return wire.bytes
+    }
+
+    /// The results of `unit`, read from its worker's answer (its failure for each test when the
+    /// worker crashed, hung or answered nonsense).
+    private static func results(_ unit: Unit, _ outcome: WorkerPool.Outcome) -> [TestResult] {
+        if case .finished(let bytes) = outcome {
+            var wire = WireReader(bytes)
+            // the worker leaves out a result's test when it is the one it was sent
+            if let result = wire.result(known: unit.first) {
+                guard let twin = unit.twin else { return [result] }
+                if let second = wire.result(known: twin) { return [result, second] }
+            }
+        }
+        let lost = Self.lost(unit.first, outcome, while: "")
+        return unit.twin.map { [lost, Self.lost($0, outcome, while: "")] } ?? [lost]
+    }
+
+    /// Finds the tests of `scripts` and runs them in one batch: a file's tests go to the workers as
+    /// soon as its discovery answers (`pending(index, discovered)`: the tests of script `index` to
+    /// run, in their order), so that no worker waits for the last file to be discovered. The
+    /// report starts once every file is: `report` gets them all, in the scripts' order, and says
+    /// whether to go on; then each result is handed to `deliver`, in the order of the scripts and
+    /// their pending tests (with its index in that order), as ``run(_:deliver:)`` does. Returns
+    /// whether every file was discovered, and whether the run then ended without a signal (or a
+    /// `report` that stopped it).
+    ///
+    /// `running`: how many of each file's first tests its worker runs right after finding them,
+    /// unasked, when they are the first it has to run (no request goes out for them); 0 when
+    /// the pending tests are not the file's tests as they are (a matrix, a mirror, a selection).
+    func discoverAndRun(
+        _ scripts: [Script], running: Int, pending: (Int, TestRunner.Discovered) -> [TestCase],
+        report: ([TestRunner.Discovered]) -> Bool, deliver: (Int, TestResult) -> Void
+    ) -> (discovered: Bool, ended: Bool) {
+        let files = scripts.count
+        var found: [TestRunner.Discovered?] = Array(repeating: nil, count: files)
+        var left = files
+        // the run's jobs after the files' discoveries: job `files + k` runs `units[k]`
+        var units: [Unit] = []
+        var unitsOf: [[Int]] = Array(repeating: [], count: files)
+        // jobs that finished, waiting for their turn (a few bytes each)
+        var finished: [Int: WorkerPool.Outcome] = [:]
+        // once every file is discovered: the units in the report's order, and the next to report
+        var order: [Int]? = nil
+        var next = 0
+        var delivered = 0
+        var stopped = false
+        func handOverInOrder() {
+            guard let order else { return }
+            while next < order.count, let outcome = finished.removeValue(forKey: order[next]) {
+                for result in Self.results(units[order[next]], outcome) {
+                    deliver(delivered, result)
+                    delivered += 1
+                }
+                next += 1
+            }
+        }
+        let ended = pool.run(count: files) { job in
+            job < files
+                ? Self.discoveryRequest(scripts[job], running: running) : Self.request(units[job - files])
+        } key: { job in
+            job < files ? scripts[job].path : units[job - files].first.file
+        } _: { job, outcome in
+            guard job < files else {
+                // the next in order, with none ahead of it waiting: handed over without the table
+                if let order, next < order.count, order[next] == job - files, finished.isEmpty {
+                    for result in Self.results(units[job - files], outcome) {
+                        deliver(delivered, result)
+                        delivered += 1
+                    }
+                    next += 1
+                } else {
+                    finished[job - files] = outcome
+                    handOverInOrder()
+                }
+                return
+            }
+            let (discovered, ran) = Self.discovered(outcome, of: scripts[job])
+            found[job] = discovered
+            let added = Self.units(of: pending(job, discovered))
+            var ids: [Int] = []
+            ids.reserveCapacity(added.count)
+            if ran > 0, case .success(let listed) = discovered.outcome {
+                // the tests its worker is running now, unasked: each a job, first in its list
+                let first = units.count
+                units += listed.prefix(ran).map { Unit(first: $0, twin: nil) }
+                pool.extend(by: ran, runningAfter: ())
+                // (they are the first pending tests; any that are not are run, never reported)
+                for (offset, unit) in added.enumerated() {
+                    guard offset < ran, unit.twin == nil, unit.first == units[first + offset].first else {
+                        break
+                    }
+                    ids.append(first + offset)
+                }
+            }
+            let more = added.dropFirst(ids.count)
+            ids += units.count..<units.count + more.count
+            units += more
+            pool.extend(by: more.count)
+            unitsOf[job] = ids
+            left -= 1
+            guard left == 0 else { return }
+            guard report(found.map { $0! }) else {
+                stopped = true
+                pool.stopsHere = true
+                return
+            }
+            order = unitsOf.flatMap { $0 }
+            handOverInOrder()
+        }
+        release(killing: !ended || pool.stopsHere)
+        // not every file discovered (a signal), or `report` stopped the run
+        guard let order else { return (stopped, false) }
+        if !ended {
+            // an interrupted run: what finished, in order, the tests that did not run left out
+            var position = 0
+            var at: [Int: Int] = [:]
+            for unit in order {
+                at[unit] = position
+                position += units[unit].count
+            }
+            for unit in finished.keys.sorted() where at[unit] != nil {
+                for (offset, result) in Self.results(units[unit], finished[unit]!).enumerated() {
+                    deliver(at[unit]! + offset, result)
+                }
+            }
+        }
+        return (true, ended)
     }
 
     /// Runs `tests`, handing each result to `deliver` (with its test's index) in the tests' order, as soon as it and every
@@ -152,17 +352,14 @@ struct IsolatedRunner {
     /// first, in order, the tests that did not run left out. A test followed by its mirrored copy
     /// (`--mirror`) is one job: the plain run is the mirrored run's twin.
     func run(_ tests: [TestCase], deliver: (Int, TestResult) -> Void) -> Bool {
-        // Each job's first test (`units`); a pair's mirrored copy is the next one.
-        var units: [(first: Int, paired: Bool)] = []
-        var index = 0
-        while index < tests.count {
-            let test = tests[index]
-            // (a next test that is not mirrored is no copy: no copy is made to compare it with)
-            let paired =
-                index + 1 < tests.count && !test.variant.isMirrored && tests[index + 1].variant.isMirrored
-                && tests[index + 1] == test.under(test.variant.mirrored)
-            units.append((index, paired))
-            index += paired ? 2 : 1
+        let units = Self.units(of: tests)
+        // each job's first test's index in `tests`
+        var firsts: [Int] = []
+        firsts.reserveCapacity(units.count)
+        var first = 0
+        for unit in units {
+            firsts.append(first)
+            first += unit.count
         }
         // jobs that finished before one ahead of them, as their workers answered (read when
         // their turn comes: a few bytes each, not a TestResult moved at every growth of the table)
@@ -170,27 +367,10 @@ struct IsolatedRunner {
         var nextJob = 0
         var delivered = 0
         var bailed = false
-        /// The results of `job`, read from its worker's answer.
-        func results(_ job: Int, _ outcome: WorkerPool.Outcome) -> [TestResult] {
-            let (first, paired) = units[job]
-            let indices = first..<first + (paired ? 2 : 1)
-            var read: [TestResult] = []
-            read.reserveCapacity(indices.count)
-            if case .finished(let bytes) = outcome {
-                var wire = WireReader(bytes)
-                // the worker leaves out a result's test when it is the one it was sent
-                for index in indices {
-                    guard let result = wire.result(known: tests[index]) else { break }
-                    read.append(result)
-                }
-            }
-            if read.count != indices.count { read = indices.map { Self.lost(tests[$0], outcome, while: "") } }
-            return read
-        }
         // `--bail`: the first failed test in the tests' order ends the run; what finished after
         // it (a worker runs the jobs it holds behind another) is not reported.
         func handOver(_ job: Int, _ outcome: WorkerPool.Outcome) {
-            for result in results(job, outcome) where !bailed {
+            for result in Self.results(units[job], outcome) where !bailed {
                 deliver(delivered, result)
                 delivered += 1
                 if bail, result.status == .failed {
@@ -201,15 +381,9 @@ struct IsolatedRunner {
             nextJob = job + 1
         }
         let ended = pool.run(count: units.count) { job in
-            let (first, paired) = units[job]
-            var wire = WireWriter()
-            wire.reserve(512)
-            wire.int((paired ? Request.mirrorPair : Request.test).rawValue)
-            wire.test(tests[first])
-            if paired { wire.test(tests[first + 1]) }
-            return wire.bytes
+            Self.request(units[job])
         } key: {
-            tests[units[$0].first].file
+            units[$0].first.file
         } _: { job, outcome in
             guard !bailed else { return }
             // the next in order, with none ahead of it waiting: handed over without the table
@@ -224,8 +398,8 @@ struct IsolatedRunner {
         if !bailed {
             // an interrupted run: what finished, in order, the tests that did not run left out
             for job in ahead.keys.sorted() {
-                for (offset, result) in results(job, ahead[job]!).enumerated() {
-                    deliver(units[job].first + offset, result)
+                for (offset, result) in Self.results(units[job], ahead[job]!).enumerated() {
+                    deliver(firsts[job] + offset, result)
                 }
             }
         }

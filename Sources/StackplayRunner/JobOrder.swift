@@ -27,16 +27,41 @@ struct JobOrder {
     /// How many jobs a worker takes from the largest share left once every share is taken.
     private static let spared = 8
 
+    /// How many jobs there are.
+    private(set) var count = 0
+    private let key: ((Int) -> String)?
+
     init(count: Int, key: ((Int) -> String)?) {
-        var start = 0
+        self.key = key
+        extend(to: count, served: [])
+    }
+
+    /// Adds the jobs up to `count` (a batch that grows as it runs: a file's tests once its
+    /// discovery answers). A new share whose key a worker slot served (`served`, by slot) is that
+    /// slot's own, as the shares of its keys it took are.
+    mutating func extend(to count: Int, served: [Set<String>], taken: Bool = false) {
+        var start = self.count
+        if taken {
+            // jobs a worker runs of itself: one share, already run to its end
+            if start < count { shares.append(Share(next: count, end: count, key: nil, taken: true)) }
+            self.count = max(self.count, count)
+            return
+        }
         while start < count {
             let name = key?(start)
             var end = start + 1
             if let name, let key { while end < count, key(end) == name { end += 1 } }
-            if let name { sharesOf[name, default: []].append(shares.count) }
+            if let name {
+                sharesOf[name, default: []].append(shares.count)
+                // the newest share is the last one a slot's own list (largest first) reaches
+                for slot in served.indices where served[slot].contains(name) && ownKeys[slot] != nil {
+                    own[slot, default: []].insert(shares.count, at: 0)
+                }
+            }
             shares.append(Share(next: start, end: end, key: name))
             start = end
         }
+        self.count = max(self.count, count)
     }
 
     /// The first free share of a key `served` holds, if any.

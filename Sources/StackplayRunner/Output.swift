@@ -6,33 +6,34 @@ import SystemCalls
 
 /// Writing to stdout and stderr apart, unbuffered where it matters.
 enum Output {
-    static func out(_ text: String) { write(STDOUT_FILENO, text + "\n") }
-    static func err(_ text: String) { write(STDERR_FILENO, text + "\n") }
+    static func out(_ text: String) { write(STDOUT_FILENO, text, newline: true) }
+    static func err(_ text: String) { write(STDERR_FILENO, text, newline: true) }
 
     /// Whether this process has written anything to stdout or stderr through ``write(_:_:)``.
     nonisolated(unsafe) private(set) static var wrote = false
 
     /// Lines held by ``buffered(_:)``, in the order written: (descriptor, bytes) runs.
-    nonisolated(unsafe) private static var held: [(descriptor: Int32, bytes: [UInt8])] = []
-    nonisolated(unsafe) private static var holding = false
-    nonisolated(unsafe) private static var heldBytes = 0
+    // (unchecked exclusivity: the runner is one thread, and nothing here lends them out)
+    @exclusivity(unchecked) nonisolated(unsafe) private static var held:
+        [(descriptor: Int32, bytes: [UInt8])] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private static var holding = false
+    @exclusivity(unchecked) nonisolated(unsafe) private static var heldBytes = 0
 
-    static func write(_ descriptor: Int32, _ text: String) {
+    /// Writes `text` (and a newline after it, with `newline`).
+    static func write(_ descriptor: Int32, _ text: String, newline: Bool = false) {
         wrote = true
         if holding {
-            if held.last?.descriptor == descriptor {
-                held[held.count - 1].bytes.append(contentsOf: text.utf8)
-            } else {
-                held.append((descriptor, Array(text.utf8)))
-            }
-            heldBytes += text.utf8.count
+            if held.last?.descriptor != descriptor { held.append((descriptor, [])) }
+            held[held.count - 1].bytes.append(contentsOf: text.utf8)
+            if newline { held[held.count - 1].bytes.append(0x0A) }
+            heldBytes += text.utf8.count + (newline ? 1 : 0)
             if heldBytes >= 1 << 16 { flush() }
             return
         }
         fflush(nil)  // a script's own print() output first
         // A terminal or pipe that refuses the bytes (closed, full disk) loses this line only; the
         // exit code says whether a report the run had to write was written.
-        _ = Syscall.writeAll(descriptor, text)
+        _ = Syscall.writeAll(descriptor, newline ? text + "\n" : text)
     }
 
     /// Runs `body` with the lines it writes held and written a few at a time (``flush()``), in

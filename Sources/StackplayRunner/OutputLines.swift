@@ -21,6 +21,11 @@ func terminalSafe(_ text: some StringProtocol, newlines: Bool = false) -> String
             || (0x7F..<0xA0).contains(value)
             || value == 0x2028 || value == 0x2029 || RawByte.scalars.contains(value)
     }
+    // printable ASCII (and tabs), as most names are: nothing to look at scalar by scalar
+    let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.allSatisfy { (0x20..<0x7F).contains($0) || $0 == 0x09 }
+    }
+    if plain == true { return String(text) }
     guard text.unicodeScalars.contains(where: isControl) else { return String(text) }
     var out = ""
     for scalar in text.unicodeScalars {

@@ -38,95 +38,152 @@ struct TestRun {
 
         // Find every test (a file that does not load is one failed test), then choose and run.
         let lone = LoneFile.wholeScript(scripts, options: options)
-        let (discovered, discoveryEnded) =
-            lone != nil
-            ? ([LoneFile.load(scripts[0], runner: runner)], WorkerPool.interruption == 0)
-            : isolated.discover(scripts)
-        guard discoveryEnded else {
-            return Interruption.report([], of: 0, junit: options.junit, format: options.format)
-        }
-        var tests: [TestCase] = []
-        var broken: [TestResult] = []
+        let format = options.format ?? .human
+        // Each result is reported as it comes, in the tests' order, when nothing needs them all
+        // first (trace outputs; TAP's plan counts them): a 10,000-test run holds no 10,000 results.
+        var stream: ReportStream? = nil
+        var streaming = false
+        var results: [TestResult] = []
+        var chosen: [TestCase] = []
         // Whole scripts that finding their tests ran, by file: their run is that result.
         var ranWhole: [ByteKey: TestResult] = [:]
-        if options.verbose, let reason = LuaState.freshStatesReason {
-            Output.err("stackplay: every test runs in a fresh Lua state (\(reason))")
-        }
-        for found in discovered {
-            if options.verbose, let why = found.fallback, case .success(let cases) = found.outcome,
-                let file = cases.first?.file
-            {
-                Output.err("stackplay: \(file): each test runs the file's top level again: \(why)")
-            }
-            switch found.outcome {
-            case .success(let cases) where EmptyScript.isEmpty(cases, scanned: lone?.isEmpty):
-                broken.append(EmptyScript.failure(cases[0]))
-            case .success(let cases):
-                tests += cases
-                if let ran = found.ran, options.repeats == 1 { ranWhole[ByteKey(ran.test.file)] = ran }
-            case .failure(let failed): broken.append(failed)
-            }
-        }
-        tests = options.matrix.apply(to: tests)
-        if options.mirror { tests = tests.flatMap { [$0, $0.under($0.variant.mirrored)] } }
-        let chosen = Selection.apply(
-            tests, filters: options.filters, tags: options.tags, excludedTags: options.excludedTags,
-            shard: options.shard, timings: timings)
-        // A file that does not load has no tags: a tag selection leaves it out, a filter may keep it.
-        let chosenBroken =
-            options.tags.isEmpty
-            ? Selection.apply(broken.map(\.test), filters: options.filters, shard: nil) : []
-        let selecting = !options.filters.isEmpty || !options.tags.isEmpty || !options.excludedTags.isEmpty
-        if selecting, chosen.isEmpty, chosenBroken.isEmpty {
-            let selection = Selection.describe(
-                filters: options.filters, tags: options.tags, excludedTags: options.excludedTags)
-            Output.err("stackplay: no test matches \(selection)")
-            return ExitCode.failure
-        }
-        if options.list {
-            for test in chosen {
-                let tags = test.tags.isEmpty ? "" : " [" + test.tags.joined(separator: ", ") + "]"
-                Output.out(test.fullName + tags + (test.skipped ? " (skipped)" : ""))
-            }
-            for test in chosenBroken { Output.out(test.fullName + " (does not load)") }
-            return chosenBroken.isEmpty ? ExitCode.success : ExitCode.failure
-        }
+        // the chosen tests that go to the workers, by their index among the chosen
+        var pendingAt: [Int] = []
+        var next = 0
+        // the exit code of a run that ends once its tests are found (`--list`, no test matches)
+        var early: Int32? = nil
 
-        // A whole script in its plain variant already ran: only the others go to the workers.
+        /// The tests of one file that the run chooses (every test under each matrix variant, and
+        /// its mirrored copy, as the filters and tags keep them; the shard is the whole run's).
+        func chosenTests(of found: TestRunner.Discovered) -> [TestCase] {
+            guard case .success(let cases) = found.outcome,
+                !EmptyScript.isEmpty(cases, scanned: lone?.isEmpty)
+            else { return [] }
+            var tests = options.matrix.apply(to: cases)
+            if options.mirror { tests = tests.flatMap { [$0, $0.under($0.variant.mirrored)] } }
+            return Selection.apply(
+                tests, filters: options.filters, tags: options.tags, excludedTags: options.excludedTags,
+                shard: nil)
+        }
+        /// The whole script's run that finding `found`'s tests was: the result of its plain variant.
+        func wholeRun(of found: TestRunner.Discovered) -> TestResult? {
+            options.repeats == 1 ? found.ran : nil
+        }
         func ranAlready(_ test: TestCase) -> TestResult? {
             ranWhole[ByteKey(test.file)].flatMap { $0.test == test ? $0 : nil }
         }
-        let pending = ranWhole.isEmpty ? chosen : chosen.filter { ranAlready($0) == nil }
-        // Each result is reported as it comes, in the tests' order, when nothing needs them all
-        // first (trace outputs; TAP's plan counts them): a 10,000-test run holds no 10,000 results.
-        let format = options.format ?? .human
-        var stream =
-            options.recordsTraces || format == .tap
-            ? nil : ReportStream(format: format, seed: seed, junit: options.junit)
-        var results: [TestResult] = []
         func finished(_ result: TestResult) {
             var result = result
             if options.forbidOnly || options.ci { result = FocusRule.apply(to: [result], ci: options.ci)[0] }
-            if stream != nil { stream?.add(result) } else { results.append(result) }
+            if streaming { stream?.add(result) } else { results.append(result) }
         }
-        for failed in broken where chosenBroken.contains(failed.test) { finished(failed) }
         // The whole scripts' results go between the others, where their tests are among the chosen.
-        let pendingAt = ranWhole.isEmpty ? [] : chosen.indices.filter { ranAlready(chosen[$0]) == nil }
-        var next = 0
         func wholeScripts(before end: Int) {
             while next < end {
                 if let whole = ranAlready(chosen[next]) { finished(whole) }
                 next += 1
             }
         }
-        let runEnded = Output.buffered {
-            isolated.run(pending) { index, result in
-                if !pendingAt.isEmpty {
-                    wholeScripts(before: pendingAt[index])
-                    next = pendingAt[index] + 1
-                }
-                finished(result)
+        func deliver(_ index: Int, _ result: TestResult) {
+            if !pendingAt.isEmpty {
+                wholeScripts(before: pendingAt[index])
+                next = pendingAt[index] + 1
             }
+            finished(result)
+        }
+        /// Chooses among the tests `discovered` found, reports the files that do not load and
+        /// readies the report; false when the run ends here (`early` says how).
+        func begin(_ discovered: [TestRunner.Discovered]) -> Bool {
+            var broken: [TestResult] = []
+            if options.verbose, let reason = LuaState.freshStatesReason {
+                Output.err("stackplay: every test runs in a fresh Lua state (\(reason))")
+            }
+            for found in discovered {
+                if options.verbose, let why = found.fallback, case .success(let cases) = found.outcome,
+                    let file = cases.first?.file
+                {
+                    Output.err("stackplay: \(file): each test runs the file's top level again: \(why)")
+                }
+                switch found.outcome {
+                case .success(let cases) where EmptyScript.isEmpty(cases, scanned: lone?.isEmpty):
+                    broken.append(EmptyScript.failure(cases[0]))
+                case .success:
+                    chosen += chosenTests(of: found)
+                    if let ran = wholeRun(of: found) { ranWhole[ByteKey(ran.test.file)] = ran }
+                case .failure(let failed): broken.append(failed)
+                }
+            }
+            if let shard = options.shard {
+                chosen = Selection.apply(chosen, filters: [], shard: shard, timings: timings)
+            }
+            // A file that does not load has no tags: a tag selection leaves it out, a filter may keep it.
+            let chosenBroken =
+                options.tags.isEmpty
+                ? Selection.apply(broken.map(\.test), filters: options.filters, shard: nil) : []
+            let selecting = !options.filters.isEmpty || !options.tags.isEmpty || !options.excludedTags.isEmpty
+            if selecting, chosen.isEmpty, chosenBroken.isEmpty {
+                let selection = Selection.describe(
+                    filters: options.filters, tags: options.tags, excludedTags: options.excludedTags)
+                Output.err("stackplay: no test matches \(selection)")
+                early = ExitCode.failure
+                return false
+            }
+            if options.list {
+                for test in chosen {
+                    let tags = test.tags.isEmpty ? "" : " [" + test.tags.joined(separator: ", ") + "]"
+                    Output.out(test.fullName + tags + (test.skipped ? " (skipped)" : ""))
+                }
+                for test in chosenBroken { Output.out(test.fullName + " (does not load)") }
+                early = chosenBroken.isEmpty ? ExitCode.success : ExitCode.failure
+                return false
+            }
+            stream =
+                options.recordsTraces || format == .tap
+                ? nil : ReportStream(format: format, seed: seed, junit: options.junit)
+            streaming = stream != nil
+            for failed in broken where chosenBroken.contains(failed.test) { finished(failed) }
+            // A whole script in its plain variant already ran: only the others go to the workers.
+            pendingAt = ranWhole.isEmpty ? [] : chosen.indices.filter { ranAlready(chosen[$0]) == nil }
+            return true
+        }
+
+        // A file's tests run as they are, in their order: its worker starts them as it finds them.
+        let runsAsFound =
+            options.matrix.isEmpty && !options.mirror && options.filters.isEmpty && options.tags.isEmpty
+            && options.excludedTags.isEmpty
+        let runEnded: Bool
+        if lone == nil, options.shard == nil, !options.list, !options.bail {
+            // Each file's tests run as soon as it is discovered (nothing chooses among them all).
+            let (discoveredAll, ended) = Output.buffered {
+                isolated.discoverAndRun(
+                    scripts, running: runsAsFound ? IsolatedRunner.runningAfterDiscovery : 0
+                ) {
+                    _, found in
+                    let tests = chosenTests(of: found)
+                    guard let ran = wholeRun(of: found) else { return tests }
+                    return tests.filter { !($0 == ran.test) }
+                } report: {
+                    begin($0)
+                } deliver: {
+                    deliver($0, $1)
+                }
+            }
+            if let early { return early }
+            guard discoveredAll else {
+                return Interruption.report([], of: 0, junit: options.junit, format: options.format)
+            }
+            runEnded = ended
+        } else {
+            let (discovered, discoveryEnded) =
+                lone != nil
+                ? ([LoneFile.load(scripts[0], runner: runner)], WorkerPool.interruption == 0)
+                : isolated.discover(scripts)
+            guard discoveryEnded else {
+                return Interruption.report([], of: 0, junit: options.junit, format: options.format)
+            }
+            guard begin(discovered) else { return early ?? ExitCode.failure }
+            let pending = ranWhole.isEmpty ? chosen : chosen.filter { ranAlready($0) == nil }
+            runEnded = Output.buffered { isolated.run(pending, deliver: deliver) }
         }
         if !ranWhole.isEmpty { wholeScripts(before: chosen.count) }
         if var stream {

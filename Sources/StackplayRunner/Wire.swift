@@ -67,7 +67,15 @@ struct WireWriter {
     /// a flag says whether the result's test is that one, which is then left out.
     mutating func result(_ result: TestResult, known: TestCase? = nil) {
         if let known {
-            let same = Self.sameOnWire(result.test, known)
+            let same = result.test.isSameStorage(as: known) || Self.sameOnWire(result.test, known)
+            // a passed or skipped test of the known test with nothing to tell but its time and
+            // seed, as most are: those two alone
+            if same, let status = Self.plainStatus(result) {
+                bytes.append(status)
+                double(result.seconds)
+                int(result.seed)
+                return
+            }
             bool(same)
             if !same { test(result.test) }
         } else {
@@ -85,6 +93,19 @@ struct WireWriter {
         auditIssues(result.auditIssues)
         auditIssues(result.knownAuditIssues)
     }
+
+    /// The flag of a result that is only its status, time and seed (after the flags of
+    /// ``bool(_:)``, 0 and 1): 2 for passed, 3 for skipped; nil for any other.
+    static func plainStatus(_ result: TestResult) -> UInt8? {
+        guard result.status != .failed, result.message.isEmpty, result.traceback.isEmpty, result.dump.isEmpty,
+            result.position.isEmpty, result.traces.isEmpty, result.output.isEmpty, result.expected.isEmpty,
+            result.actual.isEmpty, result.diff.isEmpty, result.picture.isEmpty, result.auditIssues.isEmpty,
+            result.knownAuditIssues.isEmpty
+        else { return nil }
+        return result.status == .passed ? plainPassed : plainSkipped
+    }
+    static let plainPassed: UInt8 = 2
+    static let plainSkipped: UInt8 = 3
 
     /// Whether `a` and `b` write the same bytes: every field equal, texts byte for byte (as
     /// `TestCase`'s `==`, without its generic walk over each text: a result's test is checked
@@ -162,12 +183,32 @@ struct WireReader {
         }
     }
 
+    /// A string, `candidate` itself when it has the same bytes: a file's tests share its path, a
+    /// passed test's result its test's position, and a shared string is not made again.
+    mutating func string(reusing candidate: String?) -> String? {
+        guard var candidate else { return string() }
+        let start = offset
+        guard let count = int(), count >= 0, count <= bytes.count - offset else { return nil }
+        let same = candidate.withUTF8 { known in
+            known.count == count
+                && bytes.withUnsafeBufferPointer {
+                    count == 0 || memcmp(known.baseAddress!, $0.baseAddress! + offset, count) == 0
+                }
+        }
+        guard same else {
+            offset = start
+            return string()
+        }
+        offset += count
+        return candidate
+    }
+
     /// What ``WireWriter/optionalString(_:)`` wrote: `.some(nil)` for none, nil when the bytes
     /// run out.
-    mutating func optionalString() -> String?? {
+    mutating func optionalString(reusing candidate: String? = nil) -> String?? {
         guard let present = bool() else { return nil }
         guard present else { return .some(nil) }
-        guard let text = string() else { return nil }
+        guard let text = string(reusing: candidate) else { return nil }
         return .some(text)
     }
 
@@ -185,14 +226,17 @@ struct WireReader {
 
     mutating func strings() -> [String]? { list { $0.string() } }
 
-    mutating func test() -> TestCase? {
-        guard let file = string(), let root = optionalString(), let name = string(), let position = string(),
+    /// A test; with `previous`, the one read before it (of the same file, mostly), whose path it
+    /// then shares.
+    mutating func test(after previous: TestCase? = nil) -> TestCase? {
+        guard let file = string(reusing: previous?.file), let root = optionalString(reusing: previous?.root),
+            let name = string(), let position = string(),
             let index = int(), let skipped = bool(), let focused = bool(), let tags = strings(),
             let settings = list({ reader -> (key: String, value: String)? in
                 guard let key = reader.string(), let value = reader.string() else { return nil }
                 return (key, value)
             }),
-            let baseName = string()
+            let baseName = string(reusing: name)
         else { return nil }
         var test = TestCase(
             file: file, root: root, name: name, position: position, index: index, skipped: skipped,
@@ -209,13 +253,26 @@ struct WireReader {
     mutating func result(known: TestCase? = nil) -> TestResult? {
         let test: TestCase?
         if let known {
+            guard offset < bytes.count else { return nil }
+            let flag = bytes[offset]
+            if flag == WireWriter.plainPassed || flag == WireWriter.plainSkipped {
+                offset += 1
+                guard let seconds = double(), seconds.isFinite, seconds >= 0, let seed = int() else {
+                    return nil
+                }
+                return TestResult(
+                    test: known, status: flag == WireWriter.plainPassed ? .passed : .skipped,
+                    seconds: seconds,
+                    seed: seed)
+            }
             guard let same = bool() else { return nil }
             test = same ? known : self.test()
         } else {
             test = self.test()
         }
         guard let test, let status = string().flatMap(TestResult.Status.init(rawValue:)),
-            let message = string(), let traceback = string(), let dump = string(), let position = string(),
+            let message = string(), let traceback = string(), let dump = string(),
+            let position = string(reusing: test.position),
             let seconds = double(), seconds.isFinite, seconds >= 0, let traces = strings(),
             let output = string(), let seed = int(),
             let kind = string().flatMap(TestResult.FailureKind.init(rawValue:)),

@@ -25,10 +25,17 @@ struct WorkerLoop {
         self.doorbell = doorbell
     }
 
-    mutating func serve(_ answer: ([UInt8]) -> [UInt8]) -> Never {
+    /// Answers each request with `answer`; before it reads the next, the jobs it runs of itself,
+    /// each answer that `next` gives (``WorkerPool/extend(by:runningAfter:)``).
+    mutating func serve(_ answer: ([UInt8]) -> [UInt8], next: () -> [UInt8]?) -> Never {
         while true {
-            guard let request = nextRequest() else { _exit(0) }
-            let bytes = answer(request)
+            let bytes: [UInt8]
+            if let own = next() {
+                bytes = own
+            } else {
+                guard let request = nextRequest() else { _exit(0) }
+                bytes = answer(request)
+            }
             var frame = [UInt8]()
             frame.reserveCapacity(16 + bytes.count)
             withUnsafeBytes(of: Int64(8 + bytes.count).littleEndian) { frame.append(contentsOf: $0) }

@@ -48,6 +48,27 @@ final class WorkerPool {
     /// as it is set, leaving the jobs that run to be killed with ``killAll()``.
     var stopsHere = false
 
+    /// Jobs a batch's `done` adds to the batch running (``extend(by:)``), taken up after it returns,
+    /// and how many of them its worker runs of itself (``extend(by:runningAfter:)``).
+    private var added = 0
+    private var addedRunning = 0
+
+    /// Adds `count` jobs to the batch running, numbered after its last: called from its `done`
+    /// (a file's discovery answered, and its tests can run while other files are discovered).
+    /// Their requests and keys come from the batch's `request` and `key`.
+    func extend(by count: Int) { added += max(0, count) }
+
+    /// Adds `count` jobs that the worker whose answer `done` is handling runs of itself, right
+    /// after that job and before any it was sent (``init(workers:timeout:count:serve:next:)``'s
+    /// `next`): numbered after the batch's last (and any ``extend(by:)`` added in the same `done`).
+    /// No request is sent for them, unless the worker dies first: then they go to another worker
+    /// as any job it held.
+    func extend(by count: Int, runningAfter: Void) {
+        precondition(added == addedRunning, "the jobs a worker runs of itself come first")
+        added += max(0, count)
+        addedRunning += max(0, count)
+    }
+
     /// Catches SIGINT and SIGTERM (the run reports what finished and exits 130/143) and ignores
     /// SIGPIPE (a dead worker's pipe must not kill the parent).
     static func installSignalHandlers() {
@@ -62,7 +83,7 @@ final class WorkerPool {
     }
 
     /// How many jobs a worker holds at once: the one it runs and those sent behind it.
-    static let depth = 64
+    static let depth = 128
     /// A worker rings the doorbell once this many answers are in its pipe: half of ``depth``, so
     /// that the parent sends more while the worker still has jobs to run.
     static let ring = depth / 2
@@ -102,6 +123,8 @@ final class WorkerPool {
     private let most: Int
     /// Answers a request (in a worker, or here when no worker can be made).
     private let serve: ([UInt8]) -> [UInt8]
+    /// The answer of the next job a worker runs of itself, if it has one (``extend(by:runningAfter:)``).
+    private let next: () -> [UInt8]?
     private var workers: [Worker] = []
     /// The keys each worker slot's process served (``run(count:request:key:_:)``).
     private var served: [Set<String>] = []
@@ -123,11 +146,17 @@ final class WorkerPool {
 
     /// A pool of at most `workers` processes that answer requests with `serve`, batch after batch
     /// (``run(_:_:)``). `timeout`: seconds of wall time a job may take; 0 or less: no limit.
-    init(workers: Int, timeout: Double, count: Int = 0, serve: @escaping ([UInt8]) -> [UInt8]) {
+    /// `next`: in a worker, the answer of the next job it runs of itself, before it reads another
+    /// request (none by default).
+    init(
+        workers: Int, timeout: Double, count: Int = 0, serve: @escaping ([UInt8]) -> [UInt8],
+        next: @escaping () -> [UInt8]? = { nil }
+    ) {
         self.count = count
         self.timeout = timeout
         self.most = max(1, workers)
         self.serve = serve
+        self.next = next
     }
 
     deinit {
@@ -160,20 +189,48 @@ final class WorkerPool {
         // a job sent behind another may meet a worker that has just died: its pipe's end must not
         // end this process
         signal(SIGPIPE, SIG_IGN)
-        while workers.count < min(most, count), let worker = spawn() { workers.append(worker) }
+        // one worker first (the others are forked once it has its jobs: it starts while they are made)
+        while workers.count < min(1, count), let worker = spawn() { workers.append(worker) }
         while served.count < workers.count { served.append([]) }
         var order = JobOrder(count: count, key: key)
         var remaining = count
-        if workers.isEmpty {
-            // No process could be made: run here, unprotected, rather than not at all.
-            for index in 0..<count { done(index, .finished(serve(request(index)))) }
-            return true
+        added = 0
+        addedRunning = 0
+        /// The jobs `done` added, in the batch from now on; those the worker in `slot` runs of
+        /// itself are its next jobs (none when `slot` is nil: they ran here).
+        @discardableResult
+        func takeAdded(from slot: Int? = nil, ended: Double = 0) -> Range<Int> {
+            guard added > 0 else { return 0..<0 }
+            let running = order.count..<order.count + addedRunning
+            order.extend(to: order.count + addedRunning, served: served, taken: true)
+            order.extend(to: order.count + added - addedRunning, served: served)
+            remaining += added
+            added = 0
+            addedRunning = 0
+            if let slot, !running.isEmpty {
+                workers[slot].jobs.insert(contentsOf: running, at: 0)
+                workers[slot].sizes.insert(contentsOf: repeatElement(0, count: running.count), at: 0)
+                workers[slot].sentAt.insert(contentsOf: repeatElement(ended, count: running.count), at: 0)
+                workers[slot].started = ended
+            }
+            return running
+        }
+        /// Serves job `index` here, with the jobs it adds that run of themselves after it.
+        func serveHere(_ index: Int) {
+            done(index, .finished(serve(request(index))))
+            for job in takeAdded() { done(job, .finished(next() ?? [])) }
         }
         // Jobs sent behind another to a worker that was gone before it started them: sent again.
         var again: [Int] = []
         func nextJob(for slot: Int) -> Int? {
             if !again.isEmpty { return again.removeFirst() }
+            if served.isEmpty { served.append([]) }
             return order.next(for: slot, served: &served[slot])
+        }
+        if workers.isEmpty {
+            // No process could be made: run here, unprotected, rather than not at all.
+            while let job = nextJob(for: 0) { serveHere(job) }
+            return true
         }
         /// Replaces the worker in `slot`, its job ended; the jobs it held behind it are sent again.
         func replacing(_ slot: Int, alreadyReaped: Bool = false) {
@@ -194,10 +251,12 @@ final class WorkerPool {
                     workers[slot].sentAt.removeFirst()
                     if let sent = workers[slot].sentAt.first { workers[slot].started = max(ended, sent) }
                     done(job, .finished(answer))
+                    takeAdded(from: slot, ended: ended)
                 } else {
                     // the worker ends right after its watchdog's frame: a new one takes its place
                     replacing(slot)
                     done(job, .stopped(message: String(decoding: answer, as: UTF8.self)))
+                    takeAdded()
                     return !stopsHere
                 }
                 if stopsHere { return false }
@@ -207,6 +266,7 @@ final class WorkerPool {
                 replacing(slot, alreadyReaped: true)
                 remaining -= 1
                 done(job, .crashed(signal: signal, status: status))
+                takeAdded()
             }
             return !stopsHere
         }
@@ -225,13 +285,14 @@ final class WorkerPool {
             }
             if !workers.contains(where: { $0.pid > 0 }) {
                 // Every worker is gone and none can be made: run what is left here, unprotected.
-                while let job = nextJob(for: 0) { done(job, .finished(serve(request(job)))) }
+                while let job = nextJob(for: 0) { serveHere(job) }
                 return true
             }
             // Each worker gets jobs, up to `depth` of them, so that it starts the next job as soon as
             // it has answered one, without waiting for this process to read the answer.
             // Near the end, fewer: a job sent to one worker cannot move to another that has run out.
-            let live = workers.filter { $0.pid > 0 }.count
+            // (the workers about to be forked count: each gets its share of the first jobs)
+            let live = max(workers.filter { $0.pid > 0 }.count, min(most, order.count))
             let depth = min(Self.depth, max(2, remaining / max(1, live)))
             // The jobs for one worker go in one write.
             func fill(_ slot: Int) -> Bool {
@@ -262,11 +323,19 @@ final class WorkerPool {
                 }
                 return true
             }
-            for slot in workers.indices {
+            func fillOrReplace(_ slot: Int) {
                 for _ in 0..<3 {
                     guard workers[slot].pid > 0, !fill(slot), workers[slot].jobs.isEmpty else { break }
                     replace(slot)
                 }
+            }
+            for slot in workers.indices { fillOrReplace(slot) }
+            // the rest of the workers (all of them at the batch's start, more when it grew), each
+            // given its jobs as soon as it is forked
+            while workers.count < min(most, order.count), let worker = spawn() {
+                workers.append(worker)
+                served.append([])
+                fillOrReplace(workers.count - 1)
             }
             // a gone slot polls fd -1, which poll() skips; a worker in the middle of an answer is
             // read as it writes
@@ -296,6 +365,7 @@ final class WorkerPool {
                     replacing(slot)
                     remaining -= 1
                     done(job, .timedOut(seconds: timeout))
+                    takeAdded()
                 }
             }
         }
@@ -347,7 +417,7 @@ final class WorkerPool {
             // backtracer would print to the run's stderr and take seconds.
             for fatal in [SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGTRAP] { signal(fatal, SIG_DFL) }
             var loop = WorkerLoop(requests: requests[0], answers: answers[1], doorbell: doorbell[1])
-            loop.serve(serve)
+            loop.serve(serve, next: next)
         }
         close(requests[0])
         close(answers[1])
