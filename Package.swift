@@ -22,8 +22,10 @@ let package = Package(
         // The C side of the Lua boundary: trampolines, the counting allocator, the budget hook and
         // the message handler (runtime.c), declared in include/CLuaRuntime.h.
         .target(name: "CLuaRuntime", dependencies: ["CLua"]),
-        // The libc calls a signal can interrupt, behind one EINTR rule (Syscalls.swift).
-        .target(name: "SystemCalls"),
+        // The libc calls a signal can interrupt, behind one EINTR rule (Syscalls.swift), and where
+        // a forked worker starts (over CSystemCalls' cores.c: CPU sets are C macros).
+        .target(name: "CSystemCalls"),
+        .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
         // Pure Swift, the words every layer shares: did-you-mean suggestions, numbers as people
         // write them. StackModel re-exports it.
         .target(name: "Wording"),

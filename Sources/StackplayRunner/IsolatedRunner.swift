@@ -256,8 +256,8 @@ struct IsolatedRunner {
         // the run's jobs after the files' discoveries: job `files + k` runs `units[k]`
         var units: [Unit] = []
         var unitsOf: [[Int]] = Array(repeating: [], count: files)
-        // jobs that finished, waiting for their turn (a few bytes each)
-        var finished: [Int: WorkerPool.Outcome] = [:]
+        // each unit's outcome once it finished, until its turn comes (a few bytes each)
+        var finished: [WorkerPool.Outcome?] = []
         // once every file is discovered: the units in the report's order, and the next to report
         var order: [Int]? = nil
         var next = 0
@@ -265,7 +265,8 @@ struct IsolatedRunner {
         var stopped = false
         func handOverInOrder() {
             guard let order else { return }
-            while next < order.count, let outcome = finished.removeValue(forKey: order[next]) {
+            while next < order.count, let outcome = finished[order[next]] {
+                finished[order[next]] = nil
                 for result in Self.results(units[order[next]], outcome) {
                     deliver(delivered, result)
                     delivered += 1
@@ -273,6 +274,7 @@ struct IsolatedRunner {
                 next += 1
             }
         }
+        let pool = self.pool
         let ended = pool.run(count: files) { job in
             job < files
                 ? Self.discoveryRequest(scripts[job], running: running) : Self.request(units[job - files])
@@ -280,17 +282,8 @@ struct IsolatedRunner {
             job < files ? scripts[job].path : units[job - files].first.file
         } _: { job, outcome in
             guard job < files else {
-                // the next in order, with none ahead of it waiting: handed over without the table
-                if let order, next < order.count, order[next] == job - files, finished.isEmpty {
-                    for result in Self.results(units[job - files], outcome) {
-                        deliver(delivered, result)
-                        delivered += 1
-                    }
-                    next += 1
-                } else {
-                    finished[job - files] = outcome
-                    handOverInOrder()
-                }
+                finished[job - files] = outcome
+                handOverInOrder()
                 return
             }
             let (discovered, ran) = Self.discovered(outcome, of: scripts[job])
@@ -302,6 +295,7 @@ struct IsolatedRunner {
                 // the tests its worker is running now, unasked: each a job, first in its list
                 let first = units.count
                 units += listed.prefix(ran).map { Unit(first: $0, twin: nil) }
+                finished += repeatElement(nil, count: ran)
                 pool.extend(by: ran, runningAfter: ())
                 // (they are the first pending tests; any that are not are run, never reported)
                 for (offset, unit) in added.enumerated() {
@@ -314,6 +308,7 @@ struct IsolatedRunner {
             let more = added.dropFirst(ids.count)
             ids += units.count..<units.count + more.count
             units += more
+            finished += repeatElement(nil, count: more.count)
             pool.extend(by: more.count)
             unitsOf[job] = ids
             left -= 1
@@ -337,9 +332,10 @@ struct IsolatedRunner {
                 at[unit] = position
                 position += units[unit].count
             }
-            for unit in finished.keys.sorted() where at[unit] != nil {
-                for (offset, result) in Self.results(units[unit], finished[unit]!).enumerated() {
-                    deliver(at[unit]! + offset, result)
+            for (unit, outcome) in finished.enumerated() {
+                guard let outcome, let start = at[unit] else { continue }
+                for (offset, result) in Self.results(units[unit], outcome).enumerated() {
+                    deliver(start + offset, result)
                 }
             }
         }

@@ -15,14 +15,21 @@ struct WorkerLoop {
     private var input = [UInt8](repeating: 0, count: 1 << 16)
     private var start = 0
     private var end = 0
+    /// Whether a request has come: the parent placed this worker on its CPUs before it sent one
+    /// (``Cores``), and it may run on all of them from then on.
+    private var placed = false
     /// Answers written since the last ring, and their bytes.
     private var unrung = 0
     private var unrungBytes = 0
+
+    /// The most answer bytes left unrung (``WorkerPool/unrungMostBytes(pipe:)``, for this pipe's room).
+    private let unrungMostBytes: Int
 
     init(requests: Int32, answers: Int32, doorbell: Int32) {
         self.requests = requests
         self.answers = answers
         self.doorbell = doorbell
+        unrungMostBytes = WorkerPool.unrungMostBytes(pipe: Syscall.pipeRoom(answers) ?? 64 << 10)
     }
 
     /// Answers each request with `answer`; before it reads the next, the jobs it runs of itself,
@@ -30,18 +37,21 @@ struct WorkerLoop {
     mutating func serve(_ answer: ([UInt8]) -> [UInt8], next: () -> [UInt8]?) -> Never {
         while true {
             let bytes: [UInt8]
+            let asked: Bool
             if let own = next() {
                 bytes = own
+                asked = false
             } else {
                 guard let request = nextRequest() else { _exit(0) }
                 bytes = answer(request)
+                asked = true
             }
             var frame = [UInt8]()
             frame.reserveCapacity(16 + bytes.count)
             withUnsafeBytes(of: Int64(8 + bytes.count).littleEndian) { frame.append(contentsOf: $0) }
             withUnsafeBytes(of: WorkerPool.now().bitPattern.littleEndian) { frame.append(contentsOf: $0) }
             frame.append(contentsOf: bytes)
-            write(frame)
+            write(frame, asked: asked)
         }
     }
 
@@ -72,7 +82,7 @@ struct WorkerLoop {
                 end -= start
                 start = 0
             }
-            if unrung > 0 {
+            if unrung > 0 || unrungBytes > 0 {
                 var ready = pollfd(fd: requests, events: Int16(POLLIN), revents: 0)
                 if poll(&ready, 1, 0) == 0 { ring() }
             }
@@ -80,6 +90,10 @@ struct WorkerLoop {
                 Syscall.read(requests, into: UnsafeMutableRawBufferPointer(rebasing: $0[end...]))
             }
             if got <= 0 { return nil }
+            if !placed {
+                placed = true
+                Cores.runAnywhere()
+            }
             end += got
         }
     }
@@ -87,10 +101,10 @@ struct WorkerLoop {
     /// Writes `frame` to the answer pipe, and rings when enough answers are there. A frame that
     /// may not fit in the pipe beside those there goes length first, then a ring, then the rest:
     /// the parent, woken with part of an answer in its hands, reads the rest as it is written.
-    private mutating func write(_ frame: [UInt8]) {
+    private mutating func write(_ frame: [UInt8], asked: Bool) {
         frame.withUnsafeBytes { bytes in
             var sent = 0
-            if unrungBytes + bytes.count > WorkerPool.unrungMostBytes {
+            if unrungBytes + bytes.count > unrungMostBytes {
                 guard Syscall.writeAll(answers, UnsafeRawBufferPointer(rebasing: bytes[..<8])) == nil else {
                     _exit(1)
                 }
@@ -101,9 +115,11 @@ struct WorkerLoop {
                 _exit(1)
             }
         }
-        unrung += 1
+        // the parent needs a ring to send more once half of what it sent is answered; a job the
+        // worker ran of itself took no request
+        if asked { unrung += 1 }
         unrungBytes += frame.count
-        if unrung >= WorkerPool.ring || unrungBytes >= WorkerPool.unrungMostBytes { ring() }
+        if unrung >= WorkerPool.ring || unrungBytes >= unrungMostBytes { ring() }
     }
 
     private mutating func ring() {

@@ -90,8 +90,13 @@ final class WorkerPool {
     /// The most request bytes sent behind a worker's running job: they fit in the pipe, so that
     /// writing them never waits for a worker that may hang.
     private static let queuedMost = 32 << 10
-    /// The most answer bytes a worker leaves in its pipe unrung: a watchdog's stop frame still fits.
-    static let unrungMostBytes = 16 << 10
+    /// The most answer bytes a worker leaves in its pipe unrung: a quarter of the pipe, so that a
+    /// watchdog's stop frame still fits (``answerPipeBytes`` when the system grants it, else the
+    /// 64 KiB pipes start with).
+    static func unrungMostBytes(pipe bytes: Int) -> Int { max(16 << 10, bytes / 4) }
+    /// The room asked for in each answer pipe: a worker's answers wait there, unrung, while the
+    /// parent sleeps (a few wake-ups a run instead of one every few dozen results).
+    static let answerPipeBytes = 256 << 10
     /// Seconds the parent sleeps at most while jobs run: a result waits no longer than this for
     /// its report while a slow test after it runs.
     static let latency = 0.01
@@ -190,7 +195,7 @@ final class WorkerPool {
         // end this process
         signal(SIGPIPE, SIG_IGN)
         // one worker first (the others are forked once it has its jobs: it starts while they are made)
-        while workers.count < min(1, count), let worker = spawn() { workers.append(worker) }
+        while workers.count < min(1, count), let worker = spawn(elsewhere: true) { workers.append(worker) }
         while served.count < workers.count { served.append([]) }
         var order = JobOrder(count: count, key: key)
         var remaining = count
@@ -374,7 +379,9 @@ final class WorkerPool {
 
     // MARK: Workers
 
-    private func spawn() -> Worker? {
+    /// A new worker; `elsewhere`: it starts on another CPU than this process's (the first of a
+    /// batch's: this process goes on to send it jobs and fork the others).
+    private func spawn(elsewhere: Bool = false) -> Worker? {
         Self.reapStopped()
         var requests: [Int32] = [0, 0]
         var answers: [Int32] = [0, 0]
@@ -388,6 +395,7 @@ final class WorkerPool {
             for fd in requests + answers { close(fd) }
             return nil
         }
+        Syscall.setPipeRoom(answers[0], Self.answerPipeBytes)  // refused: it keeps its room
         // the parent reads what there is without waiting, and a ring never waits; a worker's
         // answers wait for room (as its watchdog's stop frame does), having rung before a large one
         for fd in [answers[0], doorbell[0], doorbell[1]] {
@@ -419,6 +427,7 @@ final class WorkerPool {
             var loop = WorkerLoop(requests: requests[0], answers: answers[1], doorbell: doorbell[1])
             loop.serve(serve, next: next)
         }
+        if elsewhere { Cores.startElsewhere(pid) }
         close(requests[0])
         close(answers[1])
         close(doorbell[1])

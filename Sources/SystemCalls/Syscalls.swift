@@ -93,3 +93,18 @@ public struct Errno: Error, Equatable, CustomStringConvertible {
     /// `strerror`'s words: "No space left on device".
     public var description: String { String(cString: strerror(code)) }
 }
+
+extension Syscall {
+    /// Asks for `bytes` of room in the pipe `descriptor` is an end of (Linux's `F_SETPIPE_SZ`,
+    /// which Glibc's module leaves out); false when the system refuses (the pipe keeps its room).
+    @discardableResult
+    public static func setPipeRoom(_ descriptor: Int32, _ bytes: Int) -> Bool {
+        fcntl(descriptor, 1031, Int32(clamping: bytes)) >= 0
+    }
+
+    /// The room of the pipe `descriptor` is an end of (`F_GETPIPE_SZ`), nil when it cannot be read.
+    public static func pipeRoom(_ descriptor: Int32) -> Int? {
+        let room = fcntl(descriptor, 1032)
+        return room > 0 ? Int(room) : nil
+    }
+}

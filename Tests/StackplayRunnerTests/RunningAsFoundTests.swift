@@ -76,7 +76,8 @@ import Testing
     }
 
     @Test func `a passed or skipped result with nothing but its time and seed crosses as them`() {
-        let test = TestCase(file: "a.lua", root: nil, name: "n", position: "a.lua:1", index: 1, skipped: false)
+        let test = TestCase(
+            file: "a.lua", root: nil, name: "n", position: "a.lua:1", index: 1, skipped: false)
         for status in [TestResult.Status.passed, .skipped] {
             let result = TestResult(test: test, status: status, seconds: 0.5, seed: 7)
             var writer = WireWriter()
@@ -101,7 +102,8 @@ import Testing
     }
 
     @Test func `a copy of a test or a result is its own once changed`() {
-        let test = TestCase(file: "a.lua", root: "r", name: "n", position: "a.lua:1", index: 1, skipped: false)
+        let test = TestCase(
+            file: "a.lua", root: "r", name: "n", position: "a.lua:1", index: 1, skipped: false)
         var copy = test
         #expect(copy.isSameStorage(as: test))
         copy.tags.append("rtl")

@@ -14,7 +14,8 @@ import Testing
             "a_broken.lua": "test('x', function() end\n",
             "b_whole.lua": "print('whole')\n",
             "c_only.lua": "only('o', function() end)\ntest('t', function() end)\n",
-            "d_fails.lua": "test('f', function() expect(1):to_equal(2) end)\ntest('p', function() print('p') end)\n",
+            "d_fails.lua":
+                "test('f', function() expect(1):to_equal(2) end)\ntest('p', function() print('p') end)\n",
         ]
         // more tests than a worker runs unasked, some skipped
         files["e_many.lua"] = (1...40).map { "\($0 % 7 == 0 ? "skip" : "test")('t\($0)', function() end)" }
@@ -24,12 +25,14 @@ import Testing
         for format in [[], ["--json"], ["--tap"]] {
             for jobs in ["1", "2", "3"] {
                 let asFound = try stackplay(arguments: ["--jobs", jobs] + format + [folder.path])
-                let allFirst = try stackplay(arguments: ["--jobs", jobs] + format + ["--shard", "1/1", folder.path])
+                let allFirst = try stackplay(
+                    arguments: ["--jobs", jobs] + format + ["--shard", "1/1", folder.path])
                 #expect(asFound.status == 1)
                 #expect(asFound.status == allFirst.status)
                 // (times differ from run to run)
                 #expect(
-                    Self.timeless(asFound.stdout) == Self.timeless(allFirst.stdout), "\(format) --jobs \(jobs)")
+                    Self.timeless(asFound.stdout) == Self.timeless(allFirst.stdout),
+                    "\(format) --jobs \(jobs)")
                 #expect(asFound.stderr == allFirst.stderr, "\(format) --jobs \(jobs)")
             }
         }
@@ -37,7 +40,8 @@ import Testing
         // others were sent
         let human = try stackplay("--jobs", "2", folder.path)
         let many = human.stdout.split(separator: "\n").compactMap { line -> String? in
-            guard let name = line.split(separator: " ").last, name.hasPrefix("t"), Int(name.dropFirst()) != nil
+            guard let name = line.split(separator: " ").last, name.hasPrefix("t"),
+                Int(name.dropFirst()) != nil
             else { return nil }
             return String(name)
         }
