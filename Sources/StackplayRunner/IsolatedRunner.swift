@@ -280,6 +280,10 @@ struct IsolatedRunner {
                 ? Self.discoveryRequest(scripts[job], running: running) : Self.request(units[job - files])
         } key: { job in
             job < files ? scripts[job].path : units[job - files].first.file
+        } weight: { job in
+            // a file's discovery holds its worker for the tests it runs after it: a worker holds a
+            // few files at a time, and the files are shared out as the workers free up
+            job < files ? 1 + running : 1
         } _: { job, outcome in
             guard job < files else {
                 finished[job - files] = outcome

@@ -37,21 +37,18 @@ struct WorkerLoop {
     mutating func serve(_ answer: ([UInt8]) -> [UInt8], next: () -> [UInt8]?) -> Never {
         while true {
             let bytes: [UInt8]
-            let asked: Bool
             if let own = next() {
                 bytes = own
-                asked = false
             } else {
                 guard let request = nextRequest() else { _exit(0) }
                 bytes = answer(request)
-                asked = true
             }
             var frame = [UInt8]()
             frame.reserveCapacity(16 + bytes.count)
             withUnsafeBytes(of: Int64(8 + bytes.count).littleEndian) { frame.append(contentsOf: $0) }
             withUnsafeBytes(of: WorkerPool.now().bitPattern.littleEndian) { frame.append(contentsOf: $0) }
             frame.append(contentsOf: bytes)
-            write(frame, asked: asked)
+            write(frame)
         }
     }
 
@@ -101,7 +98,7 @@ struct WorkerLoop {
     /// Writes `frame` to the answer pipe, and rings when enough answers are there. A frame that
     /// may not fit in the pipe beside those there goes length first, then a ring, then the rest:
     /// the parent, woken with part of an answer in its hands, reads the rest as it is written.
-    private mutating func write(_ frame: [UInt8], asked: Bool) {
+    private mutating func write(_ frame: [UInt8]) {
         frame.withUnsafeBytes { bytes in
             var sent = 0
             if unrungBytes + bytes.count > unrungMostBytes {
@@ -115,9 +112,9 @@ struct WorkerLoop {
                 _exit(1)
             }
         }
-        // the parent needs a ring to send more once half of what it sent is answered; a job the
-        // worker ran of itself took no request
-        if asked { unrung += 1 }
+        // the parent sends more once half of what it holds for this worker is answered (a job the
+        // worker ran of itself counted in the job that led to it)
+        unrung += 1
         unrungBytes += frame.count
         if unrung >= WorkerPool.ring || unrungBytes >= unrungMostBytes { ring() }
     }

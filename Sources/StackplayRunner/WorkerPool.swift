@@ -185,9 +185,13 @@ final class WorkerPool {
     /// when it is free (a file's discovery: it has the file's snapshot) (``JobOrder``). Returns
     /// false when a signal interrupted the run before every job ended (what had finished by then
     /// is handed to `done` first).
+    ///
+    /// `weight(index)`: how much of a worker's queue job `index` takes (1 by default): a job that
+    /// leads to others the worker runs of itself (``extend(by:runningAfter:)``) counts for them,
+    /// so that a worker never holds more of the batch than it can run before another is free.
     func run(
         count: Int, request: @escaping (Int) -> [UInt8], key: ((Int) -> String)? = nil,
-        _ done: (Int, Outcome) -> Void
+        weight: ((Int) -> Int)? = nil, _ done: (Int, Outcome) -> Void
     ) -> Bool {
         self.request = request
         defer { self.request = { _ in [] } }
@@ -304,7 +308,9 @@ final class WorkerPool {
                 var batch: [Int] = []
                 var sizes: [Int] = []
                 var frames: [UInt8] = []
-                var held = workers[slot].jobs.count
+                var held =
+                    weight.map { weight in workers[slot].jobs.reduce(0) { $0 + weight($1) } }
+                    ?? workers[slot].jobs.count
                 var queued = workers[slot].queuedBytes
                 while held < depth, let job = nextJob(for: slot) {
                     let bytes = request(job)
@@ -317,7 +323,7 @@ final class WorkerPool {
                     frames.append(contentsOf: bytes)
                     batch.append(job)
                     sizes.append(bytes.count)
-                    held += 1
+                    held += weight?(job) ?? 1
                 }
                 guard !batch.isEmpty else { return true }
                 guard send(batch, sizes: sizes, frames: frames, to: slot) else {

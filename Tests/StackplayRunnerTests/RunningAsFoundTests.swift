@@ -61,6 +61,25 @@ import Testing
         #expect(answers == [0: "[0]", 3: "crashed \(SIGSEGV)", 4: "[4]", 1: "[1]", 2: "[2]"])
     }
 
+    @Test(arguments: [false, true])
+    func `a job's weight is the room it takes in its worker's queue`(weighted: Bool) {
+        // job 0 is slow: the jobs queued behind it wait for it, unless each fills a worker's queue
+        // (then every other job goes to the other worker as it frees up)
+        let pool = WorkerPool(workers: 2, timeout: 0) { request in
+            if request == [0] { usleep(300_000) }
+            return withUnsafeBytes(of: getpid()) { Array($0) }
+        }
+        var ranIn: [Int: [UInt8]] = [:]
+        let ended = pool.run(count: 10, request: { [UInt8($0)] }, weight: weighted ? { _ in 1_000 } : nil) {
+            job, outcome in
+            if case .finished(let pid) = outcome { ranIn[job] = pid }
+        }
+        pool.killAll()
+        #expect(ended)
+        let behindTheSlowOne = (1..<10).filter { ranIn[$0] == ranIn[0] }
+        #expect(weighted ? behindTheSlowOne.isEmpty : !behindTheSlowOne.isEmpty, "\(behindTheSlowOne)")
+    }
+
     @Test func `jobs added to a running batch are handed out, those a worker runs of itself never`() {
         var order = JobOrder(count: 2) { $0 == 1 ? "f1" : "f0" }
         var served: Set<String> = []
