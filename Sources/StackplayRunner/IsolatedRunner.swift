@@ -236,42 +236,45 @@ struct IsolatedRunner {
 
     /// Finds the tests of `scripts` and runs them in one batch: a file's tests go to the workers as
     /// soon as its discovery answers (`pending(index, discovered)`: the tests of script `index` to
-    /// run, in their order), so that no worker waits for the last file to be discovered. The
-    /// report starts once every file is: `report` gets them all, in the scripts' order, and says
-    /// whether to go on; then each result is handed to `deliver`, in the order of the scripts and
-    /// their pending tests (with its index in that order), as ``run(_:deliver:)`` does. Returns
-    /// whether every file was discovered, and whether the run then ended without a signal (or a
-    /// `report` that stopped it).
+    /// run, in their order), so that no worker waits for the last file to be discovered, and the
+    /// report goes file by file: once every file before it is reported, a file is handed to
+    /// `found`, then each of its results to `deliver`, in its pending tests' order, as they finish.
+    /// Returns whether the run ended without a signal (an interrupted run has handed over what
+    /// finished, in order, the tests that did not run left out).
     ///
     /// `running`: how many of each file's first tests its worker runs right after finding them,
     /// unasked, when they are the first it has to run (no request goes out for them); 0 when
     /// the pending tests are not the file's tests as they are (a matrix, a mirror, a selection).
     func discoverAndRun(
         _ scripts: [Script], running: Int, pending: (Int, TestRunner.Discovered) -> [TestCase],
-        report: ([TestRunner.Discovered]) -> Bool, deliver: (Int, TestResult) -> Void
-    ) -> (discovered: Bool, ended: Bool) {
+        found: (Int, TestRunner.Discovered) -> Void, deliver: (TestResult) -> Void
+    ) -> Bool {
         let files = scripts.count
-        var found: [TestRunner.Discovered?] = Array(repeating: nil, count: files)
-        var left = files
+        var discovered: [TestRunner.Discovered?] = Array(repeating: nil, count: files)
         // the run's jobs after the files' discoveries: job `files + k` runs `units[k]`
         var units: [Unit] = []
         var unitsOf: [[Int]] = Array(repeating: [], count: files)
         // each unit's outcome once it finished, until its turn comes (a few bytes each)
         var finished: [WorkerPool.Outcome?] = []
-        // once every file is discovered: the units in the report's order, and the next to report
-        var order: [Int]? = nil
-        var next = 0
-        var delivered = 0
-        var stopped = false
+        // the file being reported (handed to `found`), and its next unit to report
+        var file = 0
+        var announced = false
+        var unit = 0
         func handOverInOrder() {
-            guard let order else { return }
-            while next < order.count, let outcome = finished[order[next]] {
-                finished[order[next]] = nil
-                for result in Self.results(units[order[next]], outcome) {
-                    deliver(delivered, result)
-                    delivered += 1
+            while file < files, let current = discovered[file] {
+                if !announced {
+                    found(file, current)
+                    announced = true
                 }
-                next += 1
+                while unit < unitsOf[file].count, let outcome = finished[unitsOf[file][unit]] {
+                    finished[unitsOf[file][unit]] = nil
+                    for result in Self.results(units[unitsOf[file][unit]], outcome) { deliver(result) }
+                    unit += 1
+                }
+                guard unit == unitsOf[file].count else { return }
+                file += 1
+                announced = false
+                unit = 0
             }
         }
         let pool = self.pool
@@ -290,12 +293,12 @@ struct IsolatedRunner {
                 handOverInOrder()
                 return
             }
-            let (discovered, ran) = Self.discovered(outcome, of: scripts[job])
-            found[job] = discovered
-            let added = Self.units(of: pending(job, discovered))
+            let (found, ran) = Self.discovered(outcome, of: scripts[job])
+            discovered[job] = found
+            let added = Self.units(of: pending(job, found))
             var ids: [Int] = []
             ids.reserveCapacity(added.count)
-            if ran > 0, case .success(let listed) = discovered.outcome {
+            if ran > 0, case .success(let listed) = found.outcome {
                 // the tests its worker is running now, unasked: each a job, first in its list
                 let first = units.count
                 units += listed.prefix(ran).map { Unit(first: $0, twin: nil) }
@@ -315,35 +318,23 @@ struct IsolatedRunner {
             finished += repeatElement(nil, count: more.count)
             pool.extend(by: more.count)
             unitsOf[job] = ids
-            left -= 1
-            guard left == 0 else { return }
-            guard report(found.map { $0! }) else {
-                stopped = true
-                pool.stopsHere = true
-                return
-            }
-            order = unitsOf.flatMap { $0 }
             handOverInOrder()
         }
         release(killing: !ended || pool.stopsHere)
-        // not every file discovered (a signal), or `report` stopped the run
-        guard let order else { return (stopped, false) }
         if !ended {
             // an interrupted run: what finished, in order, the tests that did not run left out
-            var position = 0
-            var at: [Int: Int] = [:]
-            for unit in order {
-                at[unit] = position
-                position += units[unit].count
-            }
-            for (unit, outcome) in finished.enumerated() {
-                guard let outcome, let start = at[unit] else { continue }
-                for (offset, result) in Self.results(units[unit], outcome).enumerated() {
-                    deliver(start + offset, result)
+            while file < files, let current = discovered[file] {
+                if !announced { found(file, current) }
+                for id in unitsOf[file].dropFirst(unit) {
+                    guard let outcome = finished[id] else { continue }
+                    for result in Self.results(units[id], outcome) { deliver(result) }
                 }
+                file += 1
+                announced = false
+                unit = 0
             }
         }
-        return (true, ended)
+        return ended
     }
 
     /// Runs `tests`, handing each result to `deliver` (with its test's index) in the tests' order, as soon as it and every

@@ -47,11 +47,15 @@ struct TestRun {
         var chosen: [TestCase] = []
         // Whole scripts that finding their tests ran, by file: their run is that result.
         var ranWhole: [ByteKey: TestResult] = [:]
+        // the files that do not load that the run reports, by the index among the chosen of the
+        // test they come before (a file's report is in its place among the files')
+        var brokenBefore: [Int: [TestResult]] = [:]
         // the chosen tests that go to the workers, by their index among the chosen
         var pendingAt: [Int] = []
         var next = 0
         // the exit code of a run that ends once its tests are found (`--list`, no test matches)
         var early: Int32? = nil
+        let selecting = !options.filters.isEmpty || !options.tags.isEmpty || !options.excludedTags.isEmpty
 
         /// The tests of one file that the run chooses (every test under each matrix variant, and
         /// its mirrored copy, as the filters and tags keep them; the shard is the whole run's).
@@ -69,6 +73,37 @@ struct TestRun {
         func wholeRun(of found: TestRunner.Discovered) -> TestResult? {
             options.repeats == 1 ? found.ran : nil
         }
+        /// The failure of a file that does not load (or is empty), nil for one that does.
+        func failure(of found: TestRunner.Discovered) -> TestResult? {
+            switch found.outcome {
+            case .success(let cases) where EmptyScript.isEmpty(cases, scanned: lone?.isEmpty):
+                EmptyScript.failure(cases[0])
+            case .success: nil
+            case .failure(let failed): failed
+            }
+        }
+        /// Whether the run reports `failed`, a file that does not load: it has no tags (a tag
+        /// selection leaves it out), a filter may keep it.
+        func reports(_ failed: TestResult) -> Bool {
+            options.tags.isEmpty
+                && !Selection.apply([failed.test], filters: options.filters, shard: nil).isEmpty
+        }
+        func sayFallback(_ found: TestRunner.Discovered) {
+            guard options.verbose, let why = found.fallback, case .success(let cases) = found.outcome,
+                let file = cases.first?.file
+            else { return }
+            Output.err("stackplay: \(file): each test runs the file's top level again: \(why)")
+        }
+        func sayFreshStates() {
+            guard options.verbose, let reason = LuaState.freshStatesReason else { return }
+            Output.err("stackplay: every test runs in a fresh Lua state (\(reason))")
+        }
+        func makeStream() {
+            stream =
+                options.recordsTraces || format == .tap
+                ? nil : ReportStream(format: format, seed: seed, junit: options.junit)
+            streaming = stream != nil
+        }
         func ranAlready(_ test: TestCase) -> TestResult? {
             ranWhole[ByteKey(test.file)].flatMap { $0.test == test ? $0 : nil }
         }
@@ -77,51 +112,53 @@ struct TestRun {
             if options.forbidOnly || options.ci { result = FocusRule.apply(to: [result], ci: options.ci)[0] }
             if streaming { stream?.add(result) } else { results.append(result) }
         }
-        // The whole scripts' results go between the others, where their tests are among the chosen.
-        func wholeScripts(before end: Int) {
-            while next < end {
+        // What goes before the chosen test `end`'s result: the whole scripts' results of the chosen
+        // tests before it that already ran, and the files that do not load before each.
+        func inPlace(before end: Int) {
+            while next <= end {
+                for failed in brokenBefore.removeValue(forKey: next) ?? [] { finished(failed) }
+                guard next < end else { return }
                 if let whole = ranAlready(chosen[next]) { finished(whole) }
                 next += 1
             }
         }
         func deliver(_ index: Int, _ result: TestResult) {
-            if !pendingAt.isEmpty {
-                wholeScripts(before: pendingAt[index])
-                next = pendingAt[index] + 1
-            }
+            let at = pendingAt.isEmpty ? index : pendingAt[index]
+            inPlace(before: at)
+            next = at + 1
             finished(result)
         }
-        /// Chooses among the tests `discovered` found, reports the files that do not load and
-        /// readies the report; false when the run ends here (`early` says how).
+        /// Chooses among the tests `discovered` found and readies the report; false when the run
+        /// ends here (`early` says how).
         func begin(_ discovered: [TestRunner.Discovered]) -> Bool {
-            var broken: [TestResult] = []
-            if options.verbose, let reason = LuaState.freshStatesReason {
-                Output.err("stackplay: every test runs in a fresh Lua state (\(reason))")
-            }
-            for found in discovered {
-                if options.verbose, let why = found.fallback, case .success(let cases) = found.outcome,
-                    let file = cases.first?.file
-                {
-                    Output.err("stackplay: \(file): each test runs the file's top level again: \(why)")
+            sayFreshStates()
+            // the files that do not load that the run reports, and the file of each chosen test
+            var broken: [(failed: TestResult, file: Int)] = []
+            var fileOf: [Int] = []
+            for (file, found) in discovered.enumerated() {
+                sayFallback(found)
+                if let failed = failure(of: found) {
+                    if reports(failed) { broken.append((failed, file)) }
+                    continue
                 }
-                switch found.outcome {
-                case .success(let cases) where EmptyScript.isEmpty(cases, scanned: lone?.isEmpty):
-                    broken.append(EmptyScript.failure(cases[0]))
-                case .success:
-                    chosen += chosenTests(of: found)
-                    if let ran = wholeRun(of: found) { ranWhole[ByteKey(ran.test.file)] = ran }
-                case .failure(let failed): broken.append(failed)
-                }
+                let tests = chosenTests(of: found)
+                chosen += tests
+                fileOf += repeatElement(file, count: tests.count)
+                if let ran = wholeRun(of: found) { ranWhole[ByteKey(ran.test.file)] = ran }
             }
             if let shard = options.shard {
-                chosen = Selection.apply(chosen, filters: [], shard: shard, timings: timings)
+                // the shard's tests, in order, each still with its file
+                let kept = Selection.apply(chosen, filters: [], shard: shard, timings: timings)
+                var keptFiles: [Int] = []
+                keptFiles.reserveCapacity(kept.count)
+                for (index, test) in chosen.enumerated()
+                where keptFiles.count < kept.count && kept[keptFiles.count].isSameStorage(as: test) {
+                    keptFiles.append(fileOf[index])
+                }
+                chosen = kept
+                fileOf = keptFiles
             }
-            // A file that does not load has no tags: a tag selection leaves it out, a filter may keep it.
-            let chosenBroken =
-                options.tags.isEmpty
-                ? Selection.apply(broken.map(\.test), filters: options.filters, shard: nil) : []
-            let selecting = !options.filters.isEmpty || !options.tags.isEmpty || !options.excludedTags.isEmpty
-            if selecting, chosen.isEmpty, chosenBroken.isEmpty {
+            if selecting, chosen.isEmpty, broken.isEmpty {
                 let selection = Selection.describe(
                     filters: options.filters, tags: options.tags, excludedTags: options.excludedTags)
                 Output.err("stackplay: no test matches \(selection)")
@@ -133,15 +170,17 @@ struct TestRun {
                     let tags = test.tags.isEmpty ? "" : " [" + test.tags.joined(separator: ", ") + "]"
                     Output.out(test.fullName + tags + (test.skipped ? " (skipped)" : ""))
                 }
-                for test in chosenBroken { Output.out(test.fullName + " (does not load)") }
-                early = chosenBroken.isEmpty ? ExitCode.success : ExitCode.failure
+                for (failed, _) in broken { Output.out(failed.test.fullName + " (does not load)") }
+                early = broken.isEmpty ? ExitCode.success : ExitCode.failure
                 return false
             }
-            stream =
-                options.recordsTraces || format == .tap
-                ? nil : ReportStream(format: format, seed: seed, junit: options.junit)
-            streaming = stream != nil
-            for failed in broken where chosenBroken.contains(failed.test) { finished(failed) }
+            makeStream()
+            // a file that does not load goes before the first chosen test of a file after it
+            var at = 0
+            for (failed, file) in broken {
+                while at < fileOf.count, fileOf[at] < file { at += 1 }
+                brokenBefore[at, default: []].append(failed)
+            }
             // A whole script in its plain variant already ran: only the others go to the workers.
             pendingAt = ranWhole.isEmpty ? [] : chosen.indices.filter { ranAlready(chosen[$0]) == nil }
             return true
@@ -152,27 +191,46 @@ struct TestRun {
             options.matrix.isEmpty && !options.mirror && options.filters.isEmpty && options.tags.isEmpty
             && options.excludedTags.isEmpty
         let runEnded: Bool
+        // how many tests the run chose (an interrupted run says how many of them finished)
+        var total = 0
         if lone == nil, options.shard == nil, !options.list, !options.bail {
-            // Each file's tests run as soon as it is discovered (nothing chooses among them all).
-            let (discoveredAll, ended) = Output.buffered {
+            // Each file's tests run as soon as it is discovered, and each file is reported as soon
+            // as the files before it are (nothing chooses among them all).
+            sayFreshStates()
+            makeStream()
+            var reported = false
+            runEnded = Output.buffered {
                 isolated.discoverAndRun(
                     scripts, running: runsAsFound ? IsolatedRunner.runningAfterDiscovery : 0
-                ) {
-                    _, found in
+                ) { _, found in
                     let tests = chosenTests(of: found)
                     guard let ran = wholeRun(of: found) else { return tests }
                     return tests.filter { !($0 == ran.test) }
-                } report: {
-                    begin($0)
+                } found: { _, found in
+                    sayFallback(found)
+                    if let failed = failure(of: found) {
+                        if reports(failed) {
+                            finished(failed)
+                            reported = true
+                        }
+                        return
+                    }
+                    let tests = chosenTests(of: found)
+                    total += tests.count
+                    // its plain run is the first of its chosen tests, when it is one of them
+                    if let ran = wholeRun(of: found), let first = tests.first, first == ran.test {
+                        finished(ran)
+                    }
                 } deliver: {
-                    deliver($0, $1)
+                    finished($0)
                 }
             }
-            if let early { return early }
-            guard discoveredAll else {
-                return Interruption.report([], of: 0, junit: options.junit, format: options.format)
+            if runEnded, selecting, total == 0, !reported {
+                let selection = Selection.describe(
+                    filters: options.filters, tags: options.tags, excludedTags: options.excludedTags)
+                Output.err("stackplay: no test matches \(selection)")
+                return ExitCode.failure
             }
-            runEnded = ended
         } else {
             let (discovered, discoveryEnded) =
                 lone != nil
@@ -184,16 +242,16 @@ struct TestRun {
             guard begin(discovered) else { return early ?? ExitCode.failure }
             let pending = ranWhole.isEmpty ? chosen : chosen.filter { ranAlready($0) == nil }
             runEnded = Output.buffered { isolated.run(pending, deliver: deliver) }
+            inPlace(before: chosen.count)
+            total = chosen.count
         }
-        if !ranWhole.isEmpty { wholeScripts(before: chosen.count) }
         if var stream {
             let written = stream.end(interrupted: !runEnded)
-            guard runEnded else { return Interruption.ended(finished: stream.count, of: chosen.count) }
+            guard runEnded else { return Interruption.ended(finished: stream.count, of: total) }
             return written && stream.summary.failed == 0 ? ExitCode.success : ExitCode.failure
         }
         guard runEnded else {
-            return Interruption.report(
-                results, of: chosen.count, junit: options.junit, format: options.format)
+            return Interruption.report(results, of: total, junit: options.junit, format: options.format)
         }
         let (tracedResults, tracesWritten) = TraceOutputs(options: options).apply(to: results)
         results = tracedResults

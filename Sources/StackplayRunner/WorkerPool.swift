@@ -12,7 +12,8 @@ import SystemCalls
 ///
 /// The workers are forked from this process once, when the first batch needs them, and serve every
 /// batch after it (a run's discovery, then its tests: a worker keeps what it built, such as a
-/// file's snapshot). The parent sends jobs' requests down a pipe (bytes, length first; for the
+/// file's snapshot). The parent sends jobs' requests down a pipe (bytes, after their length,
+/// their weight and when to ring, ``run(count:request:key:weight:_:)``; for the
 /// batch of ``init(workers:count:timeout:body:)`` the job's index), up to ``depth`` of them ahead
 /// of the worker, so that it never waits for the parent between jobs; a job it had not started
 /// when it died goes to the next worker.
@@ -203,6 +204,9 @@ final class WorkerPool {
         while served.count < workers.count { served.append([]) }
         var order = JobOrder(count: count, key: key)
         var remaining = count
+        // the weight of the jobs not finished (``run(count:request:key:weight:_:)``)
+        let weigh = weight ?? { _ in 1 }
+        var remainingWeight = weight.map { weight in (0..<count).reduce(0) { $0 + weight($1) } } ?? count
         added = 0
         addedRunning = 0
         /// The jobs `done` added, in the batch from now on; those the worker in `slot` runs of
@@ -213,6 +217,7 @@ final class WorkerPool {
             let running = order.count..<order.count + addedRunning
             order.extend(to: order.count + addedRunning, served: served, taken: true)
             order.extend(to: order.count + added - addedRunning, served: served)
+            remainingWeight += (order.count - added..<order.count).reduce(0) { $0 + weigh($1) }
             remaining += added
             added = 0
             addedRunning = 0
@@ -254,6 +259,7 @@ final class WorkerPool {
                 let (answer, ended) = takeAnswer(slot, finishedOnly: ending)
             {
                 remaining -= 1
+                remainingWeight -= weigh(job)
                 if let ended {
                     workers[slot].jobs.removeFirst()
                     workers[slot].sizes.removeFirst()
@@ -274,6 +280,7 @@ final class WorkerPool {
                 let (signal, status) = reap(workers[slot].pid)
                 replacing(slot, alreadyReaped: true)
                 remaining -= 1
+                remainingWeight -= weigh(job)
                 done(job, .crashed(signal: signal, status: status))
                 takeAdded()
             }
@@ -302,15 +309,16 @@ final class WorkerPool {
             // Near the end, fewer: a job sent to one worker cannot move to another that has run out.
             // (the workers about to be forked count: each gets its share of the first jobs)
             let live = max(workers.filter { $0.pid > 0 }.count, min(most, order.count))
-            let depth = min(Self.depth, max(2, remaining / max(1, live)))
+            // (by weight; near the end at most half of each worker's share: the rest goes to
+            // whichever frees up first, and the workers end together)
+            let depth = min(Self.depth, max(2, remainingWeight / max(1, 2 * live)))
             // The jobs for one worker go in one write.
             func fill(_ slot: Int) -> Bool {
                 var batch: [Int] = []
                 var sizes: [Int] = []
                 var frames: [UInt8] = []
-                var held =
-                    weight.map { weight in workers[slot].jobs.reduce(0) { $0 + weight($1) } }
-                    ?? workers[slot].jobs.count
+                var ringFields: [Int] = []
+                var held = workers[slot].jobs.reduce(0) { $0 + weigh($1) }
                 var queued = workers[slot].queuedBytes
                 while held < depth, let job = nextJob(for: slot) {
                     let bytes = request(job)
@@ -319,13 +327,23 @@ final class WorkerPool {
                         break
                     }
                     if held > 0 { queued += bytes.count }
+                    // length, weight, when to ring (set below), request
                     withUnsafeBytes(of: Int64(bytes.count).littleEndian) { frames.append(contentsOf: $0) }
+                    withUnsafeBytes(of: Int64(weigh(job)).littleEndian) { frames.append(contentsOf: $0) }
+                    ringFields.append(frames.count)
+                    frames.append(contentsOf: repeatElement(0, count: 8))
                     frames.append(contentsOf: bytes)
                     batch.append(job)
                     sizes.append(bytes.count)
-                    held += weight?(job) ?? 1
+                    held += weigh(job)
                 }
                 guard !batch.isEmpty else { return true }
+                // the worker rings once half of what it holds is done: this process sends more
+                // while the other half runs
+                let ringAfter = Int64(max(1, held / 2)).littleEndian
+                for field in ringFields {
+                    withUnsafeBytes(of: ringAfter) { frames.replaceSubrange(field..<field + 8, with: $0) }
+                }
                 guard send(batch, sizes: sizes, frames: frames, to: slot) else {
                     // the worker is gone before it took the jobs: they wait for another (the one it
                     // was running, if any, ends as a crash when its pipe is read)
@@ -375,6 +393,7 @@ final class WorkerPool {
                     if workers[slot].pid > 0 { Glibc.kill(workers[slot].pid, SIGKILL) }
                     replacing(slot)
                     remaining -= 1
+                    remainingWeight -= weigh(job)
                     done(job, .timedOut(seconds: timeout))
                     takeAdded()
                 }
