@@ -26,6 +26,9 @@ import Testing
         }
     }
 
+    /// Job `index`'s request: its index.
+    private static func request(_ index: Int) -> [UInt8] { [UInt8(index)] }
+
     private static func describe(_ outcome: WorkerPool.Outcome) -> String {
         switch outcome {
         case .finished(let bytes): "\(bytes)"
@@ -38,7 +41,7 @@ import Testing
     @Test func `jobs a worker runs of itself come back right after the job that started them`() {
         let pool = Self.pool()
         var answers: [String] = []
-        let ended = pool.run(count: 3, request: { [UInt8($0)] }) { job, outcome in
+        let ended = pool.run(count: 3, request: Self.request) { job, outcome in
             answers.append("\(job): \(Self.describe(outcome))")
             if job == 0 { pool.extend(by: 2, runningAfter: ()) }
         }
@@ -51,7 +54,7 @@ import Testing
     @Test func `a worker that dies in a job it ran of itself: that job crashed, the rest is sent`() {
         let pool = Self.pool(crashingAt: 100)
         var answers: [Int: String] = [:]
-        let ended = pool.run(count: 3, request: { [UInt8($0)] }) { job, outcome in
+        let ended = pool.run(count: 3, request: Self.request) { job, outcome in
             answers[job] = Self.describe(outcome)
             if job == 0 { pool.extend(by: 2, runningAfter: ()) }
         }
@@ -70,8 +73,9 @@ import Testing
             return withUnsafeBytes(of: getpid()) { Array($0) }
         }
         var ranIn: [Int: [UInt8]] = [:]
-        let ended = pool.run(count: 10, request: { [UInt8($0)] }, weight: weighted ? { _ in 1_000 } : nil) {
-            job, outcome in
+        func heavy(_ job: Int) -> Int { 1_000 }
+        let weight = weighted ? heavy : nil
+        let ended = pool.run(count: 10, request: Self.request, weight: weight) { job, outcome in
             if case .finished(let pid) = outcome { ranIn[job] = pid }
         }
         pool.killAll()
