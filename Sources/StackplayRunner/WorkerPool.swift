@@ -102,7 +102,7 @@ final class WorkerPool {
     /// its report while a slow test after it runs.
     static let latency = 0.01
 
-    private struct Worker {
+    struct Worker {
         var pid: pid_t
         var requests: Int32  // parent writes requests
         var answers: Int32  // parent reads answers (non-blocking)
@@ -131,14 +131,14 @@ final class WorkerPool {
     private let serve: ([UInt8]) -> [UInt8]
     /// The answer of the next job a worker runs of itself, if it has one (``extend(by:runningAfter:)``).
     private let next: () -> [UInt8]?
-    private var workers: [Worker] = []
+    var workers: [Worker] = []
     /// The keys each worker slot's process served (``run(count:request:key:_:)``).
     private var served: [Set<String>] = []
     /// The request of each job of the batch running now, made when the job is sent (a 10,000-test
     /// batch holds no 10,000 requests).
     private var request: (Int) -> [UInt8] = { _ in [] }
     /// The read buffer of ``readAnswers(_:)``, made once.
-    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     /// A pool of `workers` processes for jobs `0..<count`; `body(index)` runs in a worker.
     /// `timeout`: seconds of wall time a job may take; 0 or less: no limit.
@@ -471,80 +471,6 @@ final class WorkerPool {
         workers[slot].sizes += sizes
         workers[slot].sentAt += repeatElement(now, count: jobs.count)
         return true
-    }
-
-    /// Reads the rings there are (the end of the doorbell is the worker's death: its answers are
-    /// then read to their end).
-    private func drainDoorbell(_ slot: Int) {
-        var rings = [UInt8](repeating: 0, count: 64)
-        while true {
-            let got = rings.withUnsafeMutableBytes { Syscall.read(workers[slot].doorbell, into: $0) }
-            if got < rings.count { break }
-        }
-    }
-
-    /// Reads every answer byte there is into the worker's buffer, without waiting (the end of its
-    /// pipe marks it closed).
-    private func readAnswers(_ slot: Int) {
-        let fd = workers[slot].answers
-        while true {
-            if workers[slot].head == workers[slot].buffer.count {
-                workers[slot].buffer.removeAll(keepingCapacity: workers[slot].buffer.capacity <= 1 << 20)
-                workers[slot].head = 0
-            }
-            let got = chunk.withUnsafeMutableBytes { Syscall.read(fd, into: $0) }
-            if got == 0 || (got < 0 && errno != EAGAIN) { workers[slot].closed = true }
-            guard got > 0 else { return }
-            workers[slot].buffer.append(contentsOf: chunk[0..<got])
-            // a long answer (a 10,000-test file's list) gets its whole room once its length is known
-            let have = workers[slot].buffer.count - workers[slot].head
-            if have < 1 << 16, let length = answerHeader(slot)?.length, length > 1 << 20, length < 1 << 30,
-                workers[slot].buffer.capacity < workers[slot].buffer.count - have + 8 + length
-            {
-                workers[slot].buffer.reserveCapacity(workers[slot].buffer.count - have + 8 + length)
-            }
-            if got < chunk.count { return }
-        }
-    }
-
-    /// The length the answer at the head of the worker's buffer says it has, and whether it is a
-    /// watchdog's stop message; nil when its 8 bytes have not arrived or say no length.
-    private func answerHeader(_ slot: Int) -> (length: Int, stopped: Bool)? {
-        let head = workers[slot].head
-        guard workers[slot].buffer.count - head >= 8 else { return nil }
-        var field: UInt64 = 0
-        for shift in 0..<8 { field |= UInt64(workers[slot].buffer[head + shift]) << (8 * shift) }
-        guard let length = Int(exactly: field & ~Watchdog.stoppedFlag), length <= Int.max - 8 else {
-            return nil
-        }
-        return (length, field & Watchdog.stoppedFlag != 0)
-    }
-
-    /// The first whole answer in the worker's buffer, taken out of it, and when its job ended (nil
-    /// for a watchdog's stop message, which stays when `finishedOnly`); nil while it has not all
-    /// arrived.
-    private func takeAnswer(_ slot: Int, finishedOnly: Bool) -> ([UInt8], ended: Double?)? {
-        let head = workers[slot].head
-        guard workers[slot].buffer.count - head >= 8 else { return nil }
-        guard let (length, stopped) = answerHeader(slot), stopped || length >= 8 else {
-            workers[slot].closed = true
-            return nil
-        }
-        if stopped, finishedOnly { return nil }
-        guard workers[slot].buffer.count - head >= 8 + length else { return nil }
-        workers[slot].head += 8 + length
-        if stopped { return (Array(workers[slot].buffer[head + 8..<head + 8 + length]), nil) }
-        var field: UInt64 = 0
-        for shift in 0..<8 { field |= UInt64(workers[slot].buffer[head + 8 + shift]) << (8 * shift) }
-        if head == 0, workers[slot].head == workers[slot].buffer.count, length > 1 << 16 {
-            // the whole buffer is this answer: it becomes the answer, not a copy beside it
-            var answer = workers[slot].buffer
-            workers[slot].buffer = []
-            workers[slot].head = 0
-            answer.removeFirst(16)
-            return (answer, Double(bitPattern: field))
-        }
-        return (Array(workers[slot].buffer[head + 16..<head + 8 + length]), Double(bitPattern: field))
     }
 
     private func replace(_ slot: Int, alreadyReaped: Bool = false) {
