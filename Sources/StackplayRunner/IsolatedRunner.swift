@@ -234,6 +234,29 @@ struct IsolatedRunner {
         return unit.twin.map { [lost, Self.lost($0, outcome, while: "")] } ?? [lost]
     }
 
+    /// What ``discoverAndRun(_:running:pending:found:deliver:)`` keeps while its batch runs, read
+    /// and written at every answer. Unchecked exclusivity: one thread, and no access lends a
+    /// property out across another.
+    private final class Batch {
+        /// Each file's tests, once its discovery answered.
+        @exclusivity(unchecked) var discovered: [TestRunner.Discovered?]
+        /// The run's jobs after the files' discoveries: job `files + k` runs `units[k]`.
+        @exclusivity(unchecked) var units: [Unit] = []
+        /// Each file's units, in its pending tests' order.
+        @exclusivity(unchecked) var unitsOf: [[Int]]
+        /// Each unit's outcome once it finished, until its turn comes (a few bytes each).
+        @exclusivity(unchecked) var finished: [WorkerPool.Outcome?] = []
+        /// The file being reported (handed to `found`), whether it was, and its next unit to report.
+        @exclusivity(unchecked) var file = 0
+        @exclusivity(unchecked) var announced = false
+        @exclusivity(unchecked) var unit = 0
+
+        init(files: Int) {
+            discovered = Array(repeating: nil, count: files)
+            unitsOf = Array(repeating: [], count: files)
+        }
+    }
+
     /// Finds the tests of `scripts` and runs them in one batch: a file's tests go to the workers as
     /// soon as its discovery answers (`pending(index, discovered)`: the tests of script `index` to
     /// run, in their order), so that no worker waits for the last file to be discovered, and the
@@ -250,88 +273,82 @@ struct IsolatedRunner {
         found: (Int, TestRunner.Discovered) -> Void, deliver: (TestResult) -> Void
     ) -> Bool {
         let files = scripts.count
-        var discovered: [TestRunner.Discovered?] = Array(repeating: nil, count: files)
-        // the run's jobs after the files' discoveries: job `files + k` runs `units[k]`
-        var units: [Unit] = []
-        var unitsOf: [[Int]] = Array(repeating: [], count: files)
-        // each unit's outcome once it finished, until its turn comes (a few bytes each)
-        var finished: [WorkerPool.Outcome?] = []
-        // the file being reported (handed to `found`), and its next unit to report
-        var file = 0
-        var announced = false
-        var unit = 0
+        let batch = Batch(files: files)
         func handOverInOrder() {
-            while file < files, let current = discovered[file] {
-                if !announced {
-                    found(file, current)
-                    announced = true
+            while batch.file < files, let current = batch.discovered[batch.file] {
+                if !batch.announced {
+                    found(batch.file, current)
+                    batch.announced = true
                 }
-                while unit < unitsOf[file].count, let outcome = finished[unitsOf[file][unit]] {
-                    finished[unitsOf[file][unit]] = nil
-                    for result in Self.results(units[unitsOf[file][unit]], outcome) { deliver(result) }
-                    unit += 1
+                let ids = batch.unitsOf[batch.file]
+                while batch.unit < ids.count, let outcome = batch.finished[ids[batch.unit]] {
+                    batch.finished[ids[batch.unit]] = nil
+                    for result in Self.results(batch.units[ids[batch.unit]], outcome) { deliver(result) }
+                    batch.unit += 1
                 }
-                guard unit == unitsOf[file].count else { return }
-                file += 1
-                announced = false
-                unit = 0
+                guard batch.unit == ids.count else { return }
+                batch.file += 1
+                batch.announced = false
+                batch.unit = 0
             }
         }
         let pool = self.pool
         let ended = pool.run(count: files) { job in
             job < files
-                ? Self.discoveryRequest(scripts[job], running: running) : Self.request(units[job - files])
+                ? Self.discoveryRequest(scripts[job], running: running)
+                : Self.request(batch.units[job - files])
         } key: { job in
-            job < files ? scripts[job].path : units[job - files].first.file
+            job < files ? scripts[job].path : batch.units[job - files].first.file
         } weight: { job in
             // a file's discovery holds its worker for the tests it runs after it: a worker holds a
             // few files at a time, and the files are shared out as the workers free up
             job < files ? 1 + running : 1
         } _: { job, outcome in
             guard job < files else {
-                finished[job - files] = outcome
+                batch.finished[job - files] = outcome
                 handOverInOrder()
                 return
             }
             let (found, ran) = Self.discovered(outcome, of: scripts[job])
-            discovered[job] = found
+            batch.discovered[job] = found
             let added = Self.units(of: pending(job, found))
             var ids: [Int] = []
             ids.reserveCapacity(added.count)
             if ran > 0, case .success(let listed) = found.outcome {
                 // the tests its worker is running now, unasked: each a job, first in its list
-                let first = units.count
-                units += listed.prefix(ran).map { Unit(first: $0, twin: nil) }
-                finished += repeatElement(nil, count: ran)
+                let first = batch.units.count
+                batch.units += listed.prefix(ran).map { Unit(first: $0, twin: nil) }
+                batch.finished += repeatElement(nil, count: ran)
                 pool.extend(by: ran, runningAfter: ())
                 // (they are the first pending tests; any that are not are run, never reported)
                 for (offset, unit) in added.enumerated() {
-                    guard offset < ran, unit.twin == nil, unit.first == units[first + offset].first else {
+                    guard offset < ran, unit.twin == nil, unit.first == batch.units[first + offset].first
+                    else {
                         break
                     }
                     ids.append(first + offset)
                 }
             }
             let more = added.dropFirst(ids.count)
-            ids += units.count..<units.count + more.count
-            units += more
-            finished += repeatElement(nil, count: more.count)
+            ids += batch.units.count..<batch.units.count + more.count
+            batch.units += more
+            batch.finished += repeatElement(nil, count: more.count)
             pool.extend(by: more.count)
-            unitsOf[job] = ids
+            batch.unitsOf[job] = ids
             handOverInOrder()
         }
         release(killing: !ended || pool.stopsHere)
         if !ended {
             // an interrupted run: what finished, in order, the tests that did not run left out
-            while file < files, let current = discovered[file] {
-                if !announced { found(file, current) }
-                for id in unitsOf[file].dropFirst(unit) {
-                    guard let outcome = finished[id] else { continue }
-                    for result in Self.results(units[id], outcome) { deliver(result) }
+            while batch.file < files, let current = batch.discovered[batch.file] {
+                if !batch.announced { found(batch.file, current) }
+                for id in batch.unitsOf[batch.file].dropFirst(batch.unit) {
+                    guard let outcome = batch.finished[id] else { continue }
+                    for result in Self.results(batch.units[id], outcome) { deliver(result) }
                 }
-                file += 1
-                announced = false
-                unit = 0
+                batch.file += 1
+                batch.announced = false
+                batch.unit = 0
             }
         }
         return ended

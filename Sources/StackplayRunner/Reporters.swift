@@ -5,7 +5,8 @@ struct ReportSink {
     var out: (String) -> Void
     var err: (String) -> Void
 
-    static var standard: ReportSink { ReportSink(out: Output.out, err: Output.err) }
+    /// stdout and stderr (``Output``), made once: a report writes to it at every result.
+    nonisolated(unsafe) static let standard = ReportSink(out: Output.out, err: Output.err)
 }
 
 /// What a report wrote, kept as text (``Reporter/render(_:)``).
