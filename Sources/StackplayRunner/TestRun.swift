@@ -94,6 +94,11 @@ struct TestRun {
             else { return }
             Output.err("stackplay: \(file): each test runs the file's top level again: \(why)")
         }
+        func sayNoMatch() {
+            let selection = Selection.describe(
+                filters: options.filters, tags: options.tags, excludedTags: options.excludedTags)
+            Output.err("stackplay: no test matches \(selection)")
+        }
         func sayFreshStates() {
             guard options.verbose, let reason = LuaState.freshStatesReason else { return }
             Output.err("stackplay: every test runs in a fresh Lua state (\(reason))")
@@ -159,9 +164,7 @@ struct TestRun {
                 fileOf = keptFiles
             }
             if selecting, chosen.isEmpty, broken.isEmpty {
-                let selection = Selection.describe(
-                    filters: options.filters, tags: options.tags, excludedTags: options.excludedTags)
-                Output.err("stackplay: no test matches \(selection)")
+                sayNoMatch()
                 early = ExitCode.failure
                 return false
             }
@@ -199,14 +202,18 @@ struct TestRun {
             sayFreshStates()
             makeStream()
             var reported = false
+            // each file's chosen tests, from its discovery to its report
+            var chosenOf: [Int: [TestCase]] = [:]
             runEnded = Output.buffered {
                 isolated.discoverAndRun(
                     scripts, running: runsAsFound ? IsolatedRunner.runningAfterDiscovery : 0
-                ) { _, found in
+                ) { file, found in
                     let tests = chosenTests(of: found)
+                    chosenOf[file] = tests
                     guard let ran = wholeRun(of: found) else { return tests }
-                    return tests.filter { !($0 == ran.test) }
-                } found: { _, found in
+                    return tests.filter { $0 != ran.test }
+                } found: { file, found in
+                    let tests = chosenOf.removeValue(forKey: file) ?? []
                     sayFallback(found)
                     if let failed = failure(of: found) {
                         if reports(failed) {
@@ -215,7 +222,6 @@ struct TestRun {
                         }
                         return
                     }
-                    let tests = chosenTests(of: found)
                     total += tests.count
                     // its plain run is the first of its chosen tests, when it is one of them
                     if let ran = wholeRun(of: found), let first = tests.first, first == ran.test {
@@ -226,9 +232,7 @@ struct TestRun {
                 }
             }
             if runEnded, selecting, total == 0, !reported {
-                let selection = Selection.describe(
-                    filters: options.filters, tags: options.tags, excludedTags: options.excludedTags)
-                Output.err("stackplay: no test matches \(selection)")
+                sayNoMatch()
                 return ExitCode.failure
             }
         } else {

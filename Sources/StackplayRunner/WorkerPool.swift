@@ -85,8 +85,8 @@ final class WorkerPool {
 
     /// How many jobs a worker holds at once: the one it runs and those sent behind it.
     static let depth = 128
-    /// A worker rings the doorbell once this many answers are in its pipe: half of ``depth``, so
-    /// that the parent sends more while the worker still has jobs to run.
+    /// When a worker rings before the parent's first batch says otherwise (each batch says: once
+    /// half of the weight it then holds is done, so that the parent sends more while the rest runs).
     static let ring = depth / 2
     /// The most request bytes sent behind a worker's running job: they fit in the pipe, so that
     /// writing them never waits for a worker that may hang.
@@ -206,7 +206,7 @@ final class WorkerPool {
         var remaining = count
         // the weight of the jobs not finished (``run(count:request:key:weight:_:)``)
         let weigh = weight ?? { _ in 1 }
-        var remainingWeight = weight.map { weight in (0..<count).reduce(0) { $0 + weight($1) } } ?? count
+        var remainingWeight = (0..<count).reduce(0) { $0 + weigh($1) }
         added = 0
         addedRunning = 0
         /// The jobs `done` added, in the batch from now on; those the worker in `slot` runs of
