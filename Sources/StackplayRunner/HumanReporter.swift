@@ -51,7 +51,7 @@ struct HumanReporter: Reporter {
         case .failed: mark = marks.failed
         case .skipped: mark = marks.skipped
         }
-        sink.out(mark + (result.test.index == 0 ? "(whole script)" : terminalSafe(result.test.name)))
+        sink.line(mark, result.test.index == 0 ? "(whole script)" : terminalSafe(result.test.name))
         if !result.output.isEmpty { sink.out(Self.quoteOutput(result.output)) }
         if result.status == .failed { failures.append(result) }
         guard !result.knownAuditIssues.isEmpty else { return }

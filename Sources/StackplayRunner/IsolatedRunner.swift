@@ -158,9 +158,11 @@ struct IsolatedRunner {
     private static func discovered(_ outcome: WorkerPool.Outcome, of script: Script) -> (
         found: TestRunner.Discovered, running: Int
     ) {
-        let whole = TestCase(
-            file: script.path, root: script.root, name: script.path, position: script.path, index: 0,
-            skipped: false)
+        var whole: TestCase {
+            TestCase(
+                file: script.path, root: script.root, name: script.path, position: script.path, index: 0,
+                skipped: false)
+        }
         guard case .finished(let bytes) = outcome else {
             return (.init(outcome: .failure(Self.lost(whole, outcome, while: "while loading"))), 0)
         }
@@ -191,6 +193,10 @@ struct IsolatedRunner {
         let first: TestCase
         let twin: TestCase?
         var count: Int { twin == nil ? 1 : 2 }
+
+        /// What a unit becomes once its results are reported.
+        nonisolated(unsafe) static let reported = Unit(
+            first: TestCase(file: "", root: nil, name: "", position: "", index: 0, skipped: false), twin: nil)
     }
 
     /// `tests` cut into jobs.
@@ -202,7 +208,7 @@ struct IsolatedRunner {
             let test = tests[index]
             // (a next test that is not mirrored is no copy: no copy is made to compare it with)
             let paired =
-                index + 1 < tests.count && !test.variant.isMirrored && tests[index + 1].variant.isMirrored
+                index + 1 < tests.count && !test.isMirrored && tests[index + 1].isMirrored
                 && tests[index + 1] == test.under(test.variant.mirrored)
             units.append(Unit(first: test, twin: paired ? tests[index + 1] : nil))
             index += paired ? 2 : 1
@@ -222,16 +228,30 @@ struct IsolatedRunner {
     /// The results of `unit`, read from its worker's answer (its failure for each test when the
     /// worker crashed, hung or answered nonsense).
     private static func results(_ unit: Unit, _ outcome: WorkerPool.Outcome) -> [TestResult] {
+        var results: [TestResult] = []
+        eachResult(of: unit, outcome) { results.append($0) }
+        return results
+    }
+
+    /// Hands each result of `unit` to `body`, in order (``results(_:_:)`` without an array: a
+    /// run's reporting calls it at every answer).
+    private static func eachResult(
+        of unit: Unit, _ outcome: WorkerPool.Outcome, _ body: (TestResult) -> Void
+    ) {
         if case .finished(let bytes) = outcome {
             var wire = WireReader(bytes)
             // the worker leaves out a result's test when it is the one it was sent
             if let result = wire.result(known: unit.first) {
-                guard let twin = unit.twin else { return [result] }
-                if let second = wire.result(known: twin) { return [result, second] }
+                guard let twin = unit.twin else { return body(result) }
+                if let second = wire.result(known: twin) {
+                    body(result)
+                    body(second)
+                    return
+                }
             }
         }
-        let lost = Self.lost(unit.first, outcome, while: "")
-        return unit.twin.map { [lost, Self.lost($0, outcome, while: "")] } ?? [lost]
+        body(Self.lost(unit.first, outcome, while: ""))
+        if let twin = unit.twin { body(Self.lost(twin, outcome, while: "")) }
     }
 
     /// What ``discoverAndRun(_:running:pending:found:deliver:)`` keeps while its batch runs, read
@@ -250,6 +270,9 @@ struct IsolatedRunner {
         @exclusivity(unchecked) var file = 0
         @exclusivity(unchecked) var announced = false
         @exclusivity(unchecked) var unit = 0
+
+        /// What a file's discovery becomes once the file is reported.
+        nonisolated(unsafe) static let reported = TestRunner.Discovered(outcome: .success([]))
 
         init(files: Int) {
             discovered = Array(repeating: nil, count: files)
@@ -282,11 +305,16 @@ struct IsolatedRunner {
                 }
                 let ids = batch.unitsOf[batch.file]
                 while batch.unit < ids.count, let outcome = batch.finished[ids[batch.unit]] {
-                    batch.finished[ids[batch.unit]] = nil
-                    for result in Self.results(batch.units[ids[batch.unit]], outcome) { deliver(result) }
+                    let id = ids[batch.unit]
+                    batch.finished[id] = nil
+                    Self.eachResult(of: batch.units[id], outcome, deliver)
+                    // reported: its tests go (a long run holds only the files still to report)
+                    batch.units[id] = Unit.reported
                     batch.unit += 1
                 }
                 guard batch.unit == ids.count else { return }
+                batch.discovered[batch.file] = Batch.reported
+                batch.unitsOf[batch.file] = []
                 batch.file += 1
                 batch.announced = false
                 batch.unit = 0

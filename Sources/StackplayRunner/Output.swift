@@ -12,28 +12,56 @@ enum Output {
     /// Whether this process has written anything to stdout or stderr through ``write(_:_:)``.
     nonisolated(unsafe) private(set) static var wrote = false
 
-    /// Lines held by ``buffered(_:)``, in the order written: (descriptor, bytes) runs.
+    /// Lines held by ``buffered(_:)``, in the order written: (descriptor, bytes) runs, then the
+    /// run being written (`tail`, to `tailDescriptor`), appended to in place at every line.
     // (unchecked exclusivity: the runner is one thread, and nothing here lends them out)
     @exclusivity(unchecked) nonisolated(unsafe) private static var held:
         [(descriptor: Int32, bytes: [UInt8])] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private static var tail: [UInt8] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private static var tailDescriptor: Int32 = -1
     @exclusivity(unchecked) nonisolated(unsafe) private static var holding = false
-    @exclusivity(unchecked) nonisolated(unsafe) private static var heldBytes = 0
 
     /// Writes `text` (and a newline after it, with `newline`).
     static func write(_ descriptor: Int32, _ text: String, newline: Bool = false) {
         wrote = true
         if holding {
-            if held.last?.descriptor != descriptor { held.append((descriptor, [])) }
-            held[held.count - 1].bytes.append(contentsOf: text.utf8)
-            if newline { held[held.count - 1].bytes.append(0x0A) }
-            heldBytes += text.utf8.count + (newline ? 1 : 0)
-            if heldBytes >= 1 << 16 { flush() }
+            hold(to: descriptor)
+            append(text)
+            if newline { tail.append(0x0A) }
+            if tail.count >= 1 << 16 { flush() }
             return
         }
         fflush(nil)  // a script's own print() output first
         // A terminal or pipe that refuses the bytes (closed, full disk) loses this line only; the
         // exit code says whether a report the run had to write was written.
         _ = Syscall.writeAll(descriptor, newline ? text + "\n" : text)
+    }
+
+    /// Writes `first` then `second` as one line: a report's line a result, without the string
+    /// that would join them.
+    static func line(_ descriptor: Int32, _ first: String, _ second: String) {
+        guard holding else { return write(descriptor, first + second, newline: true) }
+        wrote = true
+        hold(to: descriptor)
+        append(first)
+        append(second)
+        tail.append(0x0A)
+        if tail.count >= 1 << 16 { flush() }
+    }
+
+    /// Makes `descriptor`'s the run being written.
+    private static func hold(to descriptor: Int32) {
+        guard tailDescriptor != descriptor else { return }
+        if !tail.isEmpty {
+            held.append((tailDescriptor, tail))
+            tail.removeAll(keepingCapacity: true)
+        }
+        tailDescriptor = descriptor
+    }
+
+    private static func append(_ text: String) {
+        var text = text
+        text.withUTF8 { tail.append(contentsOf: $0) }
     }
 
     /// Runs `body` with the lines it writes held and written a few at a time (``flush()``), in
@@ -51,20 +79,24 @@ enum Output {
     /// Drops the held lines and holds no more (a forked worker: they are its parent's).
     static func forget() {
         held = []
-        heldBytes = 0
+        tail = []
+        tailDescriptor = -1
         holding = false
     }
 
     /// Writes the held lines now: the worker pool calls it before it waits, so that a result is
     /// on the terminal while the tests after it run.
     static func flush() {
-        guard !held.isEmpty else { return }
+        guard !held.isEmpty || !tail.isEmpty else { return }
         fflush(nil)
         for run in held {
             _ = run.bytes.withUnsafeBytes { Syscall.writeAll(run.descriptor, $0) }
         }
         held.removeAll(keepingCapacity: true)
-        heldBytes = 0
+        if !tail.isEmpty {
+            _ = tail.withUnsafeBytes { Syscall.writeAll(tailDescriptor, $0) }
+            tail.removeAll(keepingCapacity: true)
+        }
     }
 
     static func usageError(_ message: String) {

@@ -1,12 +1,29 @@
 import TestResults
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Where a report goes: stdout lines and stderr lines (the terminal, or a string in tests).
 struct ReportSink {
     var out: (String) -> Void
     var err: (String) -> Void
+    /// A line of stdout in two parts (a result's mark, then its name), written as one line.
+    var line: (String, String) -> Void
 
-    /// stdout and stderr (``Output``), made once: a report writes to it at every result.
-    nonisolated(unsafe) static let standard = ReportSink(out: Output.out, err: Output.err)
+    init(out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
+        self.out = out
+        self.err = err
+        line = { out($0 + $1) }
+    }
+
+    /// stdout and stderr (``Output``), made once: a report writes to it at every result, the
+    /// line of a result without the string that would join its parts.
+    nonisolated(unsafe) static let standard: ReportSink = {
+        var sink = ReportSink(out: Output.out, err: Output.err)
+        sink.line = { Output.line(STDOUT_FILENO, $0, $1) }
+        return sink
+    }()
 }
 
 /// What a report wrote, kept as text (``Reporter/render(_:)``).

@@ -17,17 +17,23 @@ struct TestRun {
     /// `--shard-timings`: the durations that balance the shards.
     var timings: ShardTimings? = nil
 
+    /// `options` with the seed `--random-seed` picks (and says), when it is given; a constant from
+    /// then on, which the run's closures read without an access check.
+    private func seeded(_ options: Options) -> Options {
+        guard options.randomSeed else { return options }
+        var options = options
+        let picked = Int(UInt64.random(in: 0...UInt64(Int32.max)))
+        options.seed = picked
+        Output.err("stackplay: seed \(picked) (run again with --seed \(picked))")
+        return options
+    }
+
     /// Runs the tests of `scripts`; returns the exit code.
     func run(_ scripts: [Script]) -> Int32 {
-        var options = self.options
+        let options = seeded(self.options)
         let modules = StackplayModules.standard(
             screen: screen, recordsTraces: options.recordsTraces, updatesGolden: options.update,
             golden: TraceOutputs(options: options).policy, audit: options.audit)
-        if options.randomSeed {
-            let picked = Int(UInt64.random(in: 0...UInt64(Int32.max)))
-            options.seed = picked
-            Output.err("stackplay: seed \(picked) (run again with --seed \(picked))")
-        }
         let seed = options.seed ?? RunSeed.standard
         let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: modules), seed: seed)
         let jobs = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
@@ -41,9 +47,7 @@ struct TestRun {
         let format = options.format ?? .human
         // Each result is reported as it comes, in the tests' order, when nothing needs them all
         // first (trace outputs; TAP's plan counts them): a 10,000-test run holds no 10,000 results.
-        var stream: ReportStream? = nil
-        var streaming = false
-        var results: [TestResult] = []
+        let reported = Reported()
         var chosen: [TestCase] = []
         // Whole scripts that finding their tests ran, by file: their run is that result.
         var ranWhole: [ByteKey: TestResult] = [:]
@@ -104,10 +108,9 @@ struct TestRun {
             Output.err("stackplay: every test runs in a fresh Lua state (\(reason))")
         }
         func makeStream() {
-            stream =
+            reported.stream =
                 options.recordsTraces || format == .tap
                 ? nil : ReportStream(format: format, seed: seed, junit: options.junit)
-            streaming = stream != nil
         }
         func ranAlready(_ test: TestCase) -> TestResult? {
             ranWhole[ByteKey(test.file)].flatMap { $0.test == test ? $0 : nil }
@@ -115,7 +118,7 @@ struct TestRun {
         func finished(_ result: TestResult) {
             var result = result
             if options.forbidOnly || options.ci { result = FocusRule.apply(to: [result], ci: options.ci)[0] }
-            if streaming { stream?.add(result) } else { results.append(result) }
+            if reported.stream != nil { reported.stream!.add(result) } else { reported.results.append(result) }
         }
         // What goes before the chosen test `end`'s result: the whole scripts' results of the chosen
         // tests before it that already ran, and the files that do not load before each.
@@ -249,20 +252,27 @@ struct TestRun {
             inPlace(before: chosen.count)
             total = chosen.count
         }
-        if var stream {
+        if var stream = reported.stream {
             let written = stream.end(interrupted: !runEnded)
             guard runEnded else { return Interruption.ended(finished: stream.count, of: total) }
             return written && stream.summary.failed == 0 ? ExitCode.success : ExitCode.failure
         }
         guard runEnded else {
-            return Interruption.report(results, of: total, junit: options.junit, format: options.format)
+            return Interruption.report(
+                reported.results, of: total, junit: options.junit, format: options.format)
         }
-        let (tracedResults, tracesWritten) = TraceOutputs(options: options).apply(to: results)
-        results = tracedResults
+        let (results, tracesWritten) = TraceOutputs(options: options).apply(to: reported.results)
 
         guard Reporters.report(results, format: format, seed: seed, junit: options.junit) else {
             return ExitCode.failure
         }
         return Summary(results).failed == 0 && tracesWritten ? ExitCode.success : ExitCode.failure
     }
+}
+
+/// Where a run's results go as they finish: its report stream, or, when the report needs them all
+/// first, a list. Unchecked exclusivity: one thread, and it is written at every result.
+private final class Reported {
+    @exclusivity(unchecked) var stream: ReportStream? = nil
+    @exclusivity(unchecked) var results: [TestResult] = []
 }

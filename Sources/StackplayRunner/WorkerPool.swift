@@ -47,12 +47,12 @@ final class WorkerPool {
 
     /// Set by a batch's `done` (`--bail`): no job starts after it, and ``run(count:request:key:_:)`` returns as soon
     /// as it is set, leaving the jobs that run to be killed with ``killAll()``.
-    var stopsHere = false
+    @exclusivity(unchecked) var stopsHere = false
 
     /// Jobs a batch's `done` adds to the batch running (``extend(by:)``), taken up after it returns,
     /// and how many of them its worker runs of itself (``extend(by:runningAfter:)``).
-    private var added = 0
-    private var addedRunning = 0
+    @exclusivity(unchecked) private var added = 0
+    @exclusivity(unchecked) private var addedRunning = 0
 
     /// Adds `count` jobs to the batch running, numbered after its last: called from its `done`
     /// (a file's discovery answered, and its tests can run while other files are discovered).
@@ -131,14 +131,16 @@ final class WorkerPool {
     private let serve: ([UInt8]) -> [UInt8]
     /// The answer of the next job a worker runs of itself, if it has one (``extend(by:runningAfter:)``).
     private let next: () -> [UInt8]?
-    var workers: [Worker] = []
+    // (unchecked exclusivity, here and below: the pool is one thread's, and its methods lend no
+    // property out across another access; read and written at every answer)
+    @exclusivity(unchecked) var workers: [Worker] = []
     /// The keys each worker slot's process served (``run(count:request:key:_:)``).
-    private var served: [Set<String>] = []
+    @exclusivity(unchecked) private var served: [Set<String>] = []
     /// The request of each job of the batch running now, made when the job is sent (a 10,000-test
     /// batch holds no 10,000 requests).
-    private var request: (Int) -> [UInt8] = { _ in [] }
+    @exclusivity(unchecked) private var request: (Int) -> [UInt8] = { _ in [] }
     /// The read buffer of ``readAnswers(_:)``, made once.
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    @exclusivity(unchecked) var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
     /// A pool of `workers` processes for jobs `0..<count`; `body(index)` runs in a worker.
     /// `timeout`: seconds of wall time a job may take; 0 or less: no limit.

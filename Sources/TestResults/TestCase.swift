@@ -66,6 +66,8 @@ public struct TestCase: Sendable, Equatable {
         get { shared.fields.variant }
         _modify { yield &shared.fields.variant }
     }
+    /// Whether it runs mirrored (``ScreenVariant/isMirrored``), read without a copy of the variant.
+    public var isMirrored: Bool { shared.fields.variant.isMirrored }
     /// The name the test has in its file, without the variant (`name` shows it: `t [rtl, AX5]`).
     public var baseName: String {
         get { shared.fields.baseName }
