@@ -111,6 +111,7 @@ struct TestRun {
             reported.stream =
                 options.recordsTraces || format == .tap
                 ? nil : ReportStream(format: format, seed: seed, junit: options.junit)
+            reported.streaming = reported.stream != nil
         }
         func ranAlready(_ test: TestCase) -> TestResult? {
             ranWhole[ByteKey(test.file)].flatMap { $0.test == test ? $0 : nil }
@@ -118,7 +119,7 @@ struct TestRun {
         func finished(_ result: TestResult) {
             var result = result
             if options.forbidOnly || options.ci { result = FocusRule.apply(to: [result], ci: options.ci)[0] }
-            if reported.stream != nil { reported.stream!.add(result) } else { reported.results.append(result) }
+            if reported.streaming { reported.stream!.add(result) } else { reported.results.append(result) }
         }
         // What goes before the chosen test `end`'s result: the whole scripts' results of the chosen
         // tests before it that already ran, and the files that do not load before each.
@@ -274,5 +275,7 @@ struct TestRun {
 /// first, a list. Unchecked exclusivity: one thread, and it is written at every result.
 private final class Reported {
     @exclusivity(unchecked) var stream: ReportStream? = nil
+    /// Whether there is a stream (read at every result, without a copy of the optional stream).
+    @exclusivity(unchecked) var streaming = false
     @exclusivity(unchecked) var results: [TestResult] = []
 }
