@@ -40,20 +40,22 @@ struct HumanReporter: Reporter {
     mutating func forgetSeed() { seed = nil }
 
     mutating func finished(_ result: TestResult, to sink: ReportSink) {
-        summary.add(result.status)
-        if !currentFile.isSameBytes(result.test.file) {
-            currentFile = result.test.file
-            sink.out(terminalSafe(result.test.file))
+        let status = result.status
+        let test = result.test
+        summary.add(status)
+        if !currentFile.isSameBytes(test.file) {
+            currentFile = test.file
+            sink.out(terminalSafe(test.file))
         }
         let mark: String
-        switch result.status {
+        switch status {
         case .passed: mark = marks.passed
         case .failed: mark = marks.failed
         case .skipped: mark = marks.skipped
         }
-        sink.line(mark, result.test.index == 0 ? "(whole script)" : terminalSafe(result.test.name))
+        sink.line(mark, test.index == 0 ? "(whole script)" : terminalSafe(test.name))
         if !result.output.isEmpty { sink.out(Self.quoteOutput(result.output)) }
-        if result.status == .failed { failures.append(result) }
+        if status == .failed { failures.append(result) }
         guard !result.knownAuditIssues.isEmpty else { return }
         for finding in Set(result.knownAuditIssues.map(Self.finding)).sorted() {
             if let index = known.firstIndex(where: { $0.finding == finding }) {

@@ -14,6 +14,17 @@ func outputLines(_ output: String) -> [Substring] {
 /// a report line; newlines are kept when `newlines` is true
 /// (a message of several lines); a byte of a Lua string that is not UTF-8 as `\xFF` (``RawByte``).
 /// Other text, backslashes included, is unchanged.
+func terminalSafe(_ text: String, newlines: Bool = false) -> String {
+    // printable ASCII (and tabs), as most names are: the string itself, after one pass over its bytes
+    var text = text
+    let plain = text.withUTF8 { bytes in
+        for byte in bytes where (byte < 0x20 && byte != 0x09) || byte >= 0x7F { return false }
+        return true
+    }
+    return plain ? text : terminalSafe(text[...], newlines: newlines)
+}
+
+/// ``terminalSafe(_:newlines:)`` of any string or substring.
 func terminalSafe(_ text: some StringProtocol, newlines: Bool = false) -> String {
     func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value

@@ -22,6 +22,7 @@ extension WorkerPool {
     /// pipe marks it closed).
     func readAnswers(_ slot: Int) {
         let fd = workers[slot].answers
+        if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: 1 << 16) }
         while true {
             if workers[slot].head == workers[slot].buffer.count {
                 workers[slot].buffer.removeAll(keepingCapacity: workers[slot].buffer.capacity <= 1 << 20)

@@ -139,8 +139,9 @@ final class WorkerPool {
     /// The request of each job of the batch running now, made when the job is sent (a 10,000-test
     /// batch holds no 10,000 requests).
     @exclusivity(unchecked) private var request: (Int) -> [UInt8] = { _ in [] }
-    /// The read buffer of ``readAnswers(_:)``, made once.
-    @exclusivity(unchecked) var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    /// The read buffer of ``readAnswers(_:)``, made once, at its first read: after the workers
+    /// are forked (made before, its pages would be theirs too, and copied at the first write).
+    @exclusivity(unchecked) var chunk: [UInt8] = []
 
     /// A pool of `workers` processes for jobs `0..<count`; `body(index)` runs in a worker.
     /// `timeout`: seconds of wall time a job may take; 0 or less: no limit.
