@@ -20,6 +20,8 @@ enum Output {
     @exclusivity(unchecked) nonisolated(unsafe) private static var tail: [UInt8] = []
     @exclusivity(unchecked) nonisolated(unsafe) private static var tailDescriptor: Int32 = -1
     @exclusivity(unchecked) nonisolated(unsafe) private static var holding = false
+    /// The bytes held, in every run: written out past 64 KiB.
+    @exclusivity(unchecked) nonisolated(unsafe) private static var heldBytes = 0
 
     /// Writes `text` (and a newline after it, with `newline`).
     static func write(_ descriptor: Int32, _ text: String, newline: Bool = false) {
@@ -27,8 +29,8 @@ enum Output {
         if holding {
             hold(to: descriptor)
             append(text)
-            if newline { tail.append(0x0A) }
-            if tail.count >= 1 << 16 { flush() }
+            if newline { append(byte: 0x0A) }
+            if heldBytes >= 1 << 16 { flush() }
             return
         }
         fflush(nil)  // a script's own print() output first
@@ -45,8 +47,8 @@ enum Output {
         hold(to: descriptor)
         append(first)
         append(second)
-        tail.append(0x0A)
-        if tail.count >= 1 << 16 { flush() }
+        append(byte: 0x0A)
+        if heldBytes >= 1 << 16 { flush() }
     }
 
     /// Makes `descriptor`'s the run being written.
@@ -61,7 +63,15 @@ enum Output {
 
     private static func append(_ text: String) {
         var text = text
-        text.withUTF8 { tail.append(contentsOf: $0) }
+        text.withUTF8 {
+            tail.append(contentsOf: $0)
+            heldBytes += $0.count
+        }
+    }
+
+    private static func append(byte: UInt8) {
+        tail.append(byte)
+        heldBytes += 1
     }
 
     /// Runs `body` with the lines it writes held and written a few at a time (``flush()``), in
@@ -81,6 +91,7 @@ enum Output {
         held = []
         tail = []
         tailDescriptor = -1
+        heldBytes = 0
         holding = false
     }
 
@@ -97,6 +108,7 @@ enum Output {
             _ = tail.withUnsafeBytes { Syscall.writeAll(tailDescriptor, $0) }
             tail.removeAll(keepingCapacity: true)
         }
+        heldBytes = 0
     }
 
     static func usageError(_ message: String) {
