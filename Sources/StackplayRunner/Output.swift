@@ -39,12 +39,12 @@ enum Output {
         _ = Syscall.writeAll(descriptor, newline ? text + "\n" : text)
     }
 
-    /// Writes `first` then `second` as one line: a report's line a result, without the string
-    /// that would join them.
-    static func line(_ descriptor: Int32, _ first: String, _ second: String) {
-        guard holding else { return write(descriptor, first + second, newline: true) }
+    /// Writes `first` then `second` as one line of stdout: a report's line a result, without the
+    /// string that would join them.
+    static func line(_ first: String, _ second: String) {
+        guard holding else { return out(first + second) }
         wrote = true
-        hold(to: descriptor)
+        hold(to: STDOUT_FILENO)
         append(first)
         append(second)
         append(byte: 0x0A)

@@ -15,28 +15,31 @@ func outputLines(_ output: String) -> [Substring] {
 /// (a message of several lines); a byte of a Lua string that is not UTF-8 as `\xFF` (``RawByte``).
 /// Other text, backslashes included, is unchanged.
 func terminalSafe(_ text: String, newlines: Bool = false) -> String {
-    // printable ASCII (and tabs), as most names are: the string itself, after one pass over its bytes
     var text = text
-    let plain = text.withUTF8 { bytes in
-        for byte in bytes where (byte < 0x20 && byte != 0x09) || byte >= 0x7F { return false }
-        return true
-    }
-    return plain ? text : terminalSafe(text[...], newlines: newlines)
+    return text.withUTF8(isPrintable) ? text : escaped(text, newlines: newlines)
 }
 
 /// ``terminalSafe(_:newlines:)`` of any string or substring.
 func terminalSafe(_ text: some StringProtocol, newlines: Bool = false) -> String {
+    text.utf8.withContiguousStorageIfAvailable(isPrintable) == true
+        ? String(text) : escaped(text, newlines: newlines)
+}
+
+/// Whether the UTF-8 is printable ASCII and tabs, as most names are: nothing to look at scalar
+/// by scalar.
+private func isPrintable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    for byte in bytes where (byte < 0x20 && byte != 0x09) || byte >= 0x7F { return false }
+    return true
+}
+
+/// ``terminalSafe(_:newlines:)`` of text that is not all printable ASCII.
+private func escaped(_ text: some StringProtocol, newlines: Bool) -> String {
     func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return (value < 0x20 && value != 0x09 && !(newlines && value == 0x0A))
             || (0x7F..<0xA0).contains(value)
             || value == 0x2028 || value == 0x2029 || RawByte.scalars.contains(value)
     }
-    // printable ASCII (and tabs), as most names are: nothing to look at scalar by scalar
-    let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
-        bytes.allSatisfy { (0x20..<0x7F).contains($0) || $0 == 0x09 }
-    }
-    if plain == true { return String(text) }
     guard text.unicodeScalars.contains(where: isControl) else { return String(text) }
     var out = ""
     for scalar in text.unicodeScalars {

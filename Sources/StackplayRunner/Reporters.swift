@@ -1,9 +1,5 @@
 import TestResults
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Where a report goes: stdout lines and stderr lines (the terminal, or a string in tests).
 struct ReportSink {
     var out: (String) -> Void
@@ -21,7 +17,7 @@ struct ReportSink {
     /// line of a result without the string that would join its parts.
     nonisolated(unsafe) static let standard: ReportSink = {
         var sink = ReportSink(out: Output.out, err: Output.err)
-        sink.line = { Output.line(STDOUT_FILENO, $0, $1) }
+        sink.line = Output.line
         return sink
     }()
 }

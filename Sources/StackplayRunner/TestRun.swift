@@ -111,7 +111,6 @@ struct TestRun {
             reported.stream =
                 options.recordsTraces || format == .tap
                 ? nil : ReportStream(format: format, seed: seed, junit: options.junit)
-            reported.streaming = reported.stream != nil
         }
         func ranAlready(_ test: TestCase) -> TestResult? {
             ranWhole[ByteKey(test.file)].flatMap { $0.test == test ? $0 : nil }
@@ -119,7 +118,8 @@ struct TestRun {
         func finished(_ result: TestResult) {
             var result = result
             if options.forbidOnly || options.ci { result = FocusRule.apply(to: [result], ci: options.ci)[0] }
-            if reported.streaming { reported.stream!.add(result) } else { reported.results.append(result) }
+            // (added in place: no copy of the stream, as comparing it with nil made)
+            if reported.stream?.add(result) == nil { reported.results.append(result) }
         }
         // What goes before the chosen test `end`'s result: the whole scripts' results of the chosen
         // tests before it that already ran, and the files that do not load before each.
@@ -275,7 +275,5 @@ struct TestRun {
 /// first, a list. Unchecked exclusivity: one thread, and it is written at every result.
 private final class Reported {
     @exclusivity(unchecked) var stream: ReportStream? = nil
-    /// Whether there is a stream (read at every result, without a copy of the optional stream).
-    @exclusivity(unchecked) var streaming = false
     @exclusivity(unchecked) var results: [TestResult] = []
 }

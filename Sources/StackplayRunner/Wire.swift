@@ -242,7 +242,7 @@ struct WireReader {
         var test = TestCase(
             file: file, root: root, name: name, position: position, index: index, skipped: skipped,
             focused: focused, tags: tags)
-        if baseName != name { test.baseName = baseName }  // (a test's base name is its name until a variant)
+        if !baseName.isSameBytes(name) { test.baseName = baseName }  // (it is its name until a variant)
         if !settings.isEmpty {
             guard let variant = try? ScreenVariant(validating: settings) else { return nil }
             test.variant = variant

@@ -124,6 +124,19 @@ import Testing
         #expect(WireWriter.plainStatus(printed) == WireWriter.plainPassed)
     }
 
+    @Test func `a test's base name crosses the wire as its bytes, even when canonically its name`() {
+        // NFC "café" named, NFD "café" as its base name: equal to Swift's ==, not the same bytes
+        var test = TestCase(
+            file: "a.lua", root: nil, name: "caf\u{E9}", position: "a.lua:1", index: 1, skipped: false)
+        test.baseName = "cafe\u{301}"
+        var writer = WireWriter()
+        writer.test(test)
+        var reader = WireReader(writer.bytes)
+        let read = reader.test()
+        #expect(read?.baseName.utf8.elementsEqual("cafe\u{301}".utf8) == true)
+        #expect(read?.name.utf8.elementsEqual("caf\u{E9}".utf8) == true)
+    }
+
     @Test func `a copy of a test or a result is its own once changed`() {
         let test = TestCase(
             file: "a.lua", root: "r", name: "n", position: "a.lua:1", index: 1, skipped: false)
