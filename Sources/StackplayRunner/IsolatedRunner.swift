@@ -225,16 +225,8 @@ struct IsolatedRunner {
         return wire.bytes
     }
 
-    /// The results of `unit`, read from its worker's answer (its failure for each test when the
-    /// worker crashed, hung or answered nonsense).
-    private static func results(_ unit: Unit, _ outcome: WorkerPool.Outcome) -> [TestResult] {
-        var results: [TestResult] = []
-        eachResult(of: unit, outcome) { results.append($0) }
-        return results
-    }
-
-    /// Hands each result of `unit` to `body`, in order (``results(_:_:)`` without an array: a
-    /// run's reporting calls it at every answer).
+    /// Hands each result of `unit`, read from its worker's answer, to `body` in order (its failure
+    /// for each test when the worker crashed, hung or answered nonsense).
     private static func eachResult(
         of unit: Unit, _ outcome: WorkerPool.Outcome, _ body: (TestResult) -> Void
     ) {
@@ -372,7 +364,7 @@ struct IsolatedRunner {
                 if !batch.announced { found(batch.file, current) }
                 for id in batch.unitsOf[batch.file].dropFirst(batch.unit) {
                     guard let outcome = batch.finished[id] else { continue }
-                    for result in Self.results(batch.units[id], outcome) { deliver(result) }
+                    Self.eachResult(of: batch.units[id], outcome, deliver)
                 }
                 batch.file += 1
                 batch.announced = false
@@ -406,7 +398,8 @@ struct IsolatedRunner {
         // `--bail`: the first failed test in the tests' order ends the run; what finished after
         // it (a worker runs the jobs it holds behind another) is not reported.
         func handOver(_ job: Int, _ outcome: WorkerPool.Outcome) {
-            for result in Self.results(units[job], outcome) where !bailed {
+            Self.eachResult(of: units[job], outcome) { result in
+                guard !bailed else { return }
                 deliver(delivered, result)
                 delivered += 1
                 if bail, result.status == .failed {
@@ -434,8 +427,10 @@ struct IsolatedRunner {
         if !bailed {
             // an interrupted run: what finished, in order, the tests that did not run left out
             for job in ahead.keys.sorted() {
-                for (offset, result) in Self.results(units[job], ahead[job]!).enumerated() {
+                var offset = 0
+                Self.eachResult(of: units[job], ahead[job]!) { result in
                     deliver(firsts[job] + offset, result)
+                    offset += 1
                 }
             }
         }
