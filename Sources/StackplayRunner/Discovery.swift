@@ -59,24 +59,24 @@ enum Discovery {
     /// `path` without `.` parts and repeated slashes (`./a//b.lua` is `a/b.lua`); most paths, a
     /// folder's files among them, have neither and are themselves.
     static func plainPath(_ path: String) -> String {
-        var part = 0  // bytes of the part so far
-        var dot = false  // the part so far is "."
-        var plain = true
-        for (offset, byte) in path.utf8.enumerated() {
-            if byte == UInt8(ascii: "/") {
-                // a `.` part, or an empty one after the start (`a//b`)
-                if dot || (offset > 0 && part == 0) {
-                    plain = false
-                    break
+        var path = path
+        // (over the bytes in one piece: a folder's every file is looked at)
+        let plain = path.withUTF8 { bytes -> Bool in
+            var part = 0  // bytes of the part so far
+            var dot = false  // the part so far is "."
+            for offset in 0..<bytes.count {
+                if bytes[offset] == UInt8(ascii: "/") {
+                    // a `.` part, or an empty one after the start (`a//b`)
+                    if dot || (offset > 0 && part == 0) { return false }
+                    part = 0
+                } else {
+                    dot = part == 0 && bytes[offset] == UInt8(ascii: ".")
+                    part += 1
                 }
-                part = 0
-            } else {
-                dot = part == 0 && byte == UInt8(ascii: ".")
-                part += 1
             }
+            // a `.` at the end, or a slash at the end of more than `/`
+            return !dot && !(part == 0 && bytes.count > 1)
         }
-        // a `.` at the end, or a slash at the end of more than `/`
-        if dot || (part == 0 && path.utf8.count > 1) { plain = false }
         if plain { return path }
         let parts = path.split(separator: "/").filter { $0 != "." }
         return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")

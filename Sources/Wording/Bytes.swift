@@ -11,9 +11,7 @@ extension String {
         // code unit through the views (a run compares a file's path at every result)
         // (one stored string, as a file's path in each of its tests' results: the same bytes)
         let contiguous = utf8.withContiguousStorageIfAvailable { mine in
-            other.utf8.withContiguousStorageIfAvailable { theirs in
-                mine.baseAddress == theirs.baseAddress || mine.elementsEqual(theirs)
-            }
+            other.utf8.withContiguousStorageIfAvailable { theirs in ByteBuffers.same(mine, theirs) }
         }
         return (contiguous ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
@@ -22,9 +20,63 @@ extension String {
     @inlinable public func precedesInBytes(_ other: String) -> Bool {
         // in one piece, as native strings are: compared as two buffers (a folder's files are sorted)
         let contiguous = utf8.withContiguousStorageIfAvailable { mine in
-            other.utf8.withContiguousStorageIfAvailable { theirs in mine.lexicographicallyPrecedes(theirs) }
+            other.utf8.withContiguousStorageIfAvailable { theirs in ByteBuffers.precedes(mine, theirs) }
         }
         return (contiguous ?? nil) ?? utf8.lexicographicallyPrecedes(other.utf8)
+    }
+}
+
+/// Two byte buffers compared eight bytes at a time: the generic `elementsEqual` and
+/// `lexicographicallyPrecedes` go byte by byte through an iterator (a runner compares a test's
+/// names at every result, and sorts a folder's paths).
+public enum ByteBuffers {
+    /// Whether `a` and `b` hold the same bytes.
+    @inlinable public static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        guard a.count == b.count else { return false }
+        // empty, or one storage (a file's path shared by its tests)
+        guard let first = a.baseAddress, let second = b.baseAddress, first != second else { return true }
+        let left = UnsafeRawPointer(first)
+        let right = UnsafeRawPointer(second)
+        var offset = 0
+        while offset + 8 <= a.count {
+            guard
+                left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        while offset < a.count {
+            guard a[offset] == b[offset] else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// Whether `a` comes before `b` in byte order: at the first byte that differs, or, when one is
+    /// the start of the other, the shorter first.
+    @inlinable public static func precedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        let common = min(a.count, b.count)
+        if common > 0, let first = a.baseAddress, let second = b.baseAddress {
+            let left = UnsafeRawPointer(first)
+            let right = UnsafeRawPointer(second)
+            var offset = 0
+            while offset + 8 <= common {
+                let mine = left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                let theirs = right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                // read as big-endian numbers, eight bytes order as their first difference does
+                if mine != theirs { return UInt64(bigEndian: mine) < UInt64(bigEndian: theirs) }
+                offset += 8
+            }
+            while offset < common {
+                if a[offset] != b[offset] { return a[offset] < b[offset] }
+                offset += 1
+            }
+        }
+        return a.count < b.count
     }
 }
 
@@ -32,8 +84,19 @@ extension Sequence where Element == String {
     /// Whether one of the strings is `name`'s bytes (``String/isSameBytes(_:)``).
     @inlinable public func containsBytes(_ name: String) -> Bool { contains { $0.isSameBytes(name) } }
 
-    /// The strings in byte order (``String/precedesInBytes(_:)``).
-    @inlinable public func sortedByBytes() -> [String] { sorted { $0.precedesInBytes($1) } }
+    /// The strings in byte order (``String/precedesInBytes(_:)``): each one's bytes taken out
+    /// once, and compared as buffers (a folder's paths, sorted at every run).
+    @inlinable public func sortedByBytes() -> [String] {
+        let strings = Array(self)
+        guard strings.count > 1 else { return strings }
+        let bytes = strings.map { Array($0.utf8) }
+        let order = bytes.indices.sorted { first, second in
+            bytes[first].withUnsafeBufferPointer { mine in
+                bytes[second].withUnsafeBufferPointer { theirs in ByteBuffers.precedes(mine, theirs) }
+            }
+        }
+        return order.map { strings[$0] }
+    }
 }
 
 /// A string as a key of a `Set` or `Dictionary` that compares, hashes and orders by its bytes:

@@ -24,6 +24,51 @@ private let nfd = "cafe\u{301}"
         )
     }
 
+    @Test func `byte buffers compared eight bytes at a time answer as one byte at a time does`() {
+        // strings of 0 to 19 bytes that differ at one byte (a low or a high one), at many, or not at
+        // all, or where one is the start of the other: each answer as Array's own comparisons give it
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % bound
+        }
+        var compared = 0
+        for length in 0..<20 {
+            for _ in 0..<40 {
+                let left = (0..<length).map { _ in UInt8(next(256)) }
+                var right = left
+                switch next(5) {
+                case 0 where length > 0: right[next(length)] ^= UInt8(1 << next(8))  // one bit of one byte
+                case 1 where length > 0: right.removeLast(next(length) + 1)  // a start of it
+                case 2: right.append(UInt8(next(256)))  // it and one more byte
+                case 3: right = (0..<length).map { _ in UInt8(next(256)) }  // bytes that differ anywhere
+                default: break  // the same bytes
+                }
+                left.withUnsafeBufferPointer { a in
+                    right.withUnsafeBufferPointer { b in
+                        #expect(ByteBuffers.same(a, b) == (left == right), "\(left) \(right)")
+                        #expect(
+                            ByteBuffers.precedes(a, b) == left.lexicographicallyPrecedes(right),
+                            "\(left) \(right)")
+                        #expect(
+                            ByteBuffers.precedes(b, a) == right.lexicographicallyPrecedes(left),
+                            "\(left) \(right)")
+                        #expect(ByteBuffers.same(a, a) && !ByteBuffers.precedes(a, a))
+                    }
+                }
+                compared += 1
+            }
+        }
+        #expect(compared == 800)
+        // through the strings: a high byte in the ninth place orders after a low one
+        #expect(
+            "abcdefgh\u{E9}".precedesInBytes("abcdefgh\u{E9}z")
+                && "abcdefghz".precedesInBytes("abcdefgh\u{E9}"))
+        #expect(
+            !"abcdefgh\u{E9}".isSameBytes("abcdefghe\u{301}")
+                && "abcdefgh\u{E9}".isSameBytes("abcdefgh\u{E9}"))
+    }
+
     @Test func `a name spelled out shows its two spellings apart`() {
         #expect(
             nfc.spelledOut == "caf\\u{E9}" && nfd.spelledOut == "cafe\\u{301}" && "a-b".spelledOut == "a-b")
