@@ -95,9 +95,12 @@ enum Discovery {
         }
     }
 
+    /// The folder `path` is in: what comes before its last slash (a byte, as the system reads
+    /// the path: a combining mark after it does not hide it), `/` for a path right under the
+    /// root, `.` for a bare name.
     static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return slash == path.startIndex ? "/" : String(decoding: path.utf8[..<slash], as: UTF8.self)
     }
 
     /// Every `*.lua` file under `folder`, sorted by path (byte order, so runs are stable). Links

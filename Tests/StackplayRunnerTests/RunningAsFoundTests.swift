@@ -162,4 +162,14 @@ import Testing
     func `a path is named once however it is written`(path: String, plain: String) {
         #expect(Discovery.plainPath(path) == plain)
     }
+
+    @Test(arguments: [
+        ("a/b.lua", "a"), ("/b.lua", "/"), ("b.lua", "."), ("a//b.lua", "a/"), ("a/b/", "a/b"),
+        // the last slash as the system reads the path: a mark after it, or a character that joins
+        // the one after it (U+0600), leaves it a slash
+        ("a/\u{301}b.lua", "a"), ("\u{600}/x.lua", "\u{600}"), ("caf\u{E9}/t.lua", "caf\u{E9}"),
+    ])
+    func `a script's folder is what comes before its last slash byte`(path: String, folder: String) {
+        #expect(Array(Discovery.folder(of: path).utf8) == Array(folder.utf8))
+    }
 }
