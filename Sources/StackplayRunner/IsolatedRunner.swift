@@ -195,7 +195,7 @@ struct IsolatedRunner {
         var count: Int { twin == nil ? 1 : 2 }
 
         /// What a unit becomes once its results are reported.
-        nonisolated(unsafe) static let reported = Unit(
+        static let reported = Unit(
             first: TestCase(file: "", root: nil, name: "", position: "", index: 0, skipped: false), twin: nil)
     }
 
