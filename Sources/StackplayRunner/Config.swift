@@ -111,11 +111,8 @@ struct Config {
     static func check(scripts: [String], paths: [String], loaded: Found?) throws(Invalid) {
         var seen: [String: Found?] = [:]
         var found: [(path: String, config: Found?)] = [(paths.first ?? ".", loaded)]
-        var last: String? = nil  // a folder's scripts come one after another: looked up once
         for script in scripts {
             let folder = Discovery.folder(of: script)
-            if last?.isSameBytes(folder) == true { continue }
-            last = folder
             if seen[folder] == nil {
                 let config = nearest(from: folder)
                 seen[folder] = config
