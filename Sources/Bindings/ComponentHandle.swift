@@ -3,12 +3,13 @@ import StackModel
 
 /// A component as Lua holds it: the model and the screen it is on, since every gesture goes
 /// through the screen (its clock, its hit testing, its event log).
-final class ComponentHandle<C: Component> {
+final class ComponentHandle<C: Component>: CardReading {
     let screen: Screen
     let component: C
     /// The ids a script gave as integers (`items = { 1, 2, 3 }`): the model keeps every id as a
     /// string (traces too), and Lua gets these back as integers (`selection()` is 2, not "2").
-    var integerIDs: Set<String> = []
+    /// (unchecked exclusivity: read at every `card(id)`, and no access to it is ever held open)
+    @exclusivity(unchecked) var integerIDs: Set<String> = []
 
     init(screen: Screen, component: C, integerIDs: Set<String> = []) {
         self.screen = screen
@@ -23,11 +24,11 @@ final class ComponentHandle<C: Component> {
     }
 
     /// The integer a card id was given as, if it was.
-    func integerID(_ id: String) -> Int? { integerIDs.contains(id) ? Int(id) : nil }
+    func integerID(_ id: String) -> Int? { !integerIDs.isEmpty && integerIDs.contains(id) ? Int(id) : nil }
 
     /// `component:card(id)`'s table (its frame in the script's world), or nil when no card has
     /// that id.
-    func luaCard(id: String) -> LuaValue? {
+    override func luaCard(id: String) -> LuaValue? {
         guard let card = view.card(id, of: component) else { return nil }
         return LuaSnapshot.card(card, integerID: integerID(card.id))
     }
@@ -48,12 +49,12 @@ final class ComponentHandle<C: Component> {
     }
 }
 
-/// What `component:card(id)`'s fast path needs of a handle of any kind.
-protocol CardReading: AnyObject {
-    func luaCard(id: String) -> LuaValue?
+/// What `component:card(id)`'s fast path needs of a handle of any kind: a class, not a protocol,
+/// so that the fast path finds it with a class cast, not a conformance lookup at every call.
+class CardReading {
+    /// ``ComponentHandle/luaCard(id:)``.
+    func luaCard(id: String) -> LuaValue? { nil }
 }
-
-extension ComponentHandle: CardReading {}
 
 extension String {
     /// `"Show less"` → `"show_less"`.

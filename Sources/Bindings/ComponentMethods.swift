@@ -14,7 +14,7 @@ enum ComponentMethods {
         guard let lua = state else { return LuaStack.fallback }
         let stack = LuaStack(lua)
         guard stack.isString(2), let id = stack.string(2),
-            let h = Unmanaged<AnyObject>.fromOpaque(object!).takeUnretainedValue() as? any CardReading,
+            let h = Unmanaged<AnyObject>.fromOpaque(object!).takeUnretainedValue() as? CardReading,
             let card = h.luaCard(id: id)
         else { return LuaStack.fallback }
         do { try stack.push(card) } catch { return LuaStack.fallback }

@@ -113,6 +113,30 @@ func fastest(_ count: Int, _ sample: () -> Double) -> Double {
     (0..<count).map { _ in sample() }.min() ?? 0
 }
 
+/// How many times `slow` takes as long as `fast`: the fastest of many rounds of each, the two
+/// taken in turn for about `seconds` in all, so that both meet the same moments of the machine.
+/// Under `--rounds` (callgrind), one round each.
+func fastestRatio(seconds: Double = 2, _ fast: () throws -> Void, over slow: () throws -> Void) rethrows
+    -> Double
+{
+    let clock = ContinuousClock()
+    func time(_ body: () throws -> Void) rethrows -> Double {
+        let start = clock.now
+        try body()
+        let duration = clock.now - start
+        return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+    var fastest = (fast: Double.infinity, slow: Double.infinity)
+    var spent = 0.0
+    repeat {
+        let one = try time(fast)
+        let other = try time(slow)
+        fastest = (min(fastest.fast, one), min(fastest.slow, other))
+        spent += one + other
+    } while spent < seconds && fixedRounds == nil
+    return fastest.slow / fastest.fast
+}
+
 /// The scenario of issue 12: tap, settle, drag 120 pt, settle on a 4-card notification stack.
 let scenarioBody = """
       local screen = stackplay.screen {}
