@@ -21,18 +21,24 @@ enum LuaSnapshot {
 
     /// A card's frame; `integerID` is its id when the script gave it as an integer.
     static func card(_ card: CardSnapshot, integerID: Int?) -> LuaValue {
-        .fields(count: 10) { t in
-            if let integerID { t.integer("id", integerID) } else { t.string("id", card.id) }
-            t.number("x", card.frame.x)
-            t.number("y", card.frame.y)
-            t.number("width", card.frame.width)
-            t.number("height", card.frame.height)
-            t.number("scale", card.scale)
-            t.number("opacity", card.opacity)
-            t.number("z", card.z)
-            t.boolean("visible", card.isVisible)
-            t.boolean("hittable", card.isHittable)
+        .fields(CardField.keys) { t in
+            if let integerID { t.integer(CardField.id, integerID) } else { t.string(CardField.id, card.id) }
+            t.number(CardField.x, card.frame.x)
+            t.number(CardField.y, card.frame.y)
+            t.number(CardField.width, card.frame.width)
+            t.number(CardField.height, card.frame.height)
+            t.number(CardField.scale, card.scale)
+            t.number(CardField.opacity, card.opacity)
+            t.number(CardField.z, card.z)
+            t.boolean(CardField.visible, card.isVisible)
+            t.boolean(CardField.hittable, card.isHittable)
         }
+    }
+
+    /// The fields of a card's table (`stack:card(id)`), by their Lua names.
+    enum CardField: Int, CaseIterable {
+        case id, x, y, width, height, scale, opacity, z, visible, hittable
+        static let keys = LuaKeys(CardField.self)
     }
 
     /// A part (header, detail area): its frame, opacity and whether it takes touches.

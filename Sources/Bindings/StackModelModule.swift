@@ -83,6 +83,7 @@ public struct StackModelModule: LuaModule {
         session.updatesGolden = updatesGolden
         session.audit = audit
         lua.setMemoryMeter { session.footprint() }
+        try lua.intern(LuaSnapshot.CardField.keys)
         let defaults = lua.session.variant.applied(to: self.defaults)
         let kinds = kinds
         let files = ScriptFiles(root: lua.scriptsRoot, golden: golden, kinds: kinds)

@@ -136,37 +136,46 @@ package struct LuaStack {
         lua_rawset(L, table)
     }
 
-    /// Pushes a key that is a string literal, for a `t[key] = value` on the table below it.
-    private func pushLiteral(_ key: StaticString) {
-        lua_pushlstring(
-            L, UnsafeRawPointer(key.utf8Start).assumingMemoryBound(to: CChar.self), key.utf8CodeUnitCount)
+    /// Pushes the table of `keys`' interned names: from the registry, or made and kept there at
+    /// its first use in this state (before the file's snapshot when a module interns it at its
+    /// install, ``LuaState/intern(_:)``; else again after each restore).
+    package func pushKeys(_ keys: LuaKeys) {
+        if lua_rawgetp(L, stackplay_lua_registryindex(), keys.registryKey) == LUA_TTABLE { return }
+        pop(1)
+        lua_createtable(L, Int32(clamping: keys.names.count), 0)
+        for (offset, name) in keys.names.enumerated() {
+            pushString(name)
+            lua_rawseti(L, -2, lua_Integer(offset + 1))
+        }
+        lua_pushvalue(L, -1)
+        lua_rawsetp(L, stackplay_lua_registryindex(), keys.registryKey)
     }
 
-    // `t[key] = value` for the table on top, raw, with a key that is a string literal: the key is
-    // pushed before the value, so that no rotation is needed.
+    // `t[key] = value` for the table just below the keys at `keys` (``pushKeys(_:)``), raw; the
+    // key is the interned name at `index`, pushed before the value, so that no rotation is needed.
 
-    package func pushNumberField(_ key: StaticString, _ value: Double) {
-        pushLiteral(key)
+    package func setNumberField(_ index: Int, from keys: Int32, _ value: Double) {
+        lua_rawgeti(L, keys, lua_Integer(index + 1))
         lua_pushnumber(L, value)
-        lua_rawset(L, -3)
+        lua_rawset(L, keys - 1)
     }
 
-    package func pushIntegerField(_ key: StaticString, _ value: Int) {
-        pushLiteral(key)
+    package func setIntegerField(_ index: Int, from keys: Int32, _ value: Int) {
+        lua_rawgeti(L, keys, lua_Integer(index + 1))
         lua_pushinteger(L, lua_Integer(value))
-        lua_rawset(L, -3)
+        lua_rawset(L, keys - 1)
     }
 
-    package func pushBooleanField(_ key: StaticString, _ value: Bool) {
-        pushLiteral(key)
+    package func setBooleanField(_ index: Int, from keys: Int32, _ value: Bool) {
+        lua_rawgeti(L, keys, lua_Integer(index + 1))
         lua_pushboolean(L, value ? 1 : 0)
-        lua_rawset(L, -3)
+        lua_rawset(L, keys - 1)
     }
 
-    package func pushStringField(_ key: StaticString, _ value: String) {
-        pushLiteral(key)
+    package func setStringField(_ index: Int, from keys: Int32, _ value: String) {
+        lua_rawgeti(L, keys, lua_Integer(index + 1))
         pushString(value)
-        lua_rawset(L, -3)
+        lua_rawset(L, keys - 1)
     }
 
     /// How deep a table read from Lua may nest: deeper is an error, never a silent cut.
@@ -346,10 +355,12 @@ package struct LuaStack {
             }
         case .table(let entries): try pushTable(entries.map { ($0.key, $0.value) })
         case .record(let fields): try pushTable(fields)
-        case .fields(let count, let write):
-            try ensure(4)
-            lua_createtable(L, 0, Int32(clamping: count))
-            write(LuaFieldWriter(stack: self))
+        case .fields(let keys, let write):
+            try ensure(5)
+            lua_createtable(L, 0, Int32(clamping: keys.names.count))
+            pushKeys(keys)
+            write(LuaFieldWriter(stack: self, keys: top))
+            pop(1)
         case .object(let object):
             let retained = Unmanaged.passRetained(object)
             if stackplay_push_object(L, retained.toOpaque(), Self.classKey(type(of: object))) == 0 {

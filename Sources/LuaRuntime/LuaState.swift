@@ -108,6 +108,14 @@ public final class LuaState {
             box)
     }
 
+    /// Interns `keys` in this state now (a module's install, before any snapshot of the state),
+    /// so that no test's first record of them (``LuaValue/fields(_:write:)``) interns them again.
+    public func intern(_ keys: LuaKeys) throws {
+        try stack.ensure(4)
+        stack.pushKeys(keys)
+        stack.pop(1)
+    }
+
     /// Opens base, string, table, math, utf8, coroutine and os, unfiltered: ``Sandbox`` trims them.
     package func openStandardLibraries() { stackplay_open_libraries(stack.L) }
 

@@ -16,9 +16,10 @@ public enum LuaValue {
     /// A table with string keys given in order: what observations return, pushed without hashing
     /// the keys in Swift first. Never produced when reading from Lua.
     case record([(String, LuaValue)])
-    /// A table of `count` fields written straight onto the Lua stack by `write`: the cheapest way
-    /// to return a value type's fields (a card's frame) on a hot path. Never read from Lua.
-    case fields(count: Int, write: (LuaFieldWriter) -> Void)
+    /// A table of the fields `write` sets, each one of `keys`, written straight onto the Lua
+    /// stack: the cheapest way to return a value type's fields (a card's frame) on a hot path
+    /// (the keys are interned once a state, not hashed at every field). Never read from Lua.
+    case fields(LuaKeys, write: (LuaFieldWriter) -> Void)
     /// A Swift object, pushed as userdata of the class defined for its exact type.
     case object(AnyObject)
     /// A Swift function callable from Lua.
@@ -90,24 +91,46 @@ extension LuaValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expres
     }
 }
 
-/// Writes the fields of a table that is being pushed: each call sets one raw field.
+/// The keys of a kind of record (a card's `id`, `x`, `y`, ...), in order. A state interns them
+/// once, at its first record of them, and keeps them in its registry: a record
+/// (``LuaValue/fields(_:write:)``) then takes each key from there instead of hashing it again.
+/// Made once a process (a `static let`), and never freed: its address is its registry key.
+public final class LuaKeys: Sendable {
+    package let names: [String]
+
+    /// The keys of `Key`'s cases, by their names: case `n`'s raw value is its index (`enum
+    /// CardField: Int, CaseIterable { case id, x, y }`).
+    public init<Key: CaseIterable & RawRepresentable<Int>>(_: Key.Type) {
+        names = Key.allCases.map { "\($0)" }
+        precondition(Key.allCases.enumerated().allSatisfy { $0.offset == $0.element.rawValue })
+        _ = Unmanaged.passRetained(self)  // lives as long as the process: states keep its address
+    }
+
+    /// The registry key of this list's names in a state.
+    package var registryKey: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
+}
+
+/// Writes the fields of a table that is being pushed: each call sets one raw field, its key one
+/// of the record's ``LuaKeys``.
 public struct LuaFieldWriter {
     package let stack: LuaStack
+    /// Where the record's interned keys are on the stack; the table is just below them.
+    package let keys: Int32
 
-    public func number(_ key: StaticString, _ value: Double) {
-        stack.pushNumberField(key, value)
+    public func number<Key: RawRepresentable<Int>>(_ key: Key, _ value: Double) {
+        stack.setNumberField(key.rawValue, from: keys, value)
     }
 
-    public func integer(_ key: StaticString, _ value: Int) {
-        stack.pushIntegerField(key, value)
+    public func integer<Key: RawRepresentable<Int>>(_ key: Key, _ value: Int) {
+        stack.setIntegerField(key.rawValue, from: keys, value)
     }
 
-    public func boolean(_ key: StaticString, _ value: Bool) {
-        stack.pushBooleanField(key, value)
+    public func boolean<Key: RawRepresentable<Int>>(_ key: Key, _ value: Bool) {
+        stack.setBooleanField(key.rawValue, from: keys, value)
     }
 
-    public func string(_ key: StaticString, _ value: String) {
-        stack.pushStringField(key, value)
+    public func string<Key: RawRepresentable<Int>>(_ key: Key, _ value: String) {
+        stack.setStringField(key.rawValue, from: keys, value)
     }
 }
 

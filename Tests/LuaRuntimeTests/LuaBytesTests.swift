@@ -16,13 +16,14 @@ import Testing
     /// ASCII of every length around the eight-byte reads, with one byte above 0x7F at each place.
     static let placed: [[UInt8]] = (0...17).flatMap { length -> [[UInt8]] in
         let ascii = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
-        return [ascii] + (0..<length).flatMap { at -> [[UInt8]] in
-            var invalid = ascii
-            invalid[at] = 0xFF
-            var accented = ascii
-            accented.replaceSubrange(at...at, with: [0xC3, 0xA9])  // é
-            return [invalid, accented]
-        }
+        return [ascii]
+            + (0..<length).flatMap { at -> [[UInt8]] in
+                var invalid = ascii
+                invalid[at] = 0xFF
+                var accented = ascii
+                accented.replaceSubrange(at...at, with: [0xC3, 0xA9])  // é
+                return [invalid, accented]
+            }
     }
 
     @Test("every string comes back as the bytes it was, whatever its length and where a high byte is")
