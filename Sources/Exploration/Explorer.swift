@@ -255,7 +255,7 @@ public final class Explorer {
         // Read once for both checks that need it, from the recorded values (the text they make
         // reads back as the same values: writing and parsing it would check nothing more).
         let trace = recorder.map { recorder in
-            Result { try Trace(values: recorder.values, file: "explored.jsonl", kinds: generator.kinds) }
+            Result { try recorder.trace(file: "explored.jsonl", kinds: generator.kinds) }
         }
         if let trace, builtins.contains(.replay) {
             execution.failure = BuiltinInvariant.replay(trace)
@@ -310,8 +310,7 @@ public final class Explorer {
         let mismatch: TraceMismatch?
         do {
             var unmirrored = try expected.get()
-            var mirrored = try Trace(
-                values: recorder.values, file: "explored-mirrored.jsonl", kinds: generator.kinds)
+            var mirrored = try recorder.trace(file: "explored-mirrored.jsonl", kinds: generator.kinds)
             if let compared {
                 unmirrored.steps = Array(unmirrored.steps.prefix(compared))
                 mirrored.steps = Array(mirrored.steps.prefix(compared))

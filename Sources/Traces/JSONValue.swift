@@ -140,6 +140,8 @@ public enum JSONValue: Equatable, Sendable {
 
     /// The bytes `quote(string)` writes.
     static func quotedByteCount(_ string: String) -> Int {
+        // (over the bytes in one piece, as they are for every native string: a trace's keys)
+        if let count = string.utf8.withContiguousStorageIfAvailable(quotedByteCount) { return count }
         var count = 2
         for byte in string.utf8 {
             switch byte {
@@ -147,6 +149,15 @@ public enum JSONValue: Equatable, Sendable {
             case ..<0x20: count += 6
             default: count += 1
             }
+        }
+        return count
+    }
+
+    /// The bytes `quote` writes for a string of these UTF-8 bytes.
+    private static func quotedByteCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 2 + bytes.count
+        for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            count += byte == 0x0A || byte == 0x0D || byte == 0x09 || byte >= 0x20 ? 1 : 5
         }
         return count
     }

@@ -156,6 +156,18 @@ public final class TraceRecorder {
         return out
     }
 
+    /// The recording as a trace, as `Trace(values: values)` reads it, without checking its events
+    /// again: ``record(_:on:)`` kept only finite ones, and ``TraceFormat`` writes each key once.
+    public func trace(file: String, kinds: ComponentKinds = .standard) throws(TraceError) -> Trace {
+        var out: [JSONValue] = []
+        var isEvent: [Bool] = []
+        lineValues { value, index in
+            out.append(value ?? events[index!])
+            isEvent.append(value == nil)
+        }
+        return try Trace(values: out, file: file, kinds: kinds) { isEvent[$0 - 1] }
+    }
+
     /// Each line in order: the header's or an action's value (the index nil), or event `index`.
     private func lineValues(_ body: (JSONValue?, Int?) -> Void) {
         let count = eventCount

@@ -77,16 +77,30 @@ import Traces
             #expect(a.input == b.input && a.frame == b.frame && a.type == b.type && a.event == b.event)
             #expect(a.action == b.action)
         }
+        // The recorder's own trace (its events not checked again) is the same trace.
+        let fromRecorder = try kept.trace(file: "t.jsonl")
+        #expect(fromRecorder.actions == fromText.actions)
+        #expect(fromRecorder.components == fromText.components)
+        #expect(fromRecorder.settings == fromText.settings)
+        #expect(fromRecorder.steps.count == fromText.steps.count)
+        for (a, b) in zip(fromRecorder.steps, fromText.steps) {
+            #expect(a.line == b.line && a.index == b.index && a.time.bitPattern == b.time.bitPattern)
+            #expect(a.input == b.input && a.frame == b.frame && a.type == b.type && a.event == b.event)
+        }
     }
 
     /// A value's counted bytes are its text's, escapes, signs and number forms included.
     @Test func aValuesTextByteCountIsItsTextsLength() {
         let numbers: [Double] = [
-            0, -0.0, 7, -7, 10, -10, 123_456, 1e14, -1e14 + 1, 1e15, 1e16, 0.1, -0.25, 1e-05, 1.0 / 3, 5e-324,
+            0, -0.0, 7, -7, 10, -10, 123_456, 1e14, -1e14 + 1, 1e15, 1e16, 0.1, -0.25, 1e-05, 1.0 / 3,
+            .leastNonzeroMagnitude,
             .greatestFiniteMagnitude, .infinity, .nan,
         ]
         var values: [JSONValue] = numbers.map(JSONValue.number)
-        values += ["", "plain", "quote \" and \\ back", "tab\tnew\nline\r", "\u{1}\u{1F}", "café 👋"].map {
+        values += [
+            "", "plain", "quote \" and \\ back", "tab\tnew\nline\r", "\u{1}\u{1F}\u{7F}", "café 👋",
+            "a \"long\" key past fifteen bytes\n",
+        ].map {
             JSONValue.string($0)
         }
         values += [.null, .bool(true), .bool(false), .array([]), .object([])]
