@@ -28,6 +28,8 @@ final class ComponentHandle<C: Component>: CardReading {
 
     /// `component:card(id)`'s table (its frame in the script's world), or nil when no card has
     /// that id.
+    override var luaCount: Int { cards.count }
+
     override func luaCard(id: String) -> LuaValue? {
         guard let card = view.card(id, of: component) else { return nil }
         return LuaSnapshot.card(card, integerID: integerID(card.id))
@@ -49,11 +51,14 @@ final class ComponentHandle<C: Component>: CardReading {
     }
 }
 
-/// What `component:card(id)`'s fast path needs of a handle of any kind: a class, not a protocol,
+/// What the fast paths of `component:card(id)` and `component:count()` need of a handle of any
+/// kind (``ComponentMethods/fast``): a class, not a protocol,
 /// so that the fast path finds it with a class cast, not a conformance lookup at every call.
 class CardReading {
     /// ``ComponentHandle/luaCard(id:)``.
     func luaCard(id: String) -> LuaValue? { nil }
+    /// How many cards `component:count()` says.
+    var luaCount: Int { 0 }
 }
 
 extension String {

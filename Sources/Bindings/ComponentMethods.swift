@@ -6,7 +6,7 @@ import StackModel
 enum ComponentMethods {
     /// The hot methods' fast paths (``FastMethod``), for the kinds that keep the common method
     /// (``LuaComponentKinds``) and unless `--audit` wraps the methods.
-    static var fast: [String: FastMethod] { ["card": card] }
+    static var fast: [String: FastMethod] { ["card": card, "count": count] }
 
     /// `component:card(id)` for an id given as a string that names a card; anything else falls
     /// back to the method's closure in ``common(_:)``, which words the error.
@@ -18,6 +18,16 @@ enum ComponentMethods {
             let card = h.luaCard(id: id)
         else { return LuaStack.fallback }
         do { try stack.push(card) } catch { return LuaStack.fallback }
+        return 1
+    }
+
+    /// `component:count()`: an invariant's commonest question, answered without boxing its
+    /// arguments and result.
+    private static let count: FastMethod = { state, object in
+        guard let lua = state,
+            let h = Unmanaged<AnyObject>.fromOpaque(object!).takeUnretainedValue() as? CardReading
+        else { return LuaStack.fallback }
+        do { try LuaStack(lua).push(.integer(h.luaCount)) } catch { return LuaStack.fallback }
         return 1
     }
 

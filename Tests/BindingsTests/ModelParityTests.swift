@@ -52,6 +52,31 @@ extension BindingsTests {
             #expect(lua == swiftState(screen))
         }
 
+        @Test(
+            "N13 count() and card(id) through Lua are the model's, for every kind, after a swipe past 110 too"
+        )
+        func countAndCardThroughLuaAndSwift() throws {
+            let lua = try makeState()
+            let result = try lua.run(
+                lockScreen + """
+
+                    local wallet = screen:wallet_card_stack { items = { "visa", "amex", "debit" }, y = 500, height = 300 }
+                    local sticky = stackplay.screen {}:sticky_stacked_cards { items = { "a", "b" } }
+                    local before = stack:count()
+                    stack:drag("calendar", { x = -150 }); screen:settle()
+                    local card = stack:card("mail")
+                    return before, stack:count(), wallet:count(), sticky:count(), card.x, card.y, card.id
+                    """, name: "@parity.lua")
+            let (screen, stack) = try swiftLockScreen()
+            try screen.drag(
+                from: stack.point(of: "card:calendar", in: screen.settings), by: Point(x: -150, y: 0))
+            try screen.settle()
+            let mail = try #require(stack.cardSnapshots(in: screen.settings).first { $0.id == "mail" })
+            #expect(result.map(\.number) == [4, 3, 3, 2, mail.frame.x, mail.frame.y, nil])
+            #expect(result.last?.string == "mail")
+            #expect(stack.cardCount == 3)
+        }
+
         @Test func notificationMidSwipeThroughLuaAndSwift() throws {
             let lua = try luaState(
                 lockScreen + """

@@ -199,6 +199,15 @@ let badArguments: [(String, String)] = [
         "calling 'card' on bad self (stackplay.notification_stack expected, got stackplay.wallet_card_stack)"
     ),
     ("stack:card(12)", "bad argument #1 to 'card' (no card '12' (cards: messages, calendar, mail))"),
+    // and count's
+    (
+        "stack.count(wallet)",
+        "calling 'count' on bad self (stackplay.notification_stack expected, got stackplay.wallet_card_stack)"
+    ),
+    (
+        "stack.count(screen)",
+        "calling 'count' on bad self (stackplay.notification_stack expected, got stackplay.screen)"
+    ),
     ("stack:set_expanded(1)", "bad argument #1 to 'set_expanded' (boolean expected, got number)"),
     ("wallet:set_height(-1)", "bad argument #1 to 'set_height' (number must not be negative, got -1)"),
     ("screen:hit_test(0/0, 1)", "bad argument #1 to 'hit_test' (number must be finite, got nan)"),
