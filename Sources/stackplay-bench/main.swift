@@ -291,12 +291,14 @@ let exploration = try ExploreBench()
 try measure("explore: notification stack, 100-step runs, built-in invariants + 1 Lua invariant (steps)") {
     try exploration.explore($0)
 }
-let explored = try exploration.cpuRate(rounds: fixedRounds ?? 10, repeats: fixedRounds == nil ? 3 : 1)
+let exploreSeeds = fixedRounds ?? 10
+let exploreRepeats = fixedRounds == nil ? 3 : 1
+let explored = try exploration.cpuRate(rounds: exploreSeeds, repeats: exploreRepeats)
 let exploreRate: Double? = explored.rate
 print(
     "explore: \(Int(explored.rate)) steps per CPU second "
         + "(\(explored.steps) steps in \(String(format: "%.2f", explored.seconds)) s of this thread's CPU time, "
-        + "each of 10 seeds' explorations the fastest of 3)"
+        + "each of \(exploreSeeds) seeds' explorations the fastest of \(exploreRepeats))"
 )
 
 // Issue 21's table: every target as a ratio measured in this run, and the per-test cost curve.
