@@ -173,24 +173,31 @@ func writeFiles(_ folder: String, _ count: Int, _ text: (Int) -> String) throws 
     }
 }
 
-/// The per-test cost of data-driven files of `perFile` tests: `total` tests in `total / perFile`
-/// such files, discovered and run in this process (best of `samples`), in seconds of CPU time a test.
-func perTestCost(_ folder: String, perFile: Int, total: Int, runner: TestRunner, samples: Int = 2) throws
-    -> Double
+/// The per-test cost of data-driven files of each of `sizes` tests: `total` tests in
+/// `total / size` such files at each size, discovered and run in this process, in seconds of CPU
+/// time a test. The fastest of `samples`, every size taken in turn in each sample: a noisy second
+/// slows the sizes alike instead of one of them (the spread row read 1.11× and 1.19× for one build).
+func perTestCosts(_ folder: String, sizes: [Int], total: Int, runner: TestRunner, samples: Int = 3) throws
+    -> [(tests: Int, seconds: Double)]
 {
-    let files = try writeFiles(folder, max(1, total / perFile)) { _ in dataDrivenFile(perFile) }
-    let count = Double(max(1, total / perFile) * perFile)
-    // each sample runs copies of its own, so that every file's top level runs again
-    var best = Double.infinity
-    for sample in 0..<samples {
-        let copies = try files.map { path in
-            let copy = path.replacingOccurrences(of: ".lua", with: "-\(sample).lua")
-            try FileManager.default.copyItem(atPath: path, toPath: copy)
-            return copy
-        }
-        best = min(best, cpuSeconds { runInProcess(copies, root: folder, runner: runner) } / count)
+    let suites = try sizes.map { size in
+        let root = folder + "/curve\(size)"
+        return (size, root, try writeFiles(root, max(1, total / size)) { _ in dataDrivenFile(size) })
     }
-    return best
+    var best = [Double](repeating: .infinity, count: sizes.count)
+    for sample in 0..<samples {
+        for (index, (size, root, files)) in suites.enumerated() {
+            // each sample runs copies of its own, so that every file's top level runs again
+            let copies = try files.map { path in
+                let copy = path.replacingOccurrences(of: ".lua", with: "-\(sample).lua")
+                try FileManager.default.copyItem(atPath: path, toPath: copy)
+                return copy
+            }
+            let seconds = cpuSeconds { runInProcess(copies, root: root, runner: runner) }
+            best[index] = min(best[index], seconds / Double(files.count * size))
+        }
+    }
+    return Array(zip(sizes, best))
 }
 
 /// What `make bench` measured: the table's rows and the per-test cost curve (tests a file, seconds a test).
@@ -237,11 +244,8 @@ func measureTable(
     let scenario = manyTime / count
 
     // The curve: files of 10, 100, 1,000 and 10,000 data-driven tests, `big` tests at each point.
-    var curve: [(tests: Int, seconds: Double)] = []
-    for size in [10, 100, 1_000, 10_000] where size <= big {
-        curve.append(
-            (size, try perTestCost(folder + "/curve\(size)", perFile: size, total: big, runner: runner)))
-    }
+    let curve = try perTestCosts(
+        folder, sizes: [10, 100, 1_000, 10_000].filter { $0 <= big }, total: big, runner: runner)
     let split = curve.first?.seconds ?? 0
     let whole = curve.last?.seconds ?? 0
     let costs = curve.map(\.seconds)
