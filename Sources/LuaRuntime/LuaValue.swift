@@ -98,11 +98,10 @@ extension LuaValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expres
 public final class LuaKeys: Sendable {
     package let names: [String]
 
-    /// The keys of `Key`'s cases, by their names: case `n`'s raw value is its index (`enum
-    /// CardField: Int, CaseIterable { case id, x, y }`).
-    public init<Key: CaseIterable & RawRepresentable<Int>>(_: Key.Type) {
-        names = Key.allCases.map { "\($0)" }
-        precondition(Key.allCases.enumerated().allSatisfy { $0.offset == $0.element.rawValue })
+    /// The keys `names`, in order: a record's writer names key `n` by a value whose raw value is
+    /// `n` (`enum CardField: Int { case id, x, y }` for `["id", "x", "y"]`).
+    public init(_ names: [String]) {
+        self.names = names
         _ = Unmanaged.passRetained(self)  // lives as long as the process: states keep its address
     }
 

@@ -50,6 +50,8 @@ extension BindingsTests {
                     Self.rect, Self.rect, Self.rect,
                 ])
             #expect(try keys("stack:part(\"header\")") == ["height hittable name opacity width x y"])
+            // A card's keys are spelled out once, in the order of the fields a writer names.
+            #expect(LuaSnapshot.CardField.keys.names == LuaSnapshot.CardField.allCases.map { "\($0)" })
         }
 
         @Test func componentState() throws {
