@@ -177,7 +177,7 @@ func writeFiles(_ folder: String, _ count: Int, _ text: (Int) -> String) throws 
 /// `total / size` such files at each size, discovered and run in this process, in seconds of CPU
 /// time a test. The fastest of `samples`, every size taken in turn in each sample: a noisy second
 /// slows the sizes alike instead of one of them (the spread row read 1.11× and 1.19× for one build).
-func perTestCosts(_ folder: String, sizes: [Int], total: Int, runner: TestRunner, samples: Int = 3) throws
+func perTestCosts(_ folder: String, sizes: [Int], total: Int, runner: TestRunner, samples: Int = 5) throws
     -> [(tests: Int, seconds: Double)]
 {
     let suites = try sizes.map { size in
