@@ -154,26 +154,35 @@ package struct LuaStack {
     // `t[key] = value` for the table just below the keys at `keys` (``pushKeys(_:)``), raw; the
     // key is the interned name at `index`, pushed before the value, so that no rotation is needed.
 
+    /// Pushes the interned name at `index` of the keys at `keys`; false (nothing pushed) for an
+    /// index the keys do not have: a nil key would raise inside `lua_rawset`, past Swift frames.
+    private func pushKey(_ index: Int, from keys: Int32) -> Bool {
+        if lua_rawgeti(L, keys, lua_Integer(index + 1)) == LUA_TSTRING { return true }
+        pop(1)
+        assertionFailure("no key \(index) in a record's keys")
+        return false
+    }
+
     package func setNumberField(_ index: Int, from keys: Int32, _ value: Double) {
-        lua_rawgeti(L, keys, lua_Integer(index + 1))
+        guard pushKey(index, from: keys) else { return }
         lua_pushnumber(L, value)
         lua_rawset(L, keys - 1)
     }
 
     package func setIntegerField(_ index: Int, from keys: Int32, _ value: Int) {
-        lua_rawgeti(L, keys, lua_Integer(index + 1))
+        guard pushKey(index, from: keys) else { return }
         lua_pushinteger(L, lua_Integer(value))
         lua_rawset(L, keys - 1)
     }
 
     package func setBooleanField(_ index: Int, from keys: Int32, _ value: Bool) {
-        lua_rawgeti(L, keys, lua_Integer(index + 1))
+        guard pushKey(index, from: keys) else { return }
         lua_pushboolean(L, value ? 1 : 0)
         lua_rawset(L, keys - 1)
     }
 
     package func setStringField(_ index: Int, from keys: Int32, _ value: String) {
-        lua_rawgeti(L, keys, lua_Integer(index + 1))
+        guard pushKey(index, from: keys) else { return }
         pushString(value)
         lua_rawset(L, keys - 1)
     }
