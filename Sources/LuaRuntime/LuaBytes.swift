@@ -17,7 +17,7 @@ package enum LuaBytes {
         // The commonest case, ASCII (an id, a key, a direction): every byte is its own character.
         // (`String(validating:as:)` is not specialized for a buffer: it costs ~900 instructions
         // for an 8-byte id, 8 × as much as the rest of a `stack:card(id)` read of it.)
-        if isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
+        if ByteBuffers.isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
         // The common case: valid UTF-8 without a lead byte 0xF4 (where U+10FF80... starts).
         if !bytes.contains(0xF4), let text = String(validating: bytes, as: UTF8.self) { return text }
         var scalars = String.UnicodeScalarView()
@@ -34,24 +34,6 @@ package enum LuaBytes {
             index += length
         }
         return String(scalars)
-    }
-
-    /// Whether every byte of `bytes` is below 0x80, read eight at a time.
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let start = bytes.baseAddress else { return true }
-        let raw = UnsafeRawPointer(start)
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
-                return false
-            }
-            offset += 8
-        }
-        while offset < bytes.count {
-            if start[offset] >= 0x80 { return false }
-            offset += 1
-        }
-        return true
     }
 
     /// The valid UTF-8 character at `index` and its length, or nil and 1 for a byte that starts none.

@@ -150,22 +150,24 @@ public final class TraceRecorder {
     /// The lines of ``text`` as the values they are written from (a recorder made with
     /// `keepsValues`; otherwise the header and action lines only): `Trace(values:)` reads them as
     /// `Trace(text:)` reads the text, without writing and parsing it.
-    public var values: [JSONValue] {
-        var out: [JSONValue] = []
-        lineValues { value, index in out.append(value ?? events[index!]) }
-        return out
-    }
+    public var values: [JSONValue] { lineValuesAndKinds().values }
 
     /// The recording as a trace, as `Trace(values: values)` reads it, without checking its events
     /// again: ``record(_:on:)`` kept only finite ones, and ``TraceFormat`` writes each key once.
     public func trace(file: String, kinds: ComponentKinds = .standard) throws(TraceError) -> Trace {
-        var out: [JSONValue] = []
+        let (values, isEvent) = lineValuesAndKinds()
+        return try Trace(values: values, file: file, kinds: kinds) { isEvent[$0 - 1] }
+    }
+
+    /// ``values``, and whether each is an event's.
+    private func lineValuesAndKinds() -> (values: [JSONValue], isEvent: [Bool]) {
+        var values: [JSONValue] = []
         var isEvent: [Bool] = []
         lineValues { value, index in
-            out.append(value ?? events[index!])
+            values.append(value ?? events[index!])
             isEvent.append(value == nil)
         }
-        return try Trace(values: out, file: file, kinds: kinds) { isEvent[$0 - 1] }
+        return (values, isEvent)
     }
 
     /// Each line in order: the header's or an action's value (the index nil), or event `index`.

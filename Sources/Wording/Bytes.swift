@@ -26,7 +26,7 @@ extension String {
     }
 }
 
-/// Two byte buffers compared eight bytes at a time: the generic `elementsEqual` and
+/// Byte buffers read eight bytes at a time: the generic `elementsEqual` and
 /// `lexicographicallyPrecedes` go byte by byte through an iterator (a runner compares a test's
 /// names at every result, and sorts a folder's paths).
 public enum ByteBuffers {
@@ -49,6 +49,24 @@ public enum ByteBuffers {
         }
         while offset < a.count {
             guard a[offset] == b[offset] else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// Whether every byte of `bytes` is below 0x80 (ASCII).
+    @inlinable public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(start)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+                return false
+            }
+            offset += 8
+        }
+        while offset < bytes.count {
+            if start[offset] >= 0x80 { return false }
             offset += 1
         }
         return true

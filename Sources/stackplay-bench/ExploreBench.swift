@@ -45,26 +45,17 @@ final class ExploreBench {
     /// it (caches, the host's cores): one pass read 139,000 and 168,000 for one build.
     func cpuRate(rounds: Int, repeats: Int = 3) throws -> (rate: Double, steps: Int, seconds: Double) {
         var steps = 0
-        var cpuSeconds = 0.0
+        var seconds = 0.0
         for round in 0..<rounds {
             // (the same seed takes the same steps every time)
             var taken = 0
             var fastest = Double.infinity
             for _ in 0..<max(1, repeats) {
-                let start = Self.threadSeconds()
-                taken = try explore(1_000 + round)
-                fastest = min(fastest, Self.threadSeconds() - start)
+                fastest = min(fastest, try cpuSeconds { taken = try explore(1_000 + round) })
             }
             steps += taken
-            cpuSeconds += fastest
+            seconds += fastest
         }
-        return (Double(steps) / max(cpuSeconds, 1e-9), steps, cpuSeconds)
-    }
-
-    /// This thread's CPU time, in seconds.
-    private static func threadSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+        return (Double(steps) / max(seconds, 1e-9), steps, seconds)
     }
 }

@@ -119,18 +119,11 @@ func fastest(_ count: Int, _ sample: () -> Double) -> Double {
 func fastestRatio(seconds: Double = 2, _ fast: () throws -> Void, over slow: () throws -> Void) rethrows
     -> Double
 {
-    let clock = ContinuousClock()
-    func time(_ body: () throws -> Void) rethrows -> Double {
-        let start = clock.now
-        try body()
-        let duration = clock.now - start
-        return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-    }
     var fastest = (fast: Double.infinity, slow: Double.infinity)
     var spent = 0.0
     repeat {
-        let one = try time(fast)
-        let other = try time(slow)
+        let one = try wallSeconds(fast)
+        let other = try wallSeconds(slow)
         fastest = (min(fastest.fast, one), min(fastest.slow, other))
         spent += one + other
     } while spent < seconds && fixedRounds == nil
