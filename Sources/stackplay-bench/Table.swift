@@ -281,15 +281,24 @@ func measureTable(
 
     let script = folder + "/one_line.lua"
     try "local answer = 6 * 7\n".write(toFile: script, atomically: true, encoding: .utf8)
-    let stackplayStart = fastest(15) { spawnMeasured(binary, [script]).seconds }
-    let luaStart = fastest(15) { spawnMeasured("lua5.4", ["-e", ""]).seconds }
-    rows.append(
-        BenchRow(
-            measure: "start-up, one-line script, vs `lua5.4 -e ''`", today: "5× (6.0–6.3 ms vs 1.2 ms)",
-            target: "≤ 2.5×",
-            now: ratio(stackplayStart / luaStart)
-                + String(format: " (%.1f ms vs %.1f ms)", stackplayStart * 1e3, luaStart * 1e3),
-            met: stackplayStart / luaStart <= 2.5))
+    let startUp = "start-up, one-line script, vs `lua5.4 -e ''`"
+    let startUpToday = "5× (6.0–6.3 ms vs 1.2 ms)"
+    if spawnMeasured("lua5.4", ["-e", ""]).status != 0 {
+        // a lua5.4 that cannot be started answers at once: a ratio against it would be no measure
+        rows.append(
+            BenchRow(
+                measure: startUp, today: startUpToday, target: "≤ 2.5×", now: "not measured (no lua5.4)",
+                met: nil))
+    } else {
+        let stackplayStart = fastest(15) { spawnMeasured(binary, [script]).seconds }
+        let luaStart = fastest(15) { spawnMeasured("lua5.4", ["-e", ""]).seconds }
+        rows.append(
+            BenchRow(
+                measure: startUp, today: startUpToday, target: "≤ 2.5×",
+                now: ratio(stackplayStart / luaStart)
+                    + String(format: " (%.1f ms vs %.1f ms)", stackplayStart * 1e3, luaStart * 1e3),
+                met: stackplayStart / luaStart <= 2.5))
+    }
 
     let bigFile = try writeFiles(folder + "/big", 1) { _ in dataDrivenFile(big) }[0]
     let report = folder + "/peak"
