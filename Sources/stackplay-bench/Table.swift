@@ -113,6 +113,25 @@ func fastest(_ count: Int, _ sample: () -> Double) -> Double {
     (0..<count).map { _ in sample() }.min() ?? 0
 }
 
+/// Spawns each of `runs` in turn, `rounds` times (``spawnMeasured(_:_:)``), so that every run meets
+/// the same moments of the machine: the fastest wall time of each, in the order of `runs`, and the
+/// first non-zero exit status among them (0 when every run exited 0: a run that failed is no
+/// measure of the work).
+func fastestInTurn(_ rounds: Int, _ runs: [(program: String, arguments: [String])]) -> (
+    seconds: [Double], failed: Int32
+) {
+    var seconds = [Double](repeating: .infinity, count: runs.count)
+    var failed: Int32 = 0
+    for _ in 0..<rounds {
+        for (index, run) in runs.enumerated() {
+            let measured = spawnMeasured(run.program, run.arguments)
+            if measured.status != 0, failed == 0 { failed = measured.status }
+            seconds[index] = min(seconds[index], measured.seconds)
+        }
+    }
+    return (seconds, failed)
+}
+
 /// How many times `slow` takes as long as `fast`: the fastest of many rounds of each, the two
 /// taken in turn for about `seconds` in all, so that both meet the same moments of the machine.
 /// Under `--rounds` (callgrind), one round each.
@@ -302,16 +321,8 @@ func measureTable(
         // the fastest of 15 of each, the two taken in turn: the machine's speed swings by a third
         // from one second to the next (15 of one, then 15 of the other, read 1.84× and 2.60× for
         // one build)
-        var stackplayStart = Double.infinity
-        var luaStart = Double.infinity
-        // a run that failed is no measure of a start: the row names its exit status and is not met
-        var failed: Int32 = 0
-        for _ in 0..<15 {
-            let run = spawnMeasured(binary, [script])
-            if run.status != 0, failed == 0 { failed = run.status }
-            stackplayStart = min(stackplayStart, run.seconds)
-            luaStart = min(luaStart, spawnMeasured("lua5.4", ["-e", ""]).seconds)
-        }
+        let (starts, failed) = fastestInTurn(15, [(binary, [script]), ("lua5.4", ["-e", ""])])
+        let (stackplayStart, luaStart) = (starts[0], starts[1])
         rows.append(
             BenchRow(
                 measure: startUp, today: startUpToday, target: "≤ 2.5×",
@@ -347,16 +358,9 @@ func measureTable(
     // 2-core machine one other process at the wrong moment takes a core from `--jobs 2` (it needs
     // both cores quiet at once, `--jobs 1` one): with 5, a second of noise read 0.57-0.65 for a
     // build whose quiet runs read 0.55.
-    var oneJob = Double.infinity
-    var twoJobs = Double.infinity
-    var jobsFailed: Int32 = 0  // (as the start-up row's)
-    for _ in 0..<11 {
-        let one = spawnMeasured(binary, ["--jobs", "1", folder + "/many"])
-        let two = spawnMeasured(binary, ["--jobs", "2", folder + "/many"])
-        for status in [one.status, two.status] where status != 0 && jobsFailed == 0 { jobsFailed = status }
-        oneJob = min(oneJob, one.seconds)
-        twoJobs = min(twoJobs, two.seconds)
-    }
+    let (jobs, jobsFailed) = fastestInTurn(
+        11, [(binary, ["--jobs", "1", folder + "/many"]), (binary, ["--jobs", "2", folder + "/many"])])
+    let (oneJob, twoJobs) = (jobs[0], jobs[1])
     // The 1,000 tests are now about 40 ms of work beside a start-up of a few: too few to show two
     // jobs at work. The same measure on 10 × as many is shown beside it; the row is still judged on
     // the 1,000 tests.
