@@ -1,4 +1,5 @@
 import Bindings
+import CBenchBaseline
 import Exploration
 import Foundation
 import LuaRuntime
@@ -23,6 +24,15 @@ if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "--peak-rss" {
     exit(0)
 }
 
+/// `stackplay-bench --c-states ROUNDS PROCESSES`: ROUNDS fresh C states (the C floor) shared by
+/// PROCESSES forked children; exit 0 when all succeeded. The --jobs row's reference, spawned as
+/// `stackplay` is: a small process that forks its workers.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--c-states",
+    let rounds = Int(CommandLine.arguments[2]), let processes = Int32(CommandLine.arguments[3])
+{
+    exit(stackplay_bench_parallel_states(rounds, processes) == 0 ? 0 : 1)
+}
+
 /// `stackplay-bench --rounds N`: exactly N rounds of each measurement, for instruction counts
 /// under `valgrind --tool=callgrind` (repeatable where wall time on a shared machine is not).
 let fixedRounds: Int? = {
@@ -39,6 +49,12 @@ let fixedRounds: Int? = {
 /// `c-state` (the C floor), `lua-moves`/`swift-moves` (N rounds of 1,000 touch moves through the
 /// Lua API or the Swift model), `lua-move-card`/`swift-move-card` (each also reading a card) and
 /// `swift-scenario` (N times the scenario test's four steps through the Swift model alone).
+// The in-process measures on one CPU (Cores.swift); `--profile` counts instructions, not time.
+if !CommandLine.arguments.contains("--profile") {
+    let core = pinToOneCore()
+    print("in-process measures on CPU \(core.map(String.init) ?? "any (it could not be pinned)")")
+}
+
 if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 2 < CommandLine.arguments.count,
     let count = Int(CommandLine.arguments[flag + 2])
 {
@@ -235,7 +251,8 @@ let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComp
     .appendingPathComponent("stackplay")
 if FileManager.default.isExecutableFile(atPath: binary.path) {
     // posix_spawn, as the table's rows: Foundation's Process took 45 ms of its own to start one
-    let isolated = fastest(3) { spawnMeasured(binary.path, ["--jobs", "1", emptyFile]).seconds } * 1e3
+    let isolated =
+        onEveryCore { fastest(3) { spawnMeasured(binary.path, ["--jobs", "1", emptyFile]).seconds } } * 1e3
     let inProcessMilliseconds =
         Double(inProcess.components.seconds) * 1e3 + Double(inProcess.components.attoseconds) * 1e-15
     print(
@@ -316,5 +333,9 @@ let rows = try measureTable(
     touchMoveCard: fixedRounds == nil ? cardRatio : nil,
     exploreRate: fixedRounds == nil ? exploreRate : nil)
 printTable(BenchTable(rows: rows.rows + (try sandboxRows()), curve: rows.curve))
-if binaryExists && fixedRounds == nil { try measureReaders(binary: stackplayBinary) }
-if binaryExists && fixedRounds == nil { measureMutateSpeed(binary: stackplayBinary) }
+if binaryExists && fixedRounds == nil {
+    try onEveryCore {
+        try measureReaders(binary: stackplayBinary)
+        measureMutateSpeed(binary: stackplayBinary)
+    }
+}
