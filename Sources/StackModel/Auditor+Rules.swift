@@ -139,6 +139,18 @@ extension Auditor {
     /// capital after a small letter.
     static func readsAsIdentifier(_ text: String) -> Bool {
         var previousLower = false
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII, a byte a character: the same answers without breaking graphemes (an audit
+            // after every input event asks it of every label)
+            for byte in text.utf8 {
+                if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "_-.:/#@".utf8.contains(byte) {
+                    return true
+                }
+                if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte), previousLower { return true }
+                previousLower = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            }
+            return false
+        }
         for character in text {
             if character.isNumber || "_-.:/#@".contains(character) { return true }
             if character.isUppercase, previousLower { return true }
@@ -257,6 +269,13 @@ extension Auditor {
 extension String {
     /// The text without `set`'s characters at either end.
     func trimmingCharacters(inSet set: String) -> String {
+        // nothing to trim when neither end's byte is one of an ASCII set's (the first and the last
+        // character hold those bytes): the text itself, not an array of its characters
+        if set.utf8.allSatisfy({ $0 < 0x80 }), let first = utf8.first, let last = utf8.last,
+            !set.utf8.contains(first), !set.utf8.contains(last)
+        {
+            return self
+        }
         let characters = Array(self)
         var start = 0
         var end = characters.count

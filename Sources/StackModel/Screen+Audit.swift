@@ -33,7 +33,8 @@ struct Auditor {
     /// `screen.hitTest`, each component laid out once for the whole audit (it only reads).
     let hitTest: (Point) -> Hit?
     /// What a touch lands on in every cell the edges cut the screen into, hit-tested once for all
-    /// targets (nil when that grid would be far larger than the edges: then each region is cut).
+    /// targets (nil when that grid would be far larger than the edges, or the screen animates:
+    /// then each region is cut).
     private let grid: HitGrid?
 
     /// One component as the rules read it.
@@ -80,7 +81,11 @@ struct Auditor {
         xEdges = Array(Set(kept.flatMap { [$0.minX, $0.maxX] }.filter { !$0.isNaN })).sorted()
         yEdges = Array(Set(kept.flatMap { [$0.minY, $0.maxY] }.filter { !$0.isNaN })).sorted()
         hitTest = screen.hitTester()
-        grid = HitGrid(xEdges: xEdges, yEdges: yEdges, hitTest: hitTest)
+        // only at rest: the rules that read reachable cells judge the screen at rest (``isAtRest``),
+        // and an audit after every input event of a drag would hit-test the whole grid for none
+        grid =
+            screen.pendingAnimationEnd == nil
+            ? HitGrid(xEdges: xEdges, yEdges: yEdges, hitTest: hitTest) : nil
     }
 
     func subject(_ index: Int) -> Subject {

@@ -102,6 +102,50 @@ struct AuditTests {
         #expect(Auditor.readsAsIdentifier("walletCard") && !Auditor.readsAsIdentifier("Design review"))
     }
 
+    /// The definitions, a character at a time, that the ASCII fast paths must agree with.
+    static func identifierByCharacters(_ text: String) -> Bool {
+        var previousLower = false
+        for character in text {
+            if character.isNumber || "_-.:/#@".contains(character) { return true }
+            if character.isUppercase, previousLower { return true }
+            previousLower = character.isLowercase
+        }
+        return false
+    }
+
+    static func trimmedByCharacters(_ text: String, _ set: String) -> String {
+        var characters = Array(text)
+        while let first = characters.first, set.contains(first) { characters.removeFirst() }
+        while let last = characters.last, set.contains(last) { characters.removeLast() }
+        return String(characters)
+    }
+
+    @Test("sufficient_description: labels read a byte at a time as they read a character at a time")
+    func labelFastPathsAgree() {
+        let texts = [
+            "", "a", "A", "aB", "Ab", "AB", "ab", "mail", "Mail", "walletCard", "card_7", "x-y", "a.b", "a:b",
+            "a/b", "#tag", "me@home", "42", "Design review", " Mail ", "\tMail\n", "\n", " ", "  \t\n  ",
+            "\r\nMail\r\n", "Mail\r\n", " \u{301}Mail", "Mail \u{301}", "caf\u{E9}", "\u{E9}T", "aÉ",
+            "a\u{663}",
+            "Straße", "ǅx", "\u{1F600}", "x\u{1F600}Y", "\u{0}", "\u{7F}A", "zZ",
+        ]
+        var random = SplitMix(seed: 21)
+        let alphabet = Array("aZ0_-.:/#@ \t\n\r\u{301}é")
+        let generated = (0..<500).map { _ in
+            String(
+                (0..<Int(random.next() % 7)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))]
+                })
+        }
+        for text in texts + generated {
+            #expect(
+                Auditor.readsAsIdentifier(text) == Self.identifierByCharacters(text),
+                "\(Array(text.unicodeScalars))")
+            #expect(
+                text.trimmingCharacters(inSet: " \t\n") == Self.trimmedByCharacters(text, " \t\n"),
+                "\(Array(text.unicodeScalars))")
+        }
+    }
+
     @Test("dynamic_type: a wallet overflowing at AX5 pushes its last cards off the screen")
     func walletOverflowsAtAX5() throws {
         // At Large the tops step 64 (the last ends at 520); at AX5 they step 64 × 53 / 17.
