@@ -41,6 +41,8 @@ int stackplay_bench_unpin(void) {
 
 int stackplay_bench_parallel_states(long rounds, int processes) {
     if (processes < 1 || rounds < 0) return -1;
+    cpu_set_t every;
+    int known = sched_getaffinity(0, sizeof every, &every) == 0;
     pid_t children[64];
     int made = 0;
     int failed = 0;
@@ -51,8 +53,19 @@ int stackplay_bench_parallel_states(long rounds, int processes) {
             break;
         }
         if (pid == 0) {
+            // free to run anywhere once it runs (the first was started on another CPU, below)
+            if (known) (void)sched_setaffinity(0, sizeof every, &every);
             long share = rounds / processes + (made < rounds % processes ? 1 : 0);
             _exit(stackplay_bench_fresh_states(share) < 0 ? 1 : 0);
+        }
+        // The first child starts on another CPU than this one, as `stackplay` starts its first
+        // worker (CSystemCalls' cores.c): Linux queues a child on its parent's CPU, and the other
+        // CPU takes it only at its next balancing.
+        int cpu = sched_getcpu();
+        if (made == 0 && known && cpu >= 0 && CPU_COUNT(&every) > 1 && CPU_ISSET(cpu, &every)) {
+            cpu_set_t others = every;
+            CPU_CLR(cpu, &others);
+            (void)sched_setaffinity(pid, sizeof others, &others);
         }
         children[made] = pid;
     }
