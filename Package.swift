@@ -78,7 +78,7 @@ let package = Package(
                 "StackplayRunner", "Bindings", "LuaRuntime", "StackModel", "CBenchBaseline", "Exploration",
             ]),
         // The bench's floor: a fresh Lua state in plain C.
-        .target(name: "CBenchBaseline", dependencies: ["CLua"]),
+        .target(name: "CBenchBaseline", dependencies: ["CLua", "CSystemCalls"]),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel", "TestResults"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "StackModel", "Traces"]),

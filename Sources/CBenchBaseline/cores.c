@@ -5,6 +5,7 @@
 // CPUs then differ by the CPUs, not by the code.
 #define _GNU_SOURCE
 #include "CBenchBaseline.h"
+#include "CSystemCalls.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -59,14 +60,9 @@ int stackplay_bench_parallel_states(long rounds, int processes) {
             _exit(stackplay_bench_fresh_states(share) < 0 ? 1 : 0);
         }
         // The first child starts on another CPU than this one, as `stackplay` starts its first
-        // worker (CSystemCalls' cores.c): Linux queues a child on its parent's CPU, and the other
-        // CPU takes it only at its next balancing.
-        int cpu = sched_getcpu();
-        if (made == 0 && known && cpu >= 0 && CPU_COUNT(&every) > 1 && CPU_ISSET(cpu, &every)) {
-            cpu_set_t others = every;
-            CPU_CLR(cpu, &others);
-            (void)sched_setaffinity(pid, sizeof others, &others);
-        }
+        // worker, with the same call: Linux queues a child on its parent's CPU, and the other CPU
+        // takes it only at its next balancing.
+        if (made == 0) (void)stackplay_start_elsewhere(pid);
         children[made] = pid;
     }
     for (int k = 0; k < made; k++) {

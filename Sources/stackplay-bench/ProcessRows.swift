@@ -15,7 +15,6 @@ func processRows(binary: String, folder: String, big: Int, files: Int, perFile: 
 {
     var rows: [BenchRow] = []
     let count = files * perFile
-    func ratio(_ x: Double) -> String { String(format: "%.2f×", x) }
     let script = folder + "/one_line.lua"
     try "local answer = 6 * 7\n".write(toFile: script, atomically: true, encoding: .utf8)
     let startUp = "start-up, one-line script, vs `lua5.4 -e ''`"

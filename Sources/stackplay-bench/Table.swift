@@ -113,6 +113,9 @@ func fastest(_ count: Int, _ sample: () -> Double) -> Double {
     (0..<count).map { _ in sample() }.min() ?? 0
 }
 
+/// A ratio as the table shows it: `1.23×`.
+func ratio(_ x: Double) -> String { String(format: "%.2f×", x) }
+
 /// Spawns each of `runs` in turn, `rounds` times (``spawnMeasured(_:_:)``), so that every run meets
 /// the same moments of the machine: the fastest wall time of each, in the order of `runs`, and the
 /// first non-zero exit status among them (0 when every run exited 0: a run that failed is no
@@ -272,7 +275,6 @@ func measureTable(
     let costs = curve.map(\.seconds)
     let spread = (costs.max() ?? 0) / max(costs.min() ?? 1, 1e-12)
 
-    func ratio(_ x: Double) -> String { String(format: "%.2f×", x) }
     func micro(_ x: Double) -> String { String(format: "%.1f µs", x * 1e6) }
     var rows = [
         BenchRow(
