@@ -65,7 +65,7 @@
 ---@field dismissible? boolean cards can be swiped away (default false)
 
 ---@class stackplay.wallet_card_stack_options: stackplay.component_options
----@field selection? string the selected card's id; an id of no card counts as none (W11)
+---@field selection? string|integer the selected card's id; an id of no card counts as none (W11)
 ---@field peek? number default 64
 ---@field pile_height? number >= 0 (default 76)
 ---@field height? number the stack's height in pt, >= 0
@@ -418,7 +418,6 @@ function sticky_stacked_cards:scroll_to(offset) end
 ---@param dy number
 ---@param options? stackplay.gesture_options
 ---@return number moved the scroll offset after minus before
----@return stackplay.hit? hit what the finger went down on
 function sticky_stacked_cards:scroll(dy, options) end
 
 -- The test prelude -------------------------------------------------------------------------

@@ -71,7 +71,10 @@ enum ComponentMethods {
                 let place = try point(a, h, defaultTarget: C.defaultTapTarget)
                 let (duration, force) = try a.tapOptions(at: 3, byID: true)
                 let at = try aim(a, h, from: place, defaultTarget: C.defaultTapTarget, force: force)
-                return [LuaSnapshot.hit(try a.model { try h.screen.tap(at: at, duration: duration) })]
+                return [
+                    LuaSnapshot.hit(
+                        try a.model { try h.screen.tap(at: at, duration: duration) }, on: h.screen)
+                ]
             },
             "drag": { a in
                 let h = try handle(a)
@@ -84,7 +87,7 @@ enum ComponentMethods {
                         try a.model {
                             try h.view.drag(
                                 fromScreenPoint: at, by: translation, steps: steps, duration: duration)
-                        })
+                        }, on: h.screen)
                 ]
             },
             "point": { a in

@@ -41,7 +41,9 @@ extension LuaComponent {
         let o = try LuaOptions(a, at: 2, known: optionNames)
         let component = try a.model { try make(o, on: screen) }
         try a.model { try screen.add(component) }
-        return [.object(ComponentHandle(screen: screen, component: component, integerIDs: integerIDs(o)))]
+        let ids = integerIDs(o)
+        if !ids.isEmpty { screen.integerCardIDs[component.name, default: []].formUnion(ids) }
+        return [.object(ComponentHandle(screen: screen, component: component, integerIDs: ids))]
     }
 
     /// A handle for `component` when it is of this kind.

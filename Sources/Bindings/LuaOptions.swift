@@ -99,6 +99,12 @@ struct LuaOptions {
 
     func optionalString(_ key: String) throws -> String? { has(key) ? try string(key) : nil }
 
+    /// A card id: a string, or an integer as `items` takes ids (`selection = 2`).
+    func optionalID(_ key: String) throws -> String? {
+        if case .integer(let number)? = entries[key] { return String(number) }
+        return try optionalString(key)
+    }
+
     func boolean(_ key: String, default defaultValue: Bool) throws -> Bool {
         guard let value = entries[key] else { return defaultValue }
         guard case .boolean(let flag) = value else {
@@ -107,11 +113,11 @@ struct LuaOptions {
         return flag
     }
 
-    /// One of `choices`, by name.
+    /// One of `choices`, by name in any case (`"RTL"`), as every setting's name is read.
     func choice<T>(_ key: String, _ choices: [(String, T)], default defaultValue: T) throws -> T {
         guard has(key) else { return defaultValue }
         let name = try string(key)
-        if let match = choices.first(where: { $0.0 == name }) { return match.1 }
+        if let match = choices.first(where: { $0.0 == name.lowercased() }) { return match.1 }
         var detail = "expected one of \(choices.map { "'\($0.0)'" }.joined(separator: ", ")), got '\(name)'"
         if let near = nearestName(to: name, in: choices.map(\.0)) { detail += " (did you mean '\(near)'?)" }
         throw error(key, detail)

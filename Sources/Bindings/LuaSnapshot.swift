@@ -82,13 +82,17 @@ enum LuaSnapshot {
         ])
     }
 
-    /// What a touch landed on: `{ component =, target =, card = }` (`card` for a card only).
-    static func hit(_ hit: Hit?) -> LuaValue {
+    /// What a touch landed on: `{ component =, target =, card = }` (`card` for a card only, an
+    /// integer when the script gave that card's id as one; `target` keeps the text, `card:2`).
+    static func hit(_ hit: Hit?, on screen: Screen) -> LuaValue {
         guard let hit else { return .nil }
         var table: [String: LuaValue] = [
             "component": .string(hit.componentName), "target": .string(hit.target),
         ]
-        if let card = hit.part.cardID { table["card"] = .string(card) }
+        if let card = hit.part.cardID {
+            let integer = screen.integerCardIDs[hit.componentName]?.contains(card) == true ? Int(card) : nil
+            table["card"] = integer.map { .integer($0) } ?? .string(card)
+        }
         return .table(table)
     }
 

@@ -64,7 +64,9 @@ extension NotificationStack: LuaComponent {
             let cards = try readCards(
                 o, defaultHeight: try o.number("card_height", default: demoCardHeight, allowNegative: false))
             try a.model { try h.screen.setItems(cards, of: h.component.name) }
-            h.integerIDs.formUnion(integerIDs(o))
+            let ids = integerIDs(o)
+            h.integerIDs.formUnion(ids)
+            if !ids.isEmpty { h.screen.integerCardIDs[h.component.name, default: []].formUnion(ids) }
             return []
         }
         return methods

@@ -25,7 +25,19 @@ enum ScreenMethods {
         // The script gives its own world's direction; a mirrored screen runs the other one.
         let screen = try arguments.model { try Screen(world: settings, mirrored: mirrored) }
         session.track(screen, record: try options.boolean("record", default: false))
+        session.screenFixes(ownSettings(options, settings))
         return [.object(screen)]
+    }
+
+    /// The settings a screen's options give it themselves, as a `--matrix` variant writes them.
+    private static func ownSettings(_ options: LuaOptions, _ settings: ScreenSettings) -> [String: String] {
+        var own: [String: String] = [:]
+        if options.has("layout_direction") { own["layout_direction"] = settings.layoutDirection.rawValue }
+        if options.has("dynamic_type") { own["dynamic_type"] = settings.dynamicTypeSize.shortName }
+        if options.has("reduce_motion") { own["reduce_motion"] = settings.reduceMotion ? "on" : "off" }
+        if options.has("width") { own["width"] = formatNumber(settings.size.width) }
+        if options.has("height") { own["height"] = formatNumber(settings.size.height) }
+        return own
     }
 
     static func dynamicType(_ options: LuaOptions, default standard: DynamicTypeSize) throws
@@ -106,7 +118,7 @@ enum ScreenMethods {
             },
             "set_layout_direction": { a in
                 let name = try a.string(at: 2)
-                guard let direction = directions.first(where: { $0.0 == name })?.1 else {
+                guard let direction = LayoutDirection(name: name) else {
                     throw a.error(at: 2, ScreenDefaults.unknownDirection(name))
                 }
                 try view(a).setLayoutDirection(direction)
@@ -140,13 +152,16 @@ enum ScreenMethods {
                 let (point, next) = try a.point(at: 2)
                 let duration = try a.tapDuration(at: next)
                 let v = try view(a)
-                return [LuaSnapshot.hit(try a.model { try v.tap(at: point, duration: duration) })]
+                return [
+                    LuaSnapshot.hit(
+                        try a.model { try v.tap(at: point, duration: duration) }, on: try screen(a))
+                ]
             },
             "touch_down": { a in
                 let (point, _) = try a.point(at: 2)
                 let v = try view(a)
                 let (touch, hit) = try a.model { try v.touchDown(at: point) }
-                return [.integer(touch), LuaSnapshot.hit(hit)]
+                return [.integer(touch), LuaSnapshot.hit(hit, on: try screen(a))]
             },
             "touch_move": { a in
                 let touch = try a.integer(at: 2)
@@ -169,12 +184,12 @@ enum ScreenMethods {
                     LuaSnapshot.hit(
                         try a.model {
                             try v.drag(from: start, by: translation, steps: steps, duration: duration)
-                        })
+                        }, on: try screen(a))
                 ]
             },
             "hit_test": { a in
                 let (point, _) = try a.point(at: 2)
-                return [LuaSnapshot.hit(try view(a).hitTest(point))]
+                return [LuaSnapshot.hit(try view(a).hitTest(point), on: try screen(a))]
             },
             // VoiceOver (G6)
             "escape": { a in [.boolean(try a.model { try screen(a).escape() })] },

@@ -43,6 +43,15 @@ package final class ScriptSession {
     /// Whether the script asked `screen:mirrored()`: a test that knows its world may act on it,
     /// so `--mirror` does not compare its frames with its twin's (``MirrorCheck``).
     package var asksMirror = false
+    /// The screen settings every screen made so far gave itself (`layout_direction = "ltr"`), by
+    /// key, with the first one's value as the variant would write it; nil before the first screen.
+    /// A key in it is one the run's `--matrix` variant did not change (``ScreenVariant``).
+    package var fixedSettings: [String: String]?
+
+    /// Notes a new screen's own settings (``fixedSettings``).
+    func screenFixes(_ settings: [String: String]) {
+        fixedSettings = fixedSettings.map { $0.filter { settings[$0.key] != nil } } ?? settings
+    }
     /// The screen an exploration's setup made last (`stackplay explore`).
     var explored: Screen?
     /// Whether the screens made now are mirrored whatever the script says (`stackplay explore`'s
@@ -190,6 +199,7 @@ extension ScriptSession {
         knownAuditIssues = []
         asksMirror = mark.asksMirror
         mirrorsScreens = mark.mirrorsScreens
+        fixedSettings = nil
         output.restore(mark.output)
     }
 }

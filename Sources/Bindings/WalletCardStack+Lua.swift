@@ -7,7 +7,8 @@ extension WalletCardStack: LuaComponent {
     private typealias D = Defaults
 
     static let luaOptions: [LuaComponentOption] = [
-        .items, .init("selection", "string", "the selected card's id; an id of no card counts as none (W11)"),
+        .items,
+        .init("selection", "string|integer", "the selected card's id; an id of no card counts as none (W11)"),
         .cardHeight, .init("peek", "number", default: D.peek),
         .init("pile_height", "number", ">= 0", default: D.pileHeight),
         .x, .y, .width, .init("height", "number", "the stack's height in pt, >= 0"), .name,
@@ -24,7 +25,7 @@ extension WalletCardStack: LuaComponent {
         let cards = try readCards(o, defaultHeight: cardHeight)
         let component = try Self(
             name: try o.string("name", default: D.name), cards: cards,
-            selection: try o.optionalString("selection"),
+            selection: try o.optionalID("selection"),
             cardHeight: cardHeight, peek: try o.number("peek", default: D.peek),
             pileHeight: try o.number("pile_height", default: D.pileHeight, allowNegative: false),
             origin: Point(x: x, y: y),
@@ -80,7 +81,9 @@ extension WalletCardStack: LuaComponent {
                 defaultHeight: try o.number(
                     "card_height", default: h.component.cardHeight, allowNegative: false))
             try a.model { try h.screen.setItems(cards, of: h.component.name) }
-            h.integerIDs.formUnion(integerIDs(o))
+            let ids = integerIDs(o)
+            h.integerIDs.formUnion(ids)
+            if !ids.isEmpty { h.screen.integerCardIDs[h.component.name, default: []].formUnion(ids) }
             return []
         }
         return methods

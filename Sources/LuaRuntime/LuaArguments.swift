@@ -114,10 +114,23 @@ public struct LuaArguments {
 
     /// The Swift object held by a userdata of the class defined for `T`; for a method, position 1
     /// is `self`. A released object or another type is an argument error.
+    /// The type names of values that are no object: a method's first argument of one of these
+    /// was most likely called with `.` instead of `:`.
+    private static let plainValues: Set<String> = [
+        "no value", "string", "number", "boolean", "table", "function", "thread",
+    ]
+
     public func object<T: AnyObject>(at position: Int, as type: T.Type) throws -> T {
         switch stack.object(at: Int32(position), as: type) {
         case .object(let object): return object
         case .released: throw error(at: position, "\(stack.typeName(Int32(position))) has been released")
+        case .wrongType where position == 1 && isMethod && Self.plainValues.contains(stack.typeName(1)):
+            // `stack.card("a")`: the method was called with `.`, and its first argument is not the
+            // object (another object, or nil, was passed on purpose: no hint)
+            throw error(
+                at: position,
+                "\(stack.className(type)) expected, got \(stack.typeName(1)): use ':' as in "
+                    + "x:\(function)(...), not x.\(function)(...)")
         case .wrongType:
             throw typeError(at: position, expected: stack.className(type))
         }

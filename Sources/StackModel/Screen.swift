@@ -18,6 +18,10 @@ public final class Screen {
     /// `stackplay.screen { mirror = true }`): the script's world is the other layout direction,
     /// its x mirrored. The model itself never reads it; the Lua API and traces do.
     public var isMirrored = false
+    /// The card ids whoever drives this screen gave as integers, by component name (a Lua
+    /// script's `items = { 1, 2 }`): the model keeps every id as a string; the Lua API gives these
+    /// back as integers, also in what a touch hit (`screen:tap()`'s `card`).
+    public var integerCardIDs: [String: Set<String>] = [:]
 
     /// The most moves one drag helper makes. Swift code cannot be stopped by a script's CPU budget,
     /// so one call must stay short: 100,000 moves take a few milliseconds.

@@ -90,7 +90,7 @@ public struct ScreenSettingsVariant: Hashable, Sendable {
         }
         switch known {
         case .layoutDirection:
-            guard let direction = LayoutDirection(rawValue: value) else {
+            guard let direction = LayoutDirection(name: value) else {
                 throw Problem("layout_direction: \(LayoutDirection.unknownName(value))")
             }
             layoutDirection = direction

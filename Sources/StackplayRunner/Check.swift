@@ -4,7 +4,8 @@ import SystemCalls
 import Wording
 
 /// `stackplay check`: compiles each script (syntax errors) and looks for calls to API names that
-/// do not exist, `stackplay.scren` or `stack:tapp()`, without running anything.
+/// do not exist, `stackplay.scren` or `stack:tapp()`, an `expect(...)` without a matcher, a test
+/// defined inside another and two tests of one name, without running anything.
 enum Check {
     /// Reports each problem as `path:line: message` on stderr; true when there were none. The
     /// modules a script `require`s from its folder are read too: the names they define are known
@@ -39,6 +40,7 @@ enum Check {
             let found =
                 LuaScan.unknownNames(in: source, fields: api.fields, methods: api.methods, defined: defined)
                 + LuaScan.unknownOptions(in: source, options: options, defined: defined)
+                + LuaScan.testProblems(in: source)
             // By line; on one line, in the order they were found.
             let ordered = found.enumerated().sorted {
                 (lineNumber($0.element), $0.offset) < (lineNumber($1.element), $1.offset)

@@ -167,7 +167,7 @@ struct Config {
                 config.screen = try screenDefaults(entry)
             case "reporter":
                 guard let name = value.string, let format = Options.Format(rawValue: name) else {
-                    throw entry.bad("'human', 'tap' or 'json'")
+                    throw entry.bad("'human', 'tap', 'json' or 'github'")
                 }
                 config.reporter = format
             default:
@@ -258,7 +258,7 @@ struct Config {
                 if name == "width" { defaults.width = number } else { defaults.height = number }
             case "layout_direction":
                 guard let text = item.string else { throw bad("'ltr' or 'rtl'") }
-                guard let direction = LayoutDirection(rawValue: text) else {
+                guard let direction = LayoutDirection(name: text) else {
                     throw Invalid(
                         message:
                             "\(fileName): 'screen.layout_direction': \(ScreenDefaults.unknownDirection(text))"

@@ -19,8 +19,9 @@ struct HumanReporter: Reporter {
     /// time and frame, with how many tests met it, in the order first met.
     private var known: [(finding: String, tests: Int)] = []
 
-    init(colours: Bool, seed: Int? = nil) {
+    init(colours: Bool, seed: Int? = nil, repeats: Int = 1) {
         self.colours = colours
+        summary.repeats = repeats
         marks = (
             passed: "  " + Self.paint("ok  ", "32", colours: colours) + " ",
             failed: "  " + Self.paint("FAIL", "31", colours: colours) + " ",
@@ -53,7 +54,12 @@ struct HumanReporter: Reporter {
         case .failed: mark = marks.failed
         case .skipped: mark = marks.skipped
         }
-        sink.line(mark, test.index == 0 ? "(whole script)" : terminalSafe(test.name))
+        let name = test.index == 0 ? "(whole script)" : terminalSafe(test.name)
+        // a skipped test's reason (a `--matrix` variant the test overrides) on its line
+        sink.line(
+            mark,
+            status == .skipped && !result.message.isEmpty ? "\(name) (\(terminalSafe(result.message)))" : name
+        )
         if !result.output.isEmpty { sink.out(Self.quoteOutput(result.output)) }
         if status == .failed { failures.append(result) }
         guard !result.knownAuditIssues.isEmpty else { return }

@@ -450,7 +450,7 @@ struct IsolatedRunner {
         case .stopped(let message):
             // the budget's own stop, said where the script was: the same words as a Lua-side stop
             return TestResult(
-                test: test, status: .failed, message: message,
+                test: test, status: .failed, message: TestRunner.budgetHint(message),
                 position: message.firstRange(of: ": stopped: ").map { String(message[..<$0.lowerBound]) }
                     ?? test.position)
         case .timedOut(let seconds):

@@ -4,7 +4,8 @@ import Traces
 import Wording
 
 /// `--junit FILE`: JUnit XML as CI servers read it: a test suite a script, a test case a test.
-/// Every test case's `file` and `line` say where the test is defined; an `expect` that did not
+/// Every test case's `file` and `line` say where the test is defined, and a failed one's
+/// `failure_position` property the `path:line` that failed; an `expect` that did not
 /// hold is a `<failure>`, anything else that failed (an error the script raised, a file that does
 /// not load, a budget stop, a crash) is an `<error>`, and each names its own `path:line` first.
 /// The file is well-formed XML 1.0 whatever the text holds (``JUnitReporter/escape(_:attribute:)``).
@@ -79,8 +80,14 @@ struct JUnitReporter: Reporter {
                 let issues =
                     failing.map { ("audit", $0) } + result.knownAuditIssues.map { ("audit_known", $0) }
                 var properties: [String] = []
-                if !issues.isEmpty {
+                // The line that failed (the `expect` that did not hold), beside the test's own line.
+                let failedAt = result.status == .failed && !result.position.isEmpty ? result.position : nil
+                if !issues.isEmpty || failedAt != nil {
                     properties.append("      <properties>")
+                    if let failedAt {
+                        properties.append(
+                            "        <property name=\"failure_position\" value=\"\(escape(failedAt))\"/>")
+                    }
                     for (name, issue) in issues {
                         properties.append(
                             "        <property name=\"\(name)\" value=\"\(escape(issue.line))\"/>")
@@ -95,6 +102,9 @@ struct JUnitReporter: Reporter {
                         output.isEmpty ? "    </testcase>" : String(output.dropFirst()) + "\n    </testcase>")
                 case .passed:
                     lines.append(open + (output.isEmpty ? "/>" : ">" + output + "\n    </testcase>"))
+                case .skipped where !result.message.isEmpty:
+                    lines.append(
+                        open + ">\n      <skipped message=\"\(escape(result.message))\"/>\n    </testcase>")
                 case .skipped: lines.append(open + ">\n      <skipped/>\n    </testcase>")
                 case .failed:
                     let firstLine = result.message.split(separator: "\n").first.map(String.init) ?? ""

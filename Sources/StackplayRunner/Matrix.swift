@@ -1,6 +1,7 @@
 import Bindings
 import StackModel
 import TestResults
+import Wording
 
 /// `--matrix KEY=V1,V2,...` (repeatable) and `matrix = { KEY = { V1, V2 } }` in `.stackplay.lua`:
 /// every test runs under every combination of screen settings.
@@ -82,5 +83,50 @@ struct Matrix: Equatable {
         guard !isEmpty else { return tests }
         let variants = self.variants
         return tests.flatMap { test in variants.map { test.under($0) } }
+    }
+
+    /// Why `variant` is not run: the test's screens all give themselves (`fixed`, as
+    /// ``Bindings/ScriptSession/fixedSettings``) a key the matrix varies, so its variants of that
+    /// key would run one test under several names. The one that runs is the variant with the
+    /// test's own value (the axis's first value when it has not that one); nil for it and for a
+    /// variant of no such key.
+    func overridden(_ variant: ScreenVariant, fixed: [String: String]?) -> String? {
+        guard let fixed, !fixed.isEmpty, !isEmpty else { return nil }
+        let settings = variant.settings
+        var keys: [String] = []
+        for axis in axes {
+            guard let mine = settings.first(where: { $0.key == axis.key })?.value else { continue }
+            let own: String?
+            if axis.key == "device" {
+                guard let width = fixed["width"], let height = fixed["height"] else { continue }
+                own =
+                    ScreenSettingsVariant.Device.all.first {
+                        formatNumber($0.size.width) == width && formatNumber($0.size.height) == height
+                    }?.name
+            } else {
+                guard let value = fixed[axis.key] else { continue }
+                own = value
+            }
+            let runs = axis.values.first { Self.canonical(axis.key, $0) == own } ?? axis.values[0]
+            if Self.canonical(axis.key, runs) != Self.canonical(axis.key, mine) { keys.append(axis.key) }
+        }
+        guard !keys.isEmpty else { return nil }
+        return "skipped: the test sets \(keys.joined(separator: " and ")) itself"
+    }
+
+    /// A matrix value as a screen's own setting is written in ``Bindings/ScriptSession/fixedSettings``
+    /// (`RTL` and `rtl` alike, `yes` and `on`); nil for a value the key does not take.
+    static func canonical(_ key: String, _ value: String) -> String? {
+        var probe = ScreenSettingsVariant()
+        guard (try? probe.set(key, to: value)) != nil else { return nil }
+        switch ScreenSettingsVariant.Key(rawValue: key) {
+        case .layoutDirection?: return probe.layoutDirection?.rawValue
+        case .reduceMotion?: return probe.reduceMotion.map { $0.value ? "on" : "off" }
+        case .dynamicType?: return probe.dynamicType?.shortName
+        case .width?: return probe.width.map { formatNumber($0.value) }
+        case .height?: return probe.height.map { formatNumber($0.value) }
+        case .device?: return probe.device
+        case nil: return nil
+        }
     }
 }

@@ -71,6 +71,13 @@ extension Options {
             if let file = flag.value { options.mutationJSON = file } else { options.format = .json }
         },
         OptionSpec(
+            "--reporter", value: "NAME", commands: [.run, .merge],
+            help: """
+                report as NAME: human (the default), tap, json, or github
+                (GitHub Actions annotations, each failure on its failing line)
+                """
+        ) { options, flag throws(UsageError) in options.format = try reporter(flag) },
+        OptionSpec(
             "--junit", value: "FILE", commands: [.run, .merge, .mutate],
             config: ConfigKey("junit") { entry throws(Config.Invalid) in
                 let path = try entry.string("a path")
@@ -347,6 +354,15 @@ extension Options {
     /// `--shard-timings` keeps a load for at most as many shards as there are tests, so even this
     /// many costs nothing; past it, a count is a typo.
     static let maximumShards = Int(Int32.max)
+
+    private static func reporter(_ flag: Flag) throws(UsageError) -> Format {
+        guard let format = Format(rawValue: flag.text) else {
+            let names = Format.allCases.map(\.rawValue)
+            let near = nearestName(to: flag.text, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+            throw flag.needs("one of \(names.joined(separator: ", "))\(near)")
+        }
+        return format
+    }
 
     private static func shard(_ flag: Flag) throws(UsageError) -> (Int, Int) {
         let parts = flag.text.split(separator: "/", omittingEmptySubsequences: false)

@@ -58,7 +58,7 @@ struct Options {
             }
         }
     }
-    enum Format: String { case human, tap, json }
+    enum Format: String, CaseIterable { case human, tap, json, github }
 
     var action = Action.run
     var paths: [String] = []
@@ -202,7 +202,7 @@ struct Options {
         A '.stackplay.lua' (the nearest from the paths given, or the current folder, upward to a
         folder holding .git) may return defaults: paths, screen (width,
         height, layout_direction, reduce_motion, dynamic_type: every screen's defaults),
-        cpu_budget, memory_budget, reporter ('human', 'tap', 'json'), jobs, junit, seed,
+        cpu_budget, memory_budget, reporter ('human', 'tap', 'json', 'github'), jobs, junit, seed,
         audit ({ types = {...}, allow = { { type =, element = } } }: what --audit checks),
         matrix ({ "layout_direction=ltr,rtl", ... }: as --matrix).
         Flags win over it. NO_COLOR turns colour off; colour is used only on a terminal.

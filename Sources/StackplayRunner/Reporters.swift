@@ -63,8 +63,10 @@ enum Reporters {
     /// Reports `results` on stdout in `format`, and as JUnit XML to `junit` when given; false when
     /// the JUnit file could not be written (the error is on stderr).
     @discardableResult
-    static func report(_ results: [TestResult], format: Options.Format, seed: Int?, junit: String?) -> Bool {
-        var reporter = reporter(format, seed: seed)
+    static func report(
+        _ results: [TestResult], format: Options.Format, seed: Int?, junit: String?, repeats: Int = 1
+    ) -> Bool {
+        var reporter = reporter(format, seed: seed, repeats: repeats)
         var written = feed(results, to: &reporter, sink: .standard)
         if let junit {
             var file = JUnitReporter(seed: seed, path: junit)
@@ -73,11 +75,12 @@ enum Reporters {
         return written
     }
 
-    static func reporter(_ format: Options.Format, seed: Int?) -> any Reporter {
+    static func reporter(_ format: Options.Format, seed: Int?, repeats: Int = 1) -> any Reporter {
         switch format {
-        case .human: HumanReporter(colours: Output.colours, seed: seed)
-        case .tap: TapReporter()
+        case .human: HumanReporter(colours: Output.colours, seed: seed, repeats: repeats)
+        case .tap: TapReporter(repeats: repeats)
         case .json: JSONReporter(seed: seed)
+        case .github: GitHubReporter()
         }
     }
 
@@ -100,9 +103,9 @@ struct ReportStream {
     private(set) var summary = Summary([])
     private(set) var count = 0
 
-    init(format: Options.Format, seed: Int?, junit: String?) {
+    init(format: Options.Format, seed: Int?, junit: String?, repeats: Int = 1) {
         precondition(format != .tap, "a TAP report counts its results first")
-        reporter = Reporters.reporter(format, seed: seed)
+        reporter = Reporters.reporter(format, seed: seed, repeats: repeats)
         self.junit = junit.map { JUnitReporter(seed: seed, path: $0) }
     }
 

@@ -18,8 +18,17 @@ struct Summary {
         }
     }
 
-    /// `3 passed, 1 failed` (`, 2 skipped` when any were).
+    /// `--repeat N`: how many times each test ran.
+    var repeats = 1
+
+    /// `3 passed, 1 failed` (`, 2 skipped` when any were); under `--repeat 200`, `(each test ran
+    /// 200 times, identically)`.
     var line: String {
-        "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+        let counts = "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+        guard repeats > 1 else { return counts }
+        return counts
+            + (failed == 0
+                ? " (each test ran \(repeats) times, identically)"
+                : " (each test ran \(repeats) times, identically unless it failed as flaky)")
     }
 }

@@ -8,6 +8,8 @@ struct TapReporter: Reporter {
     private var number = 0
     private var summary = Summary([])
 
+    init(repeats: Int = 1) { summary.repeats = repeats }
+
     func start(count: Int, to sink: ReportSink) {
         sink.out("TAP version 13")
         sink.out("1..\(count)")
@@ -24,6 +26,10 @@ struct TapReporter: Reporter {
             audit(result.knownAuditIssues, key: "audit_known").forEach(sink.out)
             sink.out("  ...")
         case .passed: sink.out("ok \(number) - \(name)")
+        case .skipped where !result.message.isEmpty:
+            let reason =
+                result.message.hasPrefix("skipped: ") ? String(result.message.dropFirst(9)) : result.message
+            sink.out("ok \(number) - \(name) # SKIP \(Self.escape(reason))")
         case .skipped: sink.out("ok \(number) - \(name) # SKIP")
         case .failed:
             sink.out("not ok \(number) - \(name)")

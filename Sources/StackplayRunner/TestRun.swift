@@ -35,7 +35,8 @@ struct TestRun {
             screen: screen, recordsTraces: options.recordsTraces, updatesGolden: options.update,
             golden: TraceOutputs(options: options).policy, audit: options.audit)
         let seed = options.seed ?? RunSeed.standard
-        let runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: modules), seed: seed)
+        var runner = TestRunner(scripts: ScriptRunner(budget: options.budget, modules: modules), seed: seed)
+        runner.matrix = options.matrix
         let jobs = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
         let isolated = IsolatedRunner(
             runner: runner, jobs: jobs, timeout: options.timeout, repeats: options.repeats, bail: options.bail
@@ -110,7 +111,8 @@ struct TestRun {
         func makeStream() {
             reported.stream =
                 options.recordsTraces || format == .tap
-                ? nil : ReportStream(format: format, seed: seed, junit: options.junit)
+                ? nil
+                : ReportStream(format: format, seed: seed, junit: options.junit, repeats: options.repeats)
         }
         func ranAlready(_ test: TestCase) -> TestResult? {
             ranWhole[ByteKey(test.file)].flatMap { $0.test == test ? $0 : nil }
@@ -174,7 +176,8 @@ struct TestRun {
             }
             if options.list {
                 for test in chosen {
-                    let tags = test.tags.isEmpty ? "" : " [" + test.tags.joined(separator: ", ") + "]"
+                    // variants in brackets (`[rtl, AX5]`, part of the name), tags named apart
+                    let tags = test.tags.isEmpty ? "" : " (tags: " + test.tags.joined(separator: ", ") + ")"
                     Output.out(test.fullName + tags + (test.skipped ? " (skipped)" : ""))
                 }
                 for (failed, _) in broken { Output.out(failed.test.fullName + " (does not load)") }
@@ -264,7 +267,10 @@ struct TestRun {
         }
         let (results, tracesWritten) = TraceOutputs(options: options).apply(to: reported.results)
 
-        guard Reporters.report(results, format: format, seed: seed, junit: options.junit) else {
+        guard
+            Reporters.report(
+                results, format: format, seed: seed, junit: options.junit, repeats: options.repeats)
+        else {
             return ExitCode.failure
         }
         return Summary(results).failed == 0 && tracesWritten ? ExitCode.success : ExitCode.failure

@@ -29,6 +29,7 @@ public struct TestResult: Error, Sendable, Equatable {
         var diff: String = ""
         var picture: String = ""
         var asksMirror: Bool = false
+        var fixedSettings: [String: String]? = nil
         var requestedTraces: [String] = []
         var auditIssues: [AuditIssue] = []
         var knownAuditIssues: [AuditIssue] = []
@@ -116,6 +117,12 @@ public struct TestResult: Error, Sendable, Equatable {
     public var asksMirror: Bool {
         get { shared.fields.asksMirror }
         _modify { yield &shared.fields.asksMirror }
+    }
+    /// The screen settings every screen of the test gave itself (read in the worker only, never
+    /// sent): a `--matrix` variant of one of them is skipped (``TestRunner``).
+    public var fixedSettings: [String: String]? {
+        get { shared.fields.fixedSettings }
+        _modify { yield &shared.fields.fixedSettings }
     }
     /// Of `traces`, those the run or the script asked for (`--trace`, `record = true`), without the
     /// ones `--mirror` records for its comparison (read in the worker only, never sent).

@@ -99,7 +99,10 @@ extension BindingsTests {
                 local ok, e = pcall(function() c.poke({}) end)
                 return e, getmetatable(c), tostring(c):match('^Card: ') ~= nil
                 """, name: "@test.lua")
-            #expect(results[0].string == "test.lua:2: calling 'poke' on bad self (Card expected, got table)")
+            #expect(
+                results[0].string
+                    == "test.lua:2: calling 'poke' on bad self (Card expected, got table: use ':' as in x:poke(...), not x.poke(...))"
+            )
             #expect(results[1].string == "locked")
             #expect(results[2].boolean == true)
         }

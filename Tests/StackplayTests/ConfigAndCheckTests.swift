@@ -57,7 +57,7 @@ func project(config: String) throws -> URL {
     ),
     (
         "return { reporter = \"xml\" }",
-        "stackplay: .stackplay.lua: 'reporter' must be 'human', 'tap' or 'json', got 'xml'"
+        "stackplay: .stackplay.lua: 'reporter' must be 'human', 'tap', 'json' or 'github', got 'xml'"
     ),
     ("return { jobs = 0 }", "stackplay: .stackplay.lua: 'jobs' must be a whole number from 1 to 1024, got 0"),
     (

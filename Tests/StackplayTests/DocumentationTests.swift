@@ -12,8 +12,10 @@ import Testing
             """
             local names = {}
             for k in pairs(stackplay) do names[#names + 1] = "stackplay." .. k end
-            local e = getmetatable(expect(1)).__index
+            local probe = expect(1)
+            local e = getmetatable(probe).__index
             for k in pairs(e) do names[#names + 1] = ":" .. k end
+            probe:to_equal(1)
             local s = stackplay.screen {}
             local objects = {
               s, s:notification_stack { items = { "a" } }, s:wallet_card_stack { items = { "b" }, name = "w" },

@@ -50,7 +50,7 @@ func badValues(type: String, doc: String) -> [(lua: String, mustFail: Bool)] {
         return [("-20", doc.contains(">= 0")), ("0/0", true), ("1/0", true), ("'wide'", true)]
             + (type == "integer" ? [("1.5", true)] : [])
     case "boolean": return [("'yes'", true)]
-    case "string": return [("{}", true)]
+    case "string", "string|integer": return [("{}", true)]
     default: return [("5", true)]  // items: a list of cards
     }
 }

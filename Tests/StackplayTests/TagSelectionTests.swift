@@ -25,15 +25,19 @@ import Testing
         }
         #expect(
             try list() == [
-                "x.lua: rtl swipe [rtl, smoke]", "x.lua: slow settle [slow]", "x.lua: plain",
-                "x.lua: rtl slow [rtl, slow]",
+                "x.lua: rtl swipe (tags: rtl, smoke)", "x.lua: slow settle (tags: slow)", "x.lua: plain",
+                "x.lua: rtl slow (tags: rtl, slow)",
             ])
-        #expect(try list("--tag", "rtl") == ["x.lua: rtl swipe [rtl, smoke]", "x.lua: rtl slow [rtl, slow]"])
-        #expect(try list("--tag", "smoke,slow", "--exclude-tag", "rtl") == ["x.lua: slow settle [slow]"])
-        #expect(try list("--exclude-tag", "slow") == ["x.lua: rtl swipe [rtl, smoke]", "x.lua: plain"])
+        #expect(
+            try list("--tag", "rtl") == [
+                "x.lua: rtl swipe (tags: rtl, smoke)", "x.lua: rtl slow (tags: rtl, slow)",
+            ])
+        #expect(
+            try list("--tag", "smoke,slow", "--exclude-tag", "rtl") == ["x.lua: slow settle (tags: slow)"])
+        #expect(try list("--exclude-tag", "slow") == ["x.lua: rtl swipe (tags: rtl, smoke)", "x.lua: plain"])
         #expect(
             try list("--filter", "plain", "--filter", "swipe") == [
-                "x.lua: rtl swipe [rtl, smoke]", "x.lua: plain",
+                "x.lua: rtl swipe (tags: rtl, smoke)", "x.lua: plain",
             ])
 
         let run = try stackplay(arguments: ["--tag", "slow", "x.lua"], in: folder)

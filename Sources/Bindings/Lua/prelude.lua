@@ -17,7 +17,7 @@ local type, ipairs, next, tostring, select, error = type, ipairs, next, tostring
 local rawget, rawlen, getmetatable, setmetatable = rawget, rawlen, getmetatable, setmetatable
 local xpcall, pcall, tonumber, load = xpcall, pcall, tonumber, load
 local format, concat, sort = string.format, table.concat, table.sort
-local find, match, gsub = string.find, string.match, string.gsub
+local find, match, gsub, sub = string.find, string.match, string.gsub, string.sub
 local math_type, floor, abs, huge = math.type, math.floor, math.abs, math.huge
 local explored = internal.explored
 
@@ -303,6 +303,53 @@ end
 local Expectation = {}
 Expectation.__index = Expectation
 
+--- The expectations made and not yet finished by a matcher, each with the line of its `expect`:
+--- one left at the end of a test fails it there (`expect(count == 3)` checks nothing).
+local unfinished = {}
+
+--- Raises, at the caller's caller's line (a metamethod's script), that `key` is an unknown
+--- `what` (a format for the key: "matcher %s") of table `t`, with the nearest of its string
+--- keys that `keep` keeps, or them all (after `listed`).
+local function unknown_name(what, key, t, keep, listed)
+  local names, k = {}, next(t)
+  while k ~= nil do
+    if type(k) == "string" and keep(k) then names[#names + 1] = k end
+    k = next(t, k)
+  end
+  sort(names)
+  local near = type(key) == "string" and nearest(key, names)
+  error(format("unknown " .. what, type(key) == "string" and ("'" .. key .. "'") or show(key))
+    .. (near and (" (did you mean '" .. near .. "'?)") or (" (" .. listed .. ": " .. concat(names, ", ") .. ")")), 3)
+end
+
+--- Reading a name an expectation does not have: the nearest matcher, at the script's line.
+local function unknown_matcher(_, key)
+  local function is_matcher(k) return find(k, "^to_") or k == "never" end
+  unknown_name("matcher %s", key, Expectation, is_matcher, "matchers")
+end
+
+--- The first expectation of `unfinished` as a failure at its own line, or nil; forgets them all.
+local function unfinished_failure()
+  local first
+  local e = next(unfinished)
+  while e ~= nil do
+    local position = unfinished[e]
+    if first == nil or position.order < first.order then first = position end
+    e = next(unfinished, e)
+  end
+  unfinished = {}
+  if first == nil then return nil end
+  local hint = first.boolean and "did you mean expect(...):to_be_truthy()?"
+    or "did you mean expect(...):to_equal(expected) or another matcher?"
+  local message = "expect at " .. first.at .. " has no matcher: " .. hint
+  return setmetatable({
+    message = first.at .. ": " .. message .. "\n  To fix: an expectation checks nothing until a matcher is "
+      .. "called on it (expect(x):to_be_truthy(), expect(x):to_equal(y), ...).",
+    position = first.at, assertion = true,
+  }, Failure)
+end
+local made = 0
+
 --- Lua: `expect(actual [, message])`, then a matcher (`:to_equal(expected)`, ...), or `:never()`
 --- first to negate it. The message, when given, heads the failure.
 function _ENV.expect(...)
@@ -311,7 +358,10 @@ function _ENV.expect(...)
   if message ~= nil and type(message) ~= "string" then
     error("bad argument #2 to 'expect' (string expected, got " .. type(message) .. ")", 2)
   end
-  return setmetatable({ actual = actual, negated = false, message = message }, Expectation)
+  local expectation = setmetatable({ actual = actual, negated = false, message = message }, Expectation)
+  made = made + 1
+  unfinished[expectation] = { at = where() or "?", order = made, boolean = type(actual) == "boolean" }
+  return expectation
 end
 
 function Expectation:never()
@@ -593,10 +643,21 @@ for name, method in next, Expectation do
         error(format("calling '%s' on bad self (use ':' as in expect(x):%s(...), not expect(x).%s(...))",
           name, name, name), 2)
       end
+      if name ~= "never" and name ~= "to_not" then unfinished[self] = nil end
       return method(self, ...)
     end
   end
 end
+--- The fields an expectation holds itself, read through `self` (`message` may be nil).
+local expectation_fields = { actual = true, negated = true, message = true }
+-- The matchers are the expectations' `__index` table; a name it has not is an unknown matcher.
+Expectation.__index = Expectation
+setmetatable(Expectation, {
+  __index = function(self, key)
+    if expectation_fields[key] then return nil end
+    return unknown_matcher(self, key)
+  end,
+})
 
 -- Tests --------------------------------------------------------------------------------------
 
@@ -632,6 +693,11 @@ local function read_tags(kind, options)
 end
 
 local function register(kind, name, options, fn)
+  local running = registry.running
+  if running then
+    error(format("'%s' called while the test %s runs: tests are defined at a file's top level, "
+      .. "and one defined inside a test would never run", kind, show(running)), 3)
+  end
   if type(name) ~= "string" then
     error(format("bad argument #1 to '%s' (string expected, got %s)", kind, type(name)), 3)
   end
@@ -797,15 +863,8 @@ end
 setmetatable(api, {
   __metatable = "locked",
   __index = function(_, key)
-    local names, k = {}, next(api)
-    while k ~= nil do
-      if type(k) == "string" then names[#names + 1] = k end
-      k = next(api, k)
-    end
-    sort(names)
-    local near = type(key) == "string" and nearest(key, names)
-    error(format("unknown field %s of stackplay%s", type(key) == "string" and ("'" .. key .. "'") or show(key),
-      near and (" (did you mean '" .. near .. "'?)") or (" (it has: " .. concat(names, ", ") .. ")")), 2)
+    -- "unknown field 'scren' of stackplay (did you mean 'screen'?)"
+    unknown_name("field %s of stackplay", key, api, function() return true end, "it has")
   end,
 })
 
@@ -817,6 +876,12 @@ local runner = {}
 --- reads and never changes: a list of copies was half of a 10,000-test file's listing), how many
 --- explorations the file declares, and whether a test is `only` (the others then do not run).
 function runner.tests()
+  -- an expectation the top level left without a matcher: the file fails there
+  local dangling = unfinished_failure()
+  if dangling then
+    registry.last_failure = dangling
+    error(rawget(dangling, "message"), 0)
+  end
   local focus = false
   for _, t in ipairs(registry.tests) do if t.mode == "only" then focus = true end end
   return registry.tests, #registry.explorations, focus
@@ -840,6 +905,11 @@ local function describe(captured)
   elseif type(err) == "string" then
     -- `assert(false)` and `error(msg, 0)` carry no position: add the test's line.
     local position = match(err, "^([^\n]-:%d+):") or captured.where
+    -- an error raised in stackplay's own Lua (a matcher's argument error) is the script's line's
+    if position and captured.where and find(position, "^stackplay/") then
+      err = captured.where .. sub(err, #position + 1)
+      position = captured.where
+    end
     result.message = match(err, "^[^\n]-:%d+:") and err or ((position and (position .. ": ") or "") .. err)
     result.position = position
   else
@@ -865,12 +935,18 @@ function runner.run(index, name)
   local function step(fn)
     local ok, captured = xpcall(fn, capture)
     if not ok and not failure then failure = captured end
+    -- an expectation the step left without a matcher fails it at that expectation's line
+    local dangling = unfinished_failure()
+    if dangling and not failure then failure = { value = dangling, traceback = "", where = dangling.position } end
   end
+  unfinished = {}
+  registry.running = t.name
   for _, fn in ipairs(registry.before_each) do
     if not failure then step(fn) end
   end
   if not failure then step(t.fn) end
   for _, fn in ipairs(registry.after_each) do step(fn) end
+  registry.running = nil
   if failure then return describe(failure) end
   return nil
 end

@@ -15,6 +15,9 @@ public struct TestRunner: Sendable {
     /// The run's seed (`--seed`): each test's `math.random` starts from a seed made from it and the
     /// test's file and name.
     public var seed: Int
+    /// The run's `--matrix`: a variant whose setting the test's screens all give themselves is
+    /// reported skipped, the one that runs is the test's own value (``Matrix/overridden(_:fixed:)``).
+    var matrix = Matrix()
 
     /// This runner's snapshot-restored states in this process (a forked worker has its own copy).
     let states = SnapshotStates()
@@ -185,7 +188,19 @@ public struct TestRunner: Sendable {
     /// the output or a trace differs between runs.
     public func run(_ test: TestCase, repeats: Int = 1) -> TestResult {
         if test.skipped { return TestResult(test: test, status: .skipped) }
-        return repeated(repeats) { [timed { runMirrorChecked(test) }] }[0]
+        return overridden(repeated(repeats) { [timed { runMirrorChecked(test) }] }[0])
+    }
+
+    /// `result`, or a skipped result saying why when its variant sets a key the test's screens
+    /// all set themselves, to another value than the one that runs (``Matrix/overridden(_:fixed:)``).
+    private func overridden(_ result: TestResult, fixed: [String: String]?? = nil) -> TestResult {
+        guard let reason = matrix.overridden(result.test.variant, fixed: fixed ?? result.fixedSettings) else {
+            return result
+        }
+        var skipped = TestResult(test: result.test, status: .skipped, message: reason)
+        skipped.seed = result.seed
+        skipped.seconds = result.seconds
+        return skipped
     }
 
     /// Runs `plain` and `mirrored`, its copy in the mirrored world (`--mirror`), as
@@ -209,7 +224,9 @@ public struct TestRunner: Sendable {
             checked.seconds += compared.seconds
             return [plainResult, checked]
         }
-        return (results[0], results[1])
+        // the twin's screens are the plain run's, and the mirrored run's but for the mirror
+        let fixed = results[0].fixedSettings
+        return (overridden(results[0], fixed: fixed), overridden(results[1], fixed: fixed))
     }
 
     /// `body`'s results (each timed) `repeats` times, each from a fresh start: a result that differs
@@ -317,6 +334,7 @@ public struct TestRunner: Sendable {
         }
         result.requestedTraces = lua.session.requestedRecorders.map(\.text)
         result.asksMirror = lua.session.asksMirror
+        result.fixedSettings = lua.session.fixedSettings
         if result.status == .failed { result.dump = lua.session.dump() }
         if result.status == .failed, result.kind == .failure, let moving = lua.session.stillAnimating() {
             result.message += "\n" + moving
@@ -364,9 +382,16 @@ public struct TestRunner: Sendable {
     /// expectation failed is a failure (with both sides), not an error: its failure reaches here
     /// as text, and the prelude keeps the last one for comparison.
     static func failed(_ test: TestCase, _ error: LuaFailure, in lua: LuaState? = nil) -> TestResult {
+        let frames = scriptFrames(error.traceback)
+        var message = error.message
+        var at = position(in: message)
+        // An error raised in stackplay's own Lua is placed at the script's nearest frame.
+        if at.hasPrefix("stackplay/"), let script = firstFrame(frames) ?? firstFrame(error.traceback) {
+            message = script + message.dropFirst(at.count)
+            at = script
+        }
         var result = TestResult(
-            test: test, status: .failed, message: error.message, traceback: scriptFrames(error.traceback),
-            position: position(in: error.message))
+            test: test, status: .failed, message: budgetHint(message), traceback: frames, position: at)
         if test.index == 0, error.kind == .error, let lua,
             case .table(let fields)? = try? lua.callRunner("last_failure", []).first,
             fields["message"]?.string == error.message
@@ -385,11 +410,40 @@ public struct TestRunner: Sendable {
     static func scriptFrames(_ traceback: String) -> String {
         let noise = [
             "stackplay/", "(...tail calls...)", "in function 'xpcall'", "in function 'error'", "[C]: in ?",
-            "'raw_xpcall'", "[C]: in metamethod 'index'",
+            "'raw_xpcall'", "[C]: in metamethod 'index'", "[C]: in upvalue 'golden'",
+            "[C]: in upvalue 'audit'",
         ]
         let kept = traceback.split(separator: "\n").filter { line in !noise.contains { line.contains($0) } }
         guard kept.count > 1 else { return "" }
         return kept.joined(separator: "\n")
+    }
+
+    /// A budget stop's message with the flag that raises the budget (`--cpu-budget`,
+    /// `--memory-budget`) under it; any other message as it is.
+    static func budgetHint(_ message: String) -> String {
+        guard message.contains("stopped: the script used its ") else { return message }
+        if message.contains(" of CPU time") {
+            return message
+                + "\n  To fix: a test that needs more raises it with --cpu-budget SECONDS (cpu_budget in .stackplay.lua)."
+        }
+        if message.contains(" of memory") {
+            return message
+                + "\n  To fix: a test that needs more raises it with --memory-budget MIB (memory_budget in .stackplay.lua)."
+        }
+        return message
+    }
+
+    /// The `path:line` of a traceback's first frame outside stackplay's own Lua, or nil.
+    static func firstFrame(_ traceback: String) -> String? {
+        for line in traceback.split(separator: "\n") {
+            let frame = line.drop { $0 == "\t" || $0 == " " }
+            guard !frame.hasPrefix("stackplay/"), !frame.hasPrefix("["), !frame.hasPrefix("(") else {
+                continue
+            }
+            let at = position(in: String(frame))
+            if !at.isEmpty { return at }
+        }
+        return nil
     }
 
     /// The `path:line` a message starts with, or "".

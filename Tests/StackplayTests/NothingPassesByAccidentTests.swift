@@ -1,0 +1,268 @@
+import Foundation
+import Testing
+
+/// Issue 35: a test that checks nothing, a variant that never ran and a failure placed in
+/// stackplay's own files are each reported, at the script's line, in every report format.
+@Suite struct NothingPassesByAccidentTests {
+    /// A file with an `expect` that has no matcher (line 3) and a `test` inside a test (line 6).
+    static let unfinished = """
+        local count = 3
+        test("dangling", function()
+          expect(count == 99)
+        end)
+        test("nested", function()
+          test("inner", function() end)
+        end)
+        test("fine", function()
+          expect(count):to_equal(3)
+          expect(count):never():to_equal(4)
+        end)
+
+        """
+
+    @Test func anExpectWithoutAMatcherAndATestInsideATestFailAtTheirLines() throws {
+        let run = try runScript(Self.unfinished)
+        #expect(run.status == 1)
+        #expect(run.stdout == "x.lua\n  FAIL dangling\n  FAIL nested\n  ok   fine\n1 passed, 2 failed\n")
+        #expect(
+            run.stderr.contains(
+                "x.lua:3: expect at x.lua:3 has no matcher: did you mean expect(...):to_be_truthy()?"))
+        #expect(
+            run.stderr.contains(
+                "x.lua:6: 'test' called while the test \"nested\" runs: tests are defined at a file's top level"
+            ))
+        let json = try runScript(Self.unfinished, ["--json"])
+        let tests = try testsOf(json.stdout)
+        #expect(tests.map { $0["failure_position"] as? String } == ["x.lua:3", "x.lua:6", ""])
+        #expect(tests.map { $0["kind"] as? String } == ["failure", "error", nil])
+    }
+
+    @Test func aWholeScriptWithADanglingExpectFailsAtItsLine() throws {
+        let run = try runScript("local x = 1\nexpect(x == 2)\n")
+        #expect(run.status == 1)
+        #expect(run.stdout == "x.lua\n  FAIL (whole script)\n0 passed, 1 failed\n")
+        #expect(run.stderr.hasPrefix("stackplay: x.lua:2: expect at x.lua:2 has no matcher"))
+    }
+
+    @Test func checkFindsDanglingExpectsNestedTestsAndDuplicateNamesWithoutRunning() throws {
+        let script =
+            Self.unfinished + """
+                test("fine", function() end)
+                local e = expect(1)
+                e:to_equal(1)
+                print(expect(2) ~= nil)
+                expect(3)
+                  :to_equal(3)
+
+                """
+        let folder = try temporaryFolder(["y.lua": script])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let checked = try stackplay(arguments: ["check", "y.lua"], in: folder)
+        #expect(checked.status == 1)
+        #expect(checked.stdout == "1 checked, 3 problems\n")
+        #expect(
+            checked.stderr.split(separator: "\n").map(String.init) == [
+                "stackplay: y.lua:3: expect(...) has no matcher: it checks nothing (did you mean expect(...):to_be_truthy()?)",
+                "stackplay: y.lua:6: 'test' inside the test at line 5: tests are defined at a file's top level; this one would never run",
+                "stackplay: y.lua:12: a test called \"fine\" is already defined at line 8: give each test its own name",
+            ])
+    }
+
+    /// The JSON report's tests.
+    private func testsOf(_ stdout: String) throws -> [[String: Any]] {
+        let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any]
+        return object?["tests"] as? [[String: Any]] ?? []
+    }
+
+    // MARK: 2. A variant is what ran
+
+    static let fixesDirection = """
+        test("fixes ltr", function()
+          local screen = stackplay.screen { layout_direction = "ltr" }
+          expect(screen:settings().layout_direction):to_equal("ltr")
+        end)
+
+        """
+    static let matrix = ["--matrix", "layout_direction=rtl,ltr", "--matrix", "dynamic_type=large,AX5"]
+    static let reason = "skipped: the test sets layout_direction itself"
+
+    @Test func aTwoByTwoMatrixOverATestThatFixesOneKeyRunsTwoAndSkipsTwoInEveryFormat() throws {
+        let human = try runScript(Self.fixesDirection, Self.matrix)
+        #expect(human.status == 0)
+        #expect(human.stderr == "")
+        #expect(
+            human.stdout == """
+                x.lua
+                  skip fixes ltr [rtl, large] (\(Self.reason))
+                  skip fixes ltr [rtl, AX5] (\(Self.reason))
+                  ok   fixes ltr [ltr, large]
+                  ok   fixes ltr [ltr, AX5]
+                2 passed, 0 failed, 2 skipped
+
+                """)
+        let tap = try runScript(Self.fixesDirection, ["--tap"] + Self.matrix)
+        #expect(tap.status == 0)
+        #expect(
+            tap.stdout.split(separator: "\n").filter { $0.hasPrefix("ok") }.map(String.init) == [
+                "ok 1 - x.lua: fixes ltr [rtl, large] # SKIP the test sets layout_direction itself",
+                "ok 2 - x.lua: fixes ltr [rtl, AX5] # SKIP the test sets layout_direction itself",
+                "ok 3 - x.lua: fixes ltr [ltr, large]", "ok 4 - x.lua: fixes ltr [ltr, AX5]",
+            ])
+        let json = try runScript(Self.fixesDirection, ["--json"] + Self.matrix)
+        let tests = try testsOf(json.stdout)
+        #expect(tests.map { $0["status"] as? String } == ["skipped", "skipped", "passed", "passed"])
+        #expect(tests.map { $0["message"] as? String } == [Self.reason, Self.reason, "", ""])
+        let folder = try temporaryFolder(["x.lua": Self.fixesDirection])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junit = try stackplay(arguments: ["--junit", "r.xml"] + Self.matrix + ["x.lua"], in: folder)
+        #expect(junit.status == 0)
+        let xml = try String(contentsOf: folder.appendingPathComponent("r.xml"), encoding: .utf8)
+        #expect(xml.components(separatedBy: "<skipped message=\"\(Self.reason)\"/>").count == 3)
+        #expect(xml.contains("skipped=\"2\""))
+    }
+
+    @Test func aTestThatSetsBothKeysRunsOnceAndMirrorSkipsAlike() throws {
+        let both = """
+            test("fixes both", function()
+              local screen = stackplay.screen { layout_direction = "rtl", dynamic_type = "ax5" }
+              expect(screen:settings().dynamic_type):to_equal("AX5")
+            end)
+
+            """
+        let run = try runScript(both, Self.matrix)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("  ok   fixes both [rtl, AX5]\n"))
+        #expect(run.stdout.hasSuffix("1 passed, 0 failed, 3 skipped\n"))
+        #expect(run.stdout.contains("(skipped: the test sets layout_direction and dynamic_type itself)"))
+        let mirrored = try runScript(
+            Self.fixesDirection, ["--mirror", "--matrix", "layout_direction=rtl,ltr"])
+        #expect(mirrored.status == 0)
+        #expect(mirrored.stdout.hasSuffix("2 passed, 0 failed, 2 skipped\n"))
+        #expect(mirrored.stdout.contains("  skip fixes ltr [rtl, mirrored] (\(Self.reason))\n"))
+    }
+
+    @Test func listNamesTagsApartFromVariants() throws {
+        let run = try runScript(
+            "test('t', { tags = { 'ltr', 'wallet' } }, function() end)\n",
+            ["--list", "--matrix", "layout_direction=rtl"])
+        #expect(run.status == 0)
+        #expect(run.stdout == "x.lua: t [rtl] (tags: ltr, wallet)\n")
+    }
+
+    // MARK: 4. Every failure points at the user's line
+
+    static let notRecording = """
+        test("golden on a plain screen", function()
+          local screen = stackplay.screen {}
+          expect(screen):to_match_trace("golden/x.jsonl")
+        end)
+
+        """
+
+    @Test func aMatcherMisusedIsPlacedAtTheScriptsLineInEveryFormat() throws {
+        let human = try runScript(Self.notRecording)
+        #expect(human.status == 1)
+        #expect(
+            human.stderr.contains(
+                "\nx.lua:3: bad argument #1 to 'to_match_trace' (the screen is not recorded"))
+        #expect(!human.stderr.contains("stackplay/"))
+        let json = try runScript(Self.notRecording, ["--json"])
+        let test = try #require(try testsOf(json.stdout).first)
+        #expect(test["failure_position"] as? String == "x.lua:3")
+        #expect(test["position"] as? String == "x.lua:1")
+        #expect(!json.stdout.contains("stackplay/prelude"))
+        let tap = try runScript(Self.notRecording, ["--tap"])
+        #expect(tap.stdout.contains("  at: \"x.lua:3\"\n"))
+        #expect(!tap.stdout.contains("stackplay/prelude"))
+        let folder = try temporaryFolder(["x.lua": Self.notRecording])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try stackplay(arguments: ["--junit", "r.xml", "x.lua"], in: folder)
+        let xml = try String(contentsOf: folder.appendingPathComponent("r.xml"), encoding: .utf8)
+        #expect(xml.contains("line=\"1\""))
+        #expect(xml.contains("<property name=\"failure_position\" value=\"x.lua:3\"/>"))
+        #expect(!xml.contains("stackplay/prelude"))
+        // a whole script, whose error reaches the runner as text
+        let whole = try runScript(
+            "local screen = stackplay.screen {}\nexpect(screen):to_match_trace('g.jsonl')\n")
+        #expect(whole.stderr.hasPrefix("stackplay: x.lua:2: bad argument #1 to 'to_match_trace'"))
+        #expect(!whole.stderr.contains("stackplay/"))
+    }
+
+    @Test func theGitHubReporterPutsEachFailureOnItsFailingLine() throws {
+        let script = """
+            test("a, b: 100%", function()
+              local n = 2
+              expect(n, "two\\nlines"):to_equal(3)
+            end)
+            test("passes", function() end)
+
+            """
+        let run = try runScript(script, ["--reporter", "github"])
+        #expect(run.status == 1)
+        #expect(run.stderr == "")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.last == "1 passed, 1 failed")
+        // `::error key=value,...::message`, as GitHub parses a workflow command
+        let annotation = try #require(lines.first)
+        #expect(annotation.hasPrefix("::error "))
+        let body = annotation.dropFirst("::error ".count)
+        let separator = try #require(body.range(of: "::"))
+        let properties = Dictionary(
+            uniqueKeysWithValues: body[..<separator.lowerBound].split(separator: ",").map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                return (parts[0], parts[1])
+            })
+        #expect(properties["file"] == "x.lua")
+        #expect(properties["line"] == "3")
+        #expect(properties["title"] == "x.lua%3A a%2C b%3A 100%25")
+        let message = String(body[separator.upperBound...])
+        #expect(message.hasPrefix("x.lua:3: two%0Alines: values differ%0A  expected: 3%0A    actual: 2"))
+        #expect(!message.contains("\n"))
+        let usage = try runScript(script, ["--reporter", "gihub"])
+        #expect(usage.status == 64)
+        #expect(usage.stdout == "")
+        #expect(
+            usage.stderr.contains(
+                "--reporter needs one of human, tap, json, github (did you mean 'github'?), not 'gihub'"))
+    }
+
+    // MARK: 6. Messages
+
+    @Test func anUnknownMatcherAndAMethodCalledWithADotSaySo() throws {
+        let run = try runScript(
+            """
+            test("typo", function() expect(1):to_equl(1) end)
+            test("dot", function()
+              local stack = stackplay.screen {}:notification_stack { items = { "a" } }
+              stack.card("a")
+            end)
+            test("screen dot", function() stackplay.screen {}.settle() end)
+
+            """)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("x.lua:1: unknown matcher 'to_equl' (did you mean 'to_equal'?)"))
+        #expect(
+            run.stderr.contains(
+                "x.lua:4: calling 'card' on bad self (stackplay.notification_stack expected, got string: "
+                    + "use ':' as in x:card(...), not x.card(...))"))
+        #expect(run.stderr.contains("x.lua:6: calling 'settle' on bad self"))
+        #expect(run.stderr.contains("use ':' as in x:settle(...), not x.settle(...))"))
+    }
+
+    @Test func aBudgetStopNamesTheFlagThatRaisesIt() throws {
+        let cpu = try runScript("while true do end\n", ["--cpu-budget", "0.2"])
+        #expect(cpu.status == 1)
+        #expect(cpu.stderr.contains("stopped: the script used its 0.2 s of CPU time\n"))
+        #expect(cpu.stderr.contains("--cpu-budget SECONDS"))
+        let memory = try runScript("local t = {} for i = 1, 1e9 do t[i] = i end\n", ["--memory-budget", "2"])
+        #expect(memory.status == 1)
+        #expect(memory.stderr.contains("--memory-budget MIB"))
+    }
+
+    @Test func repeatSaysEachTestRanNTimesIdentically() throws {
+        let run = try runScript("test('a', function() end)\ntest('b', function() end)\n", ["--repeat", "5"])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasSuffix("2 passed, 0 failed (each test ran 5 times, identically)\n"))
+    }
+}
