@@ -227,6 +227,71 @@ import Testing
                 "--reporter needs one of human, tap, json, github (did you mean 'github'?), not 'gihub'"))
     }
 
+    // MARK: 5. One API, consistent
+
+    @Test func integerIdsGoInAndComeBackAsIntegersEverywhere() throws {
+        let run = try runScript(
+            """
+            test("ids", function()
+              local screen = stackplay.screen {}
+              local wallet = screen:wallet_card_stack { items = { 1, 2, 3 }, selection = 1 }
+              expect(wallet:selection()):to_equal(1)
+              expect(math.type(wallet:selection())):to_equal("integer")
+              wallet:select(2); screen:settle()
+              expect(wallet:selection()):to_equal(2)
+              expect(wallet:card(3).id):to_equal(3)
+              local hit = screen:hit_test(wallet:point(3))
+              expect(hit.card):to_equal(3)
+              expect(hit.target):to_equal("card:3")
+              local tapped = screen:tap(wallet:point(3))
+              expect(tapped.card):to_equal(3)
+              expect(wallet:tap(1).card):to_equal(1)
+              local _, down = screen:touch_down(wallet:point(2))
+              expect(down.card):to_equal(2)
+              local named = screen:notification_stack { items = { "a", 7 }, y = 700, name = "n" }
+              expect(named:ids()):to_equal { "a", 7 }
+              expect(wallet:state().selection):to_be_type("string")
+            end)
+            test("scroll has one value", function()
+              local cards = stackplay.screen {}:sticky_stacked_cards { items = { "a", "b", "c" } }
+              expect(cards:scroll(9)):to_equal(0)
+              expect(select("#", cards:scroll(300))):to_equal(1)
+            end)
+
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "x.lua\n  ok   ids\n  ok   scroll has one value\n2 passed, 0 failed\n")
+        #expect(run.stderr == "")
+    }
+
+    @Test func settingNamesAreReadInAnyCaseEverywhereAndAMissSuggests() throws {
+        let script = """
+            local screen = stackplay.screen { layout_direction = "RTL", dynamic_type = "ax5" }
+            expect(screen:settings().layout_direction):to_equal("rtl")
+            expect(screen:settings().dynamic_type):to_equal("AX5")
+            screen:set_layout_direction("LTR")
+            expect(screen:settings().layout_direction):to_equal("ltr")
+            screen:set_dynamic_type("XSMALL")
+            expect(screen:settings().dynamic_type):to_equal("xSmall")
+
+            """
+        let run = try runScript(script)
+        #expect(run.status == 0, "\(run.stderr)")
+        let matrix = try runScript(
+            "print(stackplay.screen {}:settings().layout_direction)\n", ["--matrix", "layout_direction=RTL"])
+        #expect(matrix.status == 0, "\(matrix.stderr)")
+        #expect(matrix.stdout.contains("      | rtl\n"))
+        let config = try runScript(
+            "print(stackplay.screen {}:settings().layout_direction)\n",
+            files: [".stackplay.lua": "return { screen = { layout_direction = 'Rtl' } }"])
+        #expect(config.status == 0, "\(config.stderr)")
+        #expect(config.stdout.contains("      | rtl\n"))
+        let miss = try runScript("stackplay.screen { layout_direction = 'rlt' }\n")
+        #expect(miss.status == 1)
+        #expect(miss.stderr.contains("x.lua:1: bad argument #1 to 'screen' (field 'layout_direction': "))
+        #expect(miss.stderr.contains("(did you mean 'rtl'?)"))
+    }
+
     // MARK: 6. Messages
 
     @Test func anUnknownMatcherAndAMethodCalledWithADotSaySo() throws {
