@@ -264,6 +264,42 @@ import Testing
         #expect(run.stderr == "")
     }
 
+    /// Each return value the README states, with how many values there are.
+    @Test func everyMethodReturnsWhatTheReadmeSays() throws {
+        let run = try runScript(
+            """
+            local function count(...) return select("#", ...), ... end
+            local screen = stackplay.screen {}
+            local stack = screen:notification_stack { items = { "a", "b" }, dismissible = true }
+            local n, on = count(screen:toggle_reduce_motion())
+            expect(n):to_equal(1); expect(on):to_equal(true)
+            screen:toggle_reduce_motion()
+            n = count(screen:set_reduce_motion(false)); expect(n):to_equal(0)
+            local hit; n, hit = count(stack:tap()); expect(n):to_equal(1)
+            expect(hit):to_equal { component = "notifications", target = "stack" }
+            screen:settle()
+            n, hit = count(stack:drag("b", { x = -150 })); expect(n):to_equal(1)
+            expect(hit.card):to_equal("b")
+            screen:settle()
+            local x, y = stack:point("a")
+            n, hit = count(screen:drag(x, y, { x = 1, y = 0 })); expect(n):to_equal(1)
+            expect(hit.card):to_equal("a")
+            local handled; n, handled = count(screen:escape()); expect(n):to_equal(1)
+            expect(handled):to_be_type("boolean")
+            n, handled = count(stack:escape()); expect(n):to_equal(1)
+            expect(handled):to_be_type("boolean")
+            local wallet = screen:wallet_card_stack { items = { "v" }, y = 400, name = "w" }
+            local did; n, did = count(wallet:activate(wallet:accessibility()[1].id)); expect(n):to_equal(1)
+            expect(did):to_equal(true)
+            local e = expect(3)
+            expect(e:to_be_greater_than(0)):to_equal(e)
+            expect(3):to_be_greater_than(0):to_be_less_than(10)
+
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "")
+    }
+
     @Test func settingNamesAreReadInAnyCaseEverywhereAndAMissSuggests() throws {
         let script = """
             local screen = stackplay.screen { layout_direction = "RTL", dynamic_type = "ax5" }
