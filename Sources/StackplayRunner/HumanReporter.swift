@@ -54,7 +54,9 @@ struct HumanReporter: Reporter {
         case .failed: mark = marks.failed
         case .skipped: mark = marks.skipped
         }
-        let name = test.index == 0 ? "(whole script)" : terminalSafe(test.name)
+        // a whole script's variant (`--matrix`, `--mirror`) named as a test's is: `(whole script) [rtl]`
+        let variant = test.index == 0 && !test.variant.isEmpty ? " [\(terminalSafe(test.variant.label))]" : ""
+        let name = test.index == 0 ? "(whole script)" + variant : terminalSafe(test.name)
         // a skipped test's reason (a `--matrix` variant the test overrides) on its line
         sink.line(
             mark,

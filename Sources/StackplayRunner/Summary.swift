@@ -29,6 +29,6 @@ struct Summary {
         return counts
             + (failed == 0
                 ? " (each test ran \(repeats) times, identically)"
-                : " (each test ran \(repeats) times, identically unless it failed as flaky)")
+                : " (each test ran \(repeats) times; one whose runs differed failed as flaky)")
     }
 }

@@ -42,6 +42,19 @@ import Testing
         #expect(run.status == 1)
         #expect(run.stdout == "x.lua\n  FAIL (whole script)\n0 passed, 1 failed\n")
         #expect(run.stderr.hasPrefix("stackplay: x.lua:2: expect at x.lua:2 has no matcher"))
+        // each run of it, also those its listing is not (a matrix variant)
+        let variant = try runScript(
+            "if stackplay.screen {}:settings().layout_direction == 'rtl' then\n  expect(1 == 2)\nend\n",
+            ["--matrix", "layout_direction=ltr,rtl"])
+        #expect(variant.status == 1)
+        #expect(
+            variant.stdout
+                == "x.lua\n  ok   (whole script) [ltr]\n  FAIL (whole script) [rtl]\n1 passed, 1 failed\n")
+        #expect(variant.stderr.hasPrefix("stackplay: x.lua:2: expect at x.lua:2 has no matcher"))
+        let repeated = try runScript("expect(1):to_equal(2)\n", ["--repeat", "2"])
+        #expect(
+            repeated.stdout.hasSuffix(
+                "0 passed, 1 failed (each test ran 2 times; one whose runs differed failed as flaky)\n"))
     }
 
     @Test func checkFindsDanglingExpectsNestedTestsAndDuplicateNamesWithoutRunning() throws {

@@ -271,7 +271,12 @@ public struct TestRunner: Sendable {
                 wholeScript: test.index == 0,
                 into: &lua)
             if test.index == 0 {
-                result = TestResult(test: test, status: .passed)
+                // an `expect` the script left without a matcher fails it (its listing checks the same)
+                if case .table(let fields)? = try state.callRunner("unfinished", []).first {
+                    result = Self.failure(test, fields)
+                } else {
+                    result = TestResult(test: test, status: .passed)
+                }
             } else {
                 let outcome = try state.callRunner("run", [.integer(test.index), .string(test.baseName)])
                 switch outcome.first {
@@ -289,16 +294,7 @@ public struct TestRunner: Sendable {
                             + "test names and count must not depend on math.random, os.time or os.clock at its top level",
                         position: test.position)
                 case .table(let fields)?:
-                    result = TestResult(
-                        test: test, status: .failed,
-                        message: LuaFailure.bounded(fields["message"]?.string ?? ""),
-                        traceback: LuaFailure.bounded(
-                            traceback: Self.scriptFrames(fields["traceback"]?.string ?? "")),
-                        position: fields["position"]?.string ?? "")
-                    if fields["assertion"]?.boolean == true { result.kind = .failure }
-                    result.expected = LuaFailure.bounded(fields["expected"]?.string ?? "")
-                    result.actual = LuaFailure.bounded(fields["actual"]?.string ?? "")
-                    result.diff = LuaFailure.bounded(fields["diff"]?.string ?? "")
+                    result = Self.failure(test, fields)
                 default:
                     result = TestResult(
                         test: test, status: .failed,
@@ -310,6 +306,20 @@ public struct TestRunner: Sendable {
         }
         result.seed = seed
         if let lua { Self.collect(lua, into: &result) }
+        return result
+    }
+
+    /// The failed result of `test` from the prelude's description of its failure (`describe`).
+    private static func failure(_ test: TestCase, _ fields: [String: LuaValue]) -> TestResult {
+        var result = TestResult(
+            test: test, status: .failed,
+            message: LuaFailure.bounded(fields["message"]?.string ?? ""),
+            traceback: LuaFailure.bounded(traceback: scriptFrames(fields["traceback"]?.string ?? "")),
+            position: fields["position"]?.string ?? "")
+        if fields["assertion"]?.boolean == true { result.kind = .failure }
+        result.expected = LuaFailure.bounded(fields["expected"]?.string ?? "")
+        result.actual = LuaFailure.bounded(fields["actual"]?.string ?? "")
+        result.diff = LuaFailure.bounded(fields["diff"]?.string ?? "")
         return result
     }
 
