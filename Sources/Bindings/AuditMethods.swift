@@ -13,7 +13,8 @@ public enum AuditMethods {
     public static func types(_ names: [String]) -> Result<[AuditType], LuaError> {
         var types: [AuditType] = []
         for name in names {
-            guard let type = AuditType(rawValue: name) else {
+            // in any case, as every name of a setting is read (`"Hit_Region"`)
+            guard let type = AuditType(rawValue: name.lowercased()) else {
                 let known = AuditType.allCases.map(\.rawValue)
                 var detail = "unknown audit type '\(name)'"
                 if let near = nearestName(to: name, in: known) { detail += " (did you mean '\(near)'?)" }

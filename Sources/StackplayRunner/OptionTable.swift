@@ -27,7 +27,11 @@ extension Options {
                 """
         ) { options, flag throws(UsageError) in options.excludedTags += try tagList(flag) },
         OptionSpec(
-            "--list", commands: [.run], help: "list the tests that would run, and exit"
+            "--list", commands: [.run],
+            help: """
+                list the tests that would run, and exit: 'name [rtl, AX5]
+                (tags: a, b)', each variant in brackets, its tags apart
+                """
         ) { options, _ in options.list = true },
         OptionSpec(
             "--verbose", commands: [.run],
@@ -185,7 +189,9 @@ extension Options {
                 (repeatable): layout_direction=ltr,rtl, reduce_motion=on,off,
                 dynamic_type=all|large,AX5,..., width=N,..., height=N,...,
                 device=iphone-se,iphone-15,iphone-15-pro-max,ipad; a screen's own
-                settings win; reports name the variant: 'name [rtl, AX5]'
+                settings win; reports name the variant: 'name [rtl, AX5]'; a
+                test whose screens all set a key runs once for it, the others
+                skipped ('skipped: the test sets layout_direction itself')
                 """
         ) { options, flag throws(UsageError) in
             do throws(VariantError) { try options.matrix.add(flag.text) } catch {

@@ -322,6 +322,7 @@ import Testing
             expect(screen:settings().layout_direction):to_equal("ltr")
             screen:set_dynamic_type("XSMALL")
             expect(screen:settings().dynamic_type):to_equal("xSmall")
+            expect(screen:audit { types = { "Hit_Region" } }):to_equal {}
 
             """
         let run = try runScript(script)
@@ -335,6 +336,8 @@ import Testing
             files: [".stackplay.lua": "return { screen = { layout_direction = 'Rtl' } }"])
         #expect(config.status == 0, "\(config.stderr)")
         #expect(config.stdout.contains("      | rtl\n"))
+        let audit = try runScript("stackplay.screen {}\n", ["--audit=HIT_REGION"])
+        #expect(audit.status == 0, "\(audit.stderr)")
         let miss = try runScript("stackplay.screen { layout_direction = 'rlt' }\n")
         #expect(miss.status == 1)
         #expect(miss.stderr.contains("x.lua:1: bad argument #1 to 'screen' (field 'layout_direction': "))
