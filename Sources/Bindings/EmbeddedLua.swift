@@ -661,7 +661,6 @@ end
 --- The fields an expectation holds itself, read through `self` (`message` may be nil).
 local expectation_fields = { actual = true, negated = true, message = true }
 -- The matchers are the expectations' `__index` table; a name it has not is an unknown matcher.
-Expectation.__index = Expectation
 setmetatable(Expectation, {
   __index = function(self, key)
     if expectation_fields[key] then return nil end
