@@ -194,6 +194,22 @@ import Testing
         #expect(xml.contains("line=\"1\""))
         #expect(xml.contains("<property name=\"failure_position\" value=\"x.lua:3\"/>"))
         #expect(!xml.contains("stackplay/prelude"))
+        // the trace viewer's data (`--artifacts`, where every screen records)
+        let viewed = try temporaryFolder([
+            "y.lua": """
+            test("golden of a number", function()
+              stackplay.screen {}:advance(0.1)
+              expect(42):to_match_trace("g.jsonl")
+            end)
+
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: viewed) }
+        let artifacts = try stackplay(arguments: ["--artifacts", "art", "y.lua"], in: viewed)
+        #expect(artifacts.status == 1)
+        let page = try String(contentsOf: viewed.appendingPathComponent("art/report.html"), encoding: .utf8)
+        #expect(page.contains("y.lua:3: bad argument #1 to 'to_match_trace'"))
+        #expect(!page.contains("stackplay/prelude"))
         // a whole script, whose error reaches the runner as text
         let whole = try runScript(
             "local screen = stackplay.screen {}\nexpect(screen):to_match_trace('g.jsonl')\n")
