@@ -364,7 +364,9 @@ function _ENV.expect(...)
   check_arity("expect", select("#", ...), 1)
   local actual, message = ...
   if message ~= nil and type(message) ~= "string" then
-    error("bad argument #2 to 'expect' (string expected, got " .. type(message) .. ")", 2)
+    -- `expect(c:point("a"))`: a call gives all its values, the second one taken for the message
+    error("bad argument #2 to 'expect' (string expected, got " .. type(message) .. ": the second argument "
+      .. "is a message; to check the first value of a call that returns several, use expect((f(...))))", 2)
   end
   local expectation = setmetatable({ actual = actual, negated = false, message = message }, Expectation)
   made = made + 1

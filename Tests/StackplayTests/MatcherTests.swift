@@ -92,7 +92,11 @@ import Testing
             "x.lua:1: bad argument #1 to 'to_be_type' (a Lua type name expected"
         ),
         ("expect('a'):to_match('%')", "x.lua:1: bad argument #1 to 'to_match' (malformed pattern \"%\")"),
-        ("expect(1, 2)", "x.lua:1: bad argument #2 to 'expect' (string expected, got number)"),
+        (
+            "expect(1, 2)",
+            "x.lua:1: bad argument #2 to 'expect' (string expected, got number: the second argument is a message; "
+                + "to check the first value of a call that returns several, use expect((f(...))))"
+        ),
     ])
     func matchersRefuseBadArgumentsAtTheScriptsLine(script: String, message: String) throws {
         let run = try runScript(script + "\n")
