@@ -78,7 +78,8 @@ enum LuaSnapshot {
         return .table([
             "kind": .string(snapshot.kind.rawValue), "name": .string(snapshot.name),
             "frame": rect(snapshot.frame),
-            "cards": .array(snapshot.cards.map(card)), "parts": .table(parts), "state": state(of: snapshot),
+            "cards": .array(snapshot.cards.map(card)), "leaving": .array(snapshot.leaving.map(card)),
+            "parts": .table(parts), "state": state(of: snapshot),
         ])
     }
 
