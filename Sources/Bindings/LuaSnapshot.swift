@@ -144,6 +144,11 @@ enum LuaSnapshot {
             if component.cards.count > dumpedCards {
                 lines.append("    ... and \(component.cards.count - dumpedCards) more cards")
             }
+            // G8: the cards on their way out, fading.
+            for card in component.leaving.prefix(dumpedCards) {
+                lines.append(
+                    "    leaving \(card.id): \(text(card.frame)) opacity \(formatNumber(card.opacity))")
+            }
             for part in component.parts {
                 lines.append(
                     "    \(part.name): \(text(part.frame)) opacity \(formatNumber(part.opacity))"
