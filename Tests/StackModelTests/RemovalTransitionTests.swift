@@ -148,3 +148,16 @@ struct RemovalTransitionTests {
         #expect(wallet.snapshot(in: screen.settings).part("detail") == nil)
     }
 }
+
+extension RemovalTransitionTests {
+    @Test("N17 a replacement that keeps the count carries no animation: the card goes at once")
+    func sameCountReplacementIsImmediate() throws {
+        let f = try F(expanded: true)
+        var cards = f.stack.cards
+        cards[1] = CardSpec(id: "news", height: 70)
+        try f.stack.setCards(cards, in: f.screen.settings)
+        #expect(f.snapshot.leaving.isEmpty)
+        #expect(f.card("news").opacity == 1)
+        #expect(f.snapshot.frame.height == 364)
+    }
+}
