@@ -45,3 +45,36 @@ test("W12 an unknown size is an error that names the argument", function()
   local screen = stackplay.screen {}
   expect(function() screen:set_dynamic_type("larg") end):to_raise("did you mean 'large'?")
 end)
+
+-- The notification header (N18): as tall as its title's line of .title3 bold, at least 44.
+local lock = require "helpers.lock_screen"
+
+test("N18 N8 at the default size the header is 44 high and the first card 54 below the top", function()
+  local _, stack = lock.opened()
+  expect(stack:part("header").height):to_equal(44)
+  expect(stack:part("Show less").height):to_equal(44)
+  expect(stack:card("messages").y):to_equal(180 + 54)
+end)
+
+test("N18 at AX5 the header is 65 high (title3's line) and every card moves down 21", function()
+  local _, large = lock.opened()
+  local _, ax5 = lock.opened { dynamic_type = "AX5" }
+  expect(ax5:part("header").height):to_equal(65)
+  local show_less = ax5:part("Show less")
+  expect(show_less.height):to_equal(58)               -- subheadline's line at AX5
+  expect(show_less.y + show_less.height / 2):to_equal(180 + 65 / 2)
+  for _, id in ipairs { "messages", "calendar", "mail", "fitness" } do
+    expect(ax5:card(id).y):to_equal(large:card(id).y + 21)
+  end
+  expect(ax5:frame().height):to_equal(large:frame().height + 21)
+end)
+
+test("N18 the header follows every size: 44 up to AX2, then 51, 58, 65", function()
+  local expected = { large = 44, xxxLarge = 44, AX1 = 44, AX2 = 44, AX3 = 51, AX4 = 58, AX5 = 65 }
+  for size, height in pairs(expected) do
+    local screen, stack = lock.opened()
+    screen:set_dynamic_type(size)
+    expect(stack:part("header").height):to_equal(height)
+    expect(stack:card("messages").y):to_equal(180 + height + 10)
+  end
+end)

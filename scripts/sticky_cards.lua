@@ -1,13 +1,14 @@
 -- StickyStackedCards (seed 003): cards in a vertical scroll view that pin near the top and shrink
 -- as the next card scrolls over them. The demo: five cards 348 pt high, 20 apart, padded 12 on
--- top and 40 below, pins from y 12 stepping 12 for the first three.
+-- top, 40 below and 20 on each side, pins from y 12 stepping 12 for the first three.
 local PLANS = { "Design", "Build", "Test", "Ship", "Learn" }
 local TRAVEL = 348 + 20      -- one card's height and the spacing
 
 local function demo(options)
   options = options or {}
   local screen = stackplay.screen { reduce_motion = options.reduce_motion or false }
-  local cards = screen:sticky_stacked_cards { items = PLANS, x = 20, width = 350 }
+  -- The defaults are the demo's placement (R5): cards 350 wide at x 20 in a full-width scroll view.
+  local cards = screen:sticky_stacked_cards { items = PLANS }
   return screen, cards
 end
 

@@ -78,6 +78,7 @@
 ---@field height? number the scroll view's visible height in pt, >= 0
 ---@field inset_top? number >= 0 (default 12)
 ---@field inset_bottom? number >= 0 (default 40)
+---@field inset_horizontal? number >= 0, each side of the cards (default 20)
 ---@field scroll_offset? number default 0
 
 ---@class stackplay.set_items_options
@@ -142,6 +143,7 @@
 ---@field name string
 ---@field frame stackplay.rect
 ---@field cards stackplay.card[]
+---@field leaving stackplay.card[] the cards on their way out (a removal inside an animated change)
 ---@field parts table<string, stackplay.part>
 ---@field state table<string, any>
 
@@ -351,6 +353,9 @@ function component:state() end
 function component:card(id) end
 ---@return stackplay.card[]
 function component:cards() end
+---The cards on their way out (removed inside an animated change), with their fading opacity; never hittable
+---@return stackplay.card[]
+function component:leaving() end
 ---@return stackplay.rect
 function component:frame() end
 ---@param name string "header", "Show less" (or "show_less"): notification stack; "detail": wallet. Another name raises.

@@ -63,6 +63,10 @@ enum ComponentMethods {
             guard case .card(let id) = try target(a, h, defaultTarget: defaultTarget) else { return at }
             return try a.model { try h.view.aim(atCard: id, of: h.component, force: force) }
         }
+        /// Cards as a Lua list, each id as the script gave it.
+        func cardList(_ cards: [CardSnapshot], _ h: ComponentHandle<C>) -> LuaValue {
+            .array(cards.map { LuaSnapshot.card($0, integerID: h.integerID($0.id)) })
+        }
         return [
             "name": { a in [.string(try handle(a).component.name)] },
             "kind": { a in [.string(try handle(a).component.kind.rawValue)] },
@@ -115,12 +119,12 @@ enum ComponentMethods {
             },
             "cards": { a in
                 let h = try handle(a)
-                return [
-                    .array(
-                        h.view.cards(of: h.component).map {
-                            LuaSnapshot.card($0, integerID: h.integerID($0.id))
-                        })
-                ]
+                return [cardList(h.view.cards(of: h.component), h)]
+            },
+            // G8: the cards on their way out, with their transition's opacity; none of `cards()`.
+            "leaving": { a in
+                let h = try handle(a)
+                return [cardList(h.view.leaving(of: h.component), h)]
             },
             "frame": { a in
                 let h = try handle(a)

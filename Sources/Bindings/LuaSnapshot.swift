@@ -78,7 +78,8 @@ enum LuaSnapshot {
         return .table([
             "kind": .string(snapshot.kind.rawValue), "name": .string(snapshot.name),
             "frame": rect(snapshot.frame),
-            "cards": .array(snapshot.cards.map(card)), "parts": .table(parts), "state": state(of: snapshot),
+            "cards": .array(snapshot.cards.map(card)), "leaving": .array(snapshot.leaving.map(card)),
+            "parts": .table(parts), "state": state(of: snapshot),
         ])
     }
 
@@ -146,6 +147,11 @@ enum LuaSnapshot {
             }
             if component.cards.count > dumpedCards {
                 lines.append("    ... and \(component.cards.count - dumpedCards) more cards")
+            }
+            // G8: the cards on their way out, fading.
+            for card in component.leaving.prefix(dumpedCards) {
+                lines.append(
+                    "    leaving \(card.id): \(text(card.frame)) opacity \(formatNumber(card.opacity))")
             }
             for part in component.parts {
                 lines.append(

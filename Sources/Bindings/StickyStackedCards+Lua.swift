@@ -13,6 +13,7 @@ extension StickyStackedCards: LuaComponent {
         .init("height", "number", "the scroll view's visible height in pt, >= 0"),
         .init("inset_top", "number", ">= 0", default: D.insetTop),
         .init("inset_bottom", "number", ">= 0", default: D.insetBottom),
+        .init("inset_horizontal", "number", ">= 0, each side of the cards", default: D.insetHorizontal),
         .init("scroll_offset", "number", default: D.scrollOffset), .name,
     ]
 
@@ -38,6 +39,8 @@ extension StickyStackedCards: LuaComponent {
                 "height", default: max(screen.settings.size.height - y, 0), allowNegative: false),
             insetTop: try o.number("inset_top", default: D.insetTop, allowNegative: false),
             insetBottom: try o.number("inset_bottom", default: D.insetBottom, allowNegative: false),
+            insetHorizontal: try o.number(
+                "inset_horizontal", default: D.insetHorizontal, allowNegative: false),
             scrollOffset: try o.number("scroll_offset", default: D.scrollOffset))
         // Without a width or height of its own it fills the screen, and follows it (ContainerFill).
         component.fill = ContainerFill(

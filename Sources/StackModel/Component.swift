@@ -62,7 +62,7 @@ public protocol Component: AnyObject {
     var animationEndTime: Double? { get }
 
     /// The screen's settings changed (size, direction, Reduce Motion, Dynamic Type) at
-    /// `new.now`.
+    /// `new.now`; also called with `old == new` when the component is put on a screen.
     func settingsChanged(from old: ScreenSettings, to new: ScreenSettings)
 
     /// Applies a change the owner makes to this component's bindings (`set_expanded`); throws

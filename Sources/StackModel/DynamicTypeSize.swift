@@ -1,26 +1,12 @@
-/// The twelve Dynamic Type sizes, smallest first, with the headline text style's point size at
-/// each (SEMANTICS.md's table). Large is the default.
+/// The twelve Dynamic Type sizes, smallest first (``TextStyle`` gives each text style's metrics at
+/// each). Large is the default.
 public enum DynamicTypeSize: String, Sendable, CaseIterable, Comparable {
     case xSmall, small, medium, large, xLarge, xxLarge, xxxLarge
     case accessibility1, accessibility2, accessibility3, accessibility4, accessibility5
 
-    /// The headline text style's size in points at this Dynamic Type size.
-    public var headlineSize: Double {
-        switch self {
-        case .xSmall: 14
-        case .small: 15
-        case .medium: 16
-        case .large: 17
-        case .xLarge: 19
-        case .xxLarge: 21
-        case .xxxLarge: 23
-        case .accessibility1: 28
-        case .accessibility2: 33
-        case .accessibility3: 40
-        case .accessibility4: 47
-        case .accessibility5: 53
-        }
-    }
+    /// The headline text style's size in points at this Dynamic Type size (``TextStyle``'s table,
+    /// from the Human Interface Guidelines).
+    public var headlineSize: Double { TextStyle.headline.metrics(at: self).size }
 
     /// The headline size at the default size, Large: the denominator of every scale.
     public static let defaultHeadlineSize: Double = 17

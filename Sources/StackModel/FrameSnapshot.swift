@@ -67,17 +67,21 @@ public struct ComponentSnapshot: Hashable, Sendable {
     public var name: String
     public var frame: Rect
     public var cards: [CardSnapshot]
+    /// The cards on their way out (G8): removed inside an animated transaction, drawn with their
+    /// transition's opacity until it finishes; never hittable, and none of `cards`.
+    public var leaving: [CardSnapshot]
     public var parts: [PartSnapshot]
     public var state: [(name: String, value: StateValue)]
 
     public init(
-        kind: ComponentKind, name: String, frame: Rect, cards: [CardSnapshot], parts: [PartSnapshot] = [],
-        state: [(name: String, value: StateValue)] = []
+        kind: ComponentKind, name: String, frame: Rect, cards: [CardSnapshot], leaving: [CardSnapshot] = [],
+        parts: [PartSnapshot] = [], state: [(name: String, value: StateValue)] = []
     ) {
         self.kind = kind
         self.name = name
         self.frame = frame
         self.cards = cards
+        self.leaving = leaving
         self.parts = parts
         self.state = state
     }
@@ -93,7 +97,8 @@ public struct ComponentSnapshot: Hashable, Sendable {
 
     public static func == (lhs: ComponentSnapshot, rhs: ComponentSnapshot) -> Bool {
         lhs.kind == rhs.kind && lhs.name == rhs.name && lhs.frame == rhs.frame && lhs.cards == rhs.cards
-            && lhs.parts == rhs.parts && lhs.state.elementsEqual(rhs.state) { $0 == $1 }
+            && lhs.leaving == rhs.leaving && lhs.parts == rhs.parts
+            && lhs.state.elementsEqual(rhs.state) { $0 == $1 }
     }
 
     public func hash(into hasher: inout Hasher) {

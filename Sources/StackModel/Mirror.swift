@@ -58,6 +58,7 @@ public struct Mirror: Hashable, Sendable {
         var mirrored = component
         mirrored.frame = rect(component.frame)
         mirrored.cards = component.cards.map(card)
+        mirrored.leaving = component.leaving.map(card)
         mirrored.parts = component.parts.map(part)
         return mirrored
     }

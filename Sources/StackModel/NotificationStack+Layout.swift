@@ -6,23 +6,48 @@ extension NotificationStack {
         Placement.left(x: origin.x, width: width, in: settings)
     }
 
-    /// The header's frame (N8): the stack's top, the full width, the button's height.
-    func headerFrame(in settings: ScreenSettings) -> Rect {
-        Rect(x: left(in: settings), y: origin.y, width: width, height: Self.headerHeight)
+    /// N8, N18: the "Show less" button's height, `.frame(minHeight: 44)` around one line of
+    /// `.subheadline.weight(.semibold)` text at `size` (``TextStyle``).
+    public static func showLessHeight(at size: DynamicTypeSize) -> Double {
+        max(minimumTarget, TextStyle.subheadline.lineHeight(at: size))
     }
 
-    /// The "Show less" button sits at the trailing edge: the right one in a left-to-right layout.
+    /// N18: the header's height at `size`, the `HStack` of the title (one line of
+    /// `.title3.bold()`) and the button: the taller of the two. 44 at the default size; the
+    /// title's line is taller from AX3 on (51, 58, 65 pt).
+    public static func headerHeight(at size: DynamicTypeSize) -> Double {
+        Mutant.n18HeaderFixed.isActive
+            ? minimumTarget : max(showLessHeight(at: size), TextStyle.title3.lineHeight(at: size))
+    }
+
+    /// The header's frame (N8, N18): the stack's top, the full width, the header's height.
+    func headerFrame(in settings: ScreenSettings) -> Rect {
+        Rect(
+            x: left(in: settings), y: origin.y, width: width,
+            height: Self.headerHeight(at: settings.dynamicTypeSize))
+    }
+
+    /// The "Show less" button sits at the trailing edge (the right one in a left-to-right layout),
+    /// centred in the header's height (the `HStack`'s default alignment); its text's width grows
+    /// with the subheadline's point size (N18).
     func showLessFrame(in settings: ScreenSettings) -> Rect {
-        let buttonWidth = min(Self.showLessWidth, width)
+        let size = settings.dynamicTypeSize
+        let scale =
+            TextStyle.subheadline.metrics(at: size).size / TextStyle.subheadline.metrics(at: .large).size
+        let buttonWidth = min(Self.showLessWidth * scale, width)
         let x = settings.isRightToLeft ? left(in: settings) : left(in: settings) + width - buttonWidth
-        return Rect(x: x, y: origin.y, width: buttonWidth, height: Self.headerHeight)
+        let height = Self.showLessHeight(at: size)
+        let y = origin.y + (Self.headerHeight(at: size) - height) / 2
+        return Rect(x: x, y: y, width: buttonWidth, height: height)
     }
 
     /// The layout's rectangle: the `contentShape(.rect)` that takes the tap (N6).
     func layoutFrame(in settings: ScreenSettings) -> Rect {
         let now = settings.now
-        let height = NotificationStackMath.height(
-            heights: heights, spacing: spacing, peek: peek, progress: progress.value(at: now))
+        let height =
+            NotificationStackMath.height(
+                heights: heights, spacing: spacing, peek: peek, progress: progress.value(at: now))
+            + heightShift.value(at: now)
         return Rect(
             x: left(in: settings), y: origin.y + cardsTop.value(at: now), width: width, height: height)
     }
@@ -88,7 +113,7 @@ extension NotificationStack {
         return ComponentSnapshot(
             kind: kind, name: name,
             frame: Rect(x: left(in: settings), y: origin.y, width: width, height: layout.maxY - origin.y),
-            cards: cardSnapshots(in: settings), parts: parts,
+            cards: cardSnapshots(in: settings), leaving: leavingSnapshots(in: settings), parts: parts,
             state: [
                 ("expanded", .bool(isExpanded)),
                 ("open", .bool(isOpen)),

@@ -113,6 +113,15 @@ extension Mutant {
     public static let n15ClearUngated = Mutant(
         237, "N15.clear-gate", "N15", .gate, "NotificationStack+Accessibility.swift", "n15ClearUngated",
         "'Clear' dismisses a card that could not be swiped")
+    public static let n17RemovalAtOnce = Mutant(
+        238, "N17.removal-at-once", "N17", .gate, "LeavingCard.swift", "n17RemovalAtOnce",
+        "a removed card vanishes at once instead of fading out with the count spring")
+    public static let n17HeightJumps = Mutant(
+        239, "N17.height-jumps", "N17", .gate, "NotificationStack.swift", "n17HeightJumps",
+        "the stack's height jumps to its new value when the number of cards changes")
+    public static let n18HeaderFixed = Mutant(
+        240, "N18.header-fixed", "N18", .gate, "NotificationStack+Layout.swift", "n18HeaderFixed",
+        "the header stays 44 pt high at every Dynamic Type size")
 
     /// The mutants of `NotificationStack`.
     public static let notificationStack: [Mutant] = [
@@ -122,6 +131,7 @@ extension Mutant {
         .n10DistanceUp, .n10DistanceDown, .n10LeadingUnclamped, .n10MirrorMissing, .n11MirrorTwice,
         .n12FadeDistanceUp, .n12FadeDistanceDown, .n12FadeCapUp, .n12FadeCapDown, .n12FadeUnclamped,
         .n13ThresholdUp, .n13ThresholdDown, .n13Strict, .n15HintChanged, .n15LabelChanged, .n15TraitChanged,
-        .n15HiddenShown, .n15OrderReversed, .n15ClearUngated,
+        .n15HiddenShown, .n15OrderReversed, .n15ClearUngated, .n17RemovalAtOnce, .n17HeightJumps,
+        .n18HeaderFixed,
     ]
 }

@@ -51,8 +51,23 @@ public final class NotificationStack: Component {
         didSet { frames.bump() }
     }
     /// How far below the stack's top the cards start: the header's height and `spacing` while the
-    /// header shows (N8).
+    /// header shows (N8), the header's height at `textSize` (N18).
     @exclusivity(unchecked) var cardsTop: AnimatedValue {
+        didSet { frames.bump() }
+    }
+    /// The Dynamic Type size the header was laid out for (N18): the screen's, from when the stack
+    /// is put on it (`settingsChanged`).
+    @exclusivity(unchecked) private(set) var textSize = DynamicTypeSize.large {
+        didSet { frames.bump() }
+    }
+    /// What is left of the layout's height change after the number of cards changed (N17): the
+    /// stack's frame moves to its new height with the count spring, as the cards do.
+    @exclusivity(unchecked) var heightShift = AnimatedValue(0) {
+        didSet { frames.bump() }
+    }
+    /// The cards removed inside an animated transaction, fading out where they were (G8, N17);
+    /// those whose transition has finished are dropped at the next change.
+    @exclusivity(unchecked) var leaving: [LeavingCard] = [] {
         didSet { frames.bump() }
     }
     /// Each card's animatable values, in the cards' order.
@@ -99,10 +114,9 @@ public final class NotificationStack: Component {
     public static let maximumFade = Mutant.number(0.6, (.n12FadeCapUp, 0.8), (.n12FadeCapDown, 0.4))
     /// N8: the "Show less" button is at least 44 pt high.
     public static let minimumTarget = Mutant.number(44.0, (.n8HeaderUp, 60), (.n8HeaderDown, 30))
-    /// The header's height: the "Show less" button's minimum target sets it (title3 text is lower).
-    public static let headerHeight = minimumTarget
-    /// The "Show less" button's width: subheadline semibold text measures about 72 pt; the hit area
-    /// is at least the 44-pt minimum target. An estimate, since no text is laid out headlessly.
+    /// The "Show less" button's width at the default text size: subheadline semibold text measures
+    /// about 72 pt; it grows with the subheadline's point size (N18). An estimate, since no text is
+    /// laid out headlessly.
     public static let showLessWidth = 72.0
     /// N15: the closed stack's hint.
     public static let closedHint = Mutant.number("Shows them all", (.n15HintChanged, "Shows all"))
@@ -133,7 +147,7 @@ public final class NotificationStack: Component {
         progress = AnimatedValue(open ? 1 : 0)
         let header = isExpanded && cards.count > 1
         headerOpacity = AnimatedValue(header ? 1 : 0)
-        cardsTop = AnimatedValue(header ? Self.headerHeight + spacing : 0)
+        cardsTop = AnimatedValue(header ? Self.headerHeight(at: .large) + spacing : 0)
         rows = cards.indices.map { index in
             Row(
                 scale: AnimatedValue(NotificationStackMath.scale(depth: index, progress: open ? 1 : 0)),
@@ -178,8 +192,6 @@ public final class NotificationStack: Component {
 
     // MARK: Changes
 
-    /// Sets `isExpanded`, as the binding's owner or the seed's own tap and button do (N6, N8),
-    /// animating with spring(0.45, 0.2) unless Reduce Motion is on (N7).
     /// A new width, as the container lays the stack out again (``ContainerFill``): at once.
     public func setWidth(_ newWidth: Double) throws {
         try StackModelError.requireNonNegative(newWidth, "width")
@@ -190,6 +202,8 @@ public final class NotificationStack: Component {
         fill.changes(for: size, width: width, height: nil)
     }
 
+    /// Sets `isExpanded`, as the binding's owner or the seed's own tap and button do (N6, N8),
+    /// animating with spring(0.45, 0.2) unless Reduce Motion is on (N7).
     public func setExpanded(_ expanded: Bool, in settings: ScreenSettings) {
         guard expanded != isExpanded else { return }
         isExpanded = expanded
@@ -210,6 +224,20 @@ public final class NotificationStack: Component {
         let newTops = NotificationStackMath.tops(
             heights: newCards.map(\.height), spacing: spacing, peek: peek, progress: shown)
         let oldIndex = Dictionary(uniqueKeysWithValues: oldCards.enumerated().map { (ByteKey($1.id), $0) })
+        let newIDs = Set(newCards.map { ByteKey($0.id) })
+        // G8, N17: a removed card leaves with its transition (`.opacity`) from where it shows.
+        let left = left(in: settings)
+        let departing = cardSnapshots(in: settings).filter { !newIDs.contains(ByteKey($0.id)) }.compactMap {
+            LeavingCard($0, left: left, width: width, in: settings, animation: animation)
+        }
+        leaving = leaving.filter { $0.isPresent(at: now) } + departing
+        if !Mutant.n17HeightJumps.isActive {
+            let heightBefore = NotificationStackMath.height(
+                heights: heights, spacing: spacing, peek: peek, progress: shown)
+            let heightAfter = NotificationStackMath.height(
+                heights: newCards.map(\.height), spacing: spacing, peek: peek, progress: shown)
+            heightShift.displace(by: heightBefore - heightAfter, animation: animation, at: now)
+        }
         cards = newCards
         var kept: [Row] = []
         kept.reserveCapacity(newCards.count)
@@ -228,8 +256,7 @@ public final class NotificationStack: Component {
             }
         }
         rows = kept
-        let ids = Set(newCards.map { ByteKey($0.id) })
-        gestures = gestures.filter { $0.value.target.cardID.map { ids.contains(ByteKey($0)) } ?? true }
+        gestures = gestures.filter { $0.value.target.cardID.map { newIDs.contains(ByteKey($0)) } ?? true }
         retarget(animation: animation, at: now)
     }
 
@@ -238,7 +265,8 @@ public final class NotificationStack: Component {
         let open = isOpen
         progress.set(open ? 1 : 0, animation: animation, at: now)
         headerOpacity.set(showsHeader ? 1 : 0, animation: animation, at: now)
-        cardsTop.set(showsHeader ? Self.headerHeight + spacing : 0, animation: animation, at: now)
+        cardsTop.set(
+            showsHeader ? Self.headerHeight(at: textSize) + spacing : 0, animation: animation, at: now)
         for index in rows.indices {
             rows[index].scale.set(
                 NotificationStackMath.scale(depth: index, progress: open ? 1 : 0), animation: animation,
@@ -260,6 +288,21 @@ public final class NotificationStack: Component {
         rows[index].fade.set(Self.fade(offset: offset), animation: animation, at: now)
     }
 
+    /// N18: a new text size lays the header out again at once (no animation is attached to it), and
+    /// the cards below it follow. The screen also calls this when the stack is put on it.
+    public func settingsChanged(from old: ScreenSettings, to new: ScreenSettings) {
+        guard new.dynamicTypeSize != textSize else { return }
+        textSize = new.dynamicTypeSize
+        cardsTop = AnimatedValue(showsHeader ? Self.headerHeight(at: textSize) + spacing : 0)
+    }
+
+    /// The cards on their way out at `settings.now` (G8, N17), oldest removal first.
+    public func leavingSnapshots(in settings: ScreenSettings) -> [CardSnapshot] {
+        guard !leaving.isEmpty else { return [] }
+        let left = left(in: settings)
+        return leaving.filter { $0.isPresent(at: settings.now) }.map { $0.snapshot(left: left, in: settings) }
+    }
+
     /// The animatable values of the card `id`.
     func row(_ id: String) -> Row? {
         cards.firstIndex { $0.id.isSameBytes(id) }.map { rows[$0] }
@@ -270,7 +313,7 @@ public final class NotificationStack: Component {
     }
 
     private func makeEndTime() -> Double? {
-        var values = [progress, headerOpacity, cardsTop]
+        var values = [progress, headerOpacity, cardsTop, heightShift] + leaving.map(\.transition)
         for row in rows { values += [row.offset, row.fade, row.scale, row.opacity, row.shift] }
         return latestEnd(values)
     }

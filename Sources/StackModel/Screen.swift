@@ -46,6 +46,8 @@ public final class Screen {
         guard self.component(named: component.name) == nil else {
             throw StackModelError("a component called '\(component.name)' is already on the screen")
         }
+        // The component learns the screen's settings (a text size it lays out for, N18).
+        component.settingsChanged(from: settings, to: settings)
         components.append(component)
         report(.add(component: component.name))
     }

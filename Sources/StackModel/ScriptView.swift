@@ -123,6 +123,12 @@ public struct ScriptView {
         return mirror.card(card)
     }
 
+    /// `component`'s cards on their way out (G8), frames in the caller's world.
+    public func leaving(of component: any Component) -> [CardSnapshot] {
+        let mirror = mirror
+        return component.snapshot(in: screen.settings).leaving.map { mirror.card($0) }
+    }
+
     /// `component`'s frame in the caller's world.
     public func frame(of component: any Component) -> Rect {
         mirror.rect(component.snapshot(in: screen.settings).frame)

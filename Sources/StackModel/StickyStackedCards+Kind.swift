@@ -15,6 +15,8 @@ extension StickyStackedCards {
         public static let maxPeeking = Mutant.number(3, (.s1MaxPeekingUp, 4), (.s1MaxPeekingDown, 2))
         public static let insetTop = 12.0
         public static let insetBottom = 40.0
+        /// The demo pads the cards 20 on each side, inside the scroll view (R5).
+        public static let insetHorizontal = 20.0
         public static let scrollOffset = 0.0
     }
 }

@@ -28,8 +28,11 @@ extension StickyStackedCards {
                 pinY: StickyStackedCardsMath.pinY(index: index, top: top, peek: peek, maxPeeking: maxPeeking))
             let scale = StickyStackedCardsMath.scale(
                 pinOffset: pin, cardHeight: card.height, spacing: spacing, step: step)
-            let frame = Rect(x: viewport.minX, y: origin.y + cardTop + pin, width: width, height: card.height)
-                .scaled(by: scale, anchorX: 0.5, anchorY: 0)
+            let frame = Rect(
+                x: viewport.minX + insetHorizontal, y: origin.y + cardTop + pin,
+                width: max(width - 2 * insetHorizontal, 0), height: card.height
+            )
+            .scaled(by: scale, anchorX: 0.5, anchorY: 0)
             let isOnScreen = frame.intersection(viewport) != nil
             return CardSnapshot(
                 id: card.id, frame: frame, scale: scale, opacity: 1,

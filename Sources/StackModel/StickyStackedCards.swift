@@ -3,7 +3,8 @@
 ///
 /// Model state is the scroll view's offset; everything on screen follows it at once (S7), so
 /// nothing here animates. `origin`, `width` and `viewportHeight` are the scroll view's visible
-/// rectangle on the screen; the cards fill its width (a horizontal padding is a narrower `width`).
+/// rectangle on the screen; the cards fill its width less `insetHorizontal` on each side (the
+/// demo pads them 20 on each side inside the scroll view, R5).
 public final class StickyStackedCards: Component {
     public let kind = ComponentKind.stickyStackedCards
     public let name: String
@@ -27,6 +28,9 @@ public final class StickyStackedCards: Component {
     /// The content's padding above the first card and below the last (the demo pads 12 and 40).
     public let insetTop: Double
     public let insetBottom: Double
+    /// The content's padding on each side of the cards (the demo pads 20): the scroll view keeps
+    /// the whole width, the cards are `width − 2 × insetHorizontal` wide.
+    public let insetHorizontal: Double
     /// The cards, each with its own height.
     public let cards: [CardSpec]
 
@@ -64,7 +68,7 @@ public final class StickyStackedCards: Component {
         top: Double = Defaults.top, peek: Double = Defaults.peek, maxPeeking: Int = Defaults.maxPeeking,
         origin: Point = .zero, width: Double = 390, viewportHeight: Double = 844,
         insetTop: Double = Defaults.insetTop, insetBottom: Double = Defaults.insetBottom,
-        scrollOffset: Double = Defaults.scrollOffset
+        insetHorizontal: Double = Defaults.insetHorizontal, scrollOffset: Double = Defaults.scrollOffset
     ) throws {
         try CardSpec.validate(cards)
         try StackModelError.requireFinite(spacing, "spacing")
@@ -74,6 +78,7 @@ public final class StickyStackedCards: Component {
         try StackModelError.requireNonNegative(viewportHeight, "viewportHeight")
         try StackModelError.requireNonNegative(insetTop, "insetTop")
         try StackModelError.requireNonNegative(insetBottom, "insetBottom")
+        try StackModelError.requireNonNegative(insetHorizontal, "insetHorizontal")
         try StackModelError.requireFinite(scrollOffset, "scrollOffset")
         self.name = name
         self.cards = cards
@@ -86,6 +91,7 @@ public final class StickyStackedCards: Component {
         self.viewportHeight = viewportHeight
         self.insetTop = insetTop
         self.insetBottom = insetBottom
+        self.insetHorizontal = insetHorizontal
         self.scrollOffset = 0
         self.scrollOffset = clampOffset(scrollOffset)
     }

@@ -76,6 +76,7 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
 #state td { padding: 1px 4px; border-bottom: 1px solid #f0f0f0; font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
 #state table.cards th { font-weight: 600; font-size: 11px; }
 #state table.cards tr.hidden-card td { color: #aaa; }
+#state table.cards tr.leaving-card td { font-style: italic; }
 #state table.cards tr:hover td { background: #eef4fc; }
 #card-tip { position: fixed; z-index: 10; background: #fffef2; border: 1px solid #bbb; border-radius: 4px; padding: 4px 8px; font-size: 12px; box-shadow: 0 2px 6px rgba(0,0,0,0.15); pointer-events: none; }
 #card-tip td { padding: 0 6px 0 0; font-family: ui-monospace, monospace; }
@@ -228,7 +229,8 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
 
   function drawCards(g, frame, style, fingers) {
     const cards = [];
-    frame.components.forEach((c, ci) => c.cards.forEach((card, k) => { if (card.visible) cards.push([ci, card.z, k, card]); }));
+    // A card on its way out (G8: `leaving`) is drawn with its transition's opacity, as on screen.
+    frame.components.forEach((c, ci) => c.cards.concat(c.leaving || []).forEach((card, k) => { if (card.visible) cards.push([ci, card.z, k, card]); }));
     cards.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
     for (const [, , , card] of cards) {
       const r = Math.min(12 * card.scale, card.width / 2, card.height / 2);
@@ -361,8 +363,9 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
       const cards = el("table", { class: "cards", "data-cards": c.name });
       const head = cards.appendChild(el("tr"));
       for (const k of ["card", "x", "y", "w", "h", "scale", "opacity", "z", "hittable"]) head.appendChild(el("th", {}, k));
-      for (const card of c.cards) {
+      for (const card of c.cards.concat(c.leaving || [])) {
         const tr = cards.appendChild(el("tr", { "data-card": card.id }));
+        if ((c.leaving || []).includes(card)) tr.classList.add("leaving-card");
         tr.appendChild(el("td", { "data-field": "id" }, card.id));
         for (const [k, v] of cardNumbers(card)) {
           if (k === "visible") continue;

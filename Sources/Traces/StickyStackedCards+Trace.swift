@@ -11,7 +11,7 @@ extension StickyStackedCards: TraceableComponent {
             ("x", .number(origin.x)), ("y", .number(origin.y)),
             ("width", .number(width)), ("height", .number(viewportHeight)),
             ("inset_top", .number(insetTop)), ("inset_bottom", .number(insetBottom)),
-            ("scroll_offset", .number(scrollOffset)),
+            ("scroll_offset", .number(scrollOffset)), ("inset_horizontal", .number(insetHorizontal)),
         ]
     }
 
@@ -23,6 +23,8 @@ extension StickyStackedCards: TraceableComponent {
             peek: try o.number("peek"), maxPeeking: try o.integer("max_peeking"), origin: origin,
             width: try o.nonNegative("width"), viewportHeight: try o.nonNegative("height"),
             insetTop: try o.nonNegative("inset_top"), insetBottom: try o.nonNegative("inset_bottom"),
+            // Traces written before the field had cards as wide as the scroll view.
+            insetHorizontal: o.has("inset_horizontal") ? try o.nonNegative("inset_horizontal") : 0,
             scrollOffset: try o.number("scroll_offset"))
     }
 }

@@ -259,15 +259,17 @@ public enum TraceFormat {
         ]
     }
 
+    static func encode(_ card: CardSnapshot) -> JSONValue {
+        .object(
+            [("id", .string(card.id))] + rect(card.frame) + [
+                ("scale", .number(card.scale)), ("opacity", .number(card.opacity)),
+                ("z", .number(card.z)),
+                ("visible", .bool(card.isVisible)), ("hittable", .bool(card.isHittable)),
+            ])
+    }
+
     static func encode(_ component: ComponentSnapshot) -> JSONValue {
-        let cards: [JSONValue] = component.cards.map { card in
-            .object(
-                [("id", .string(card.id))] + rect(card.frame) + [
-                    ("scale", .number(card.scale)), ("opacity", .number(card.opacity)),
-                    ("z", .number(card.z)),
-                    ("visible", .bool(card.isVisible)), ("hittable", .bool(card.isHittable)),
-                ])
-        }
+        let cards: [JSONValue] = component.cards.map(encode)
         let parts: [JSONValue] = component.parts.map { part in
             .object(
                 [("name", .string(part.name))] + rect(part.frame) + [
@@ -285,10 +287,13 @@ public enum TraceFormat {
             }
             return (entry.name, value)
         }
+        // `leaving` (G8) only while a card is on its way out: other frames keep their bytes.
+        let leaving: [(String, JSONValue)] =
+            component.leaving.isEmpty ? [] : [("leaving", .array(component.leaving.map(encode)))]
         return .object(
             [("kind", .string(component.kind.rawValue)), ("name", .string(component.name))]
-                + rect(component.frame) + [
-                    ("cards", .array(cards)), ("parts", .array(parts)), ("state", .object(state)),
+                + rect(component.frame) + [("cards", .array(cards))] + leaving + [
+                    ("parts", .array(parts)), ("state", .object(state)),
                 ])
     }
 
@@ -306,14 +311,10 @@ public enum TraceFormat {
         var components: [ComponentSnapshot] = []
         for c in try o.objects("components") {
             var cards: [CardSnapshot] = []
-            for card in try c.objects("cards") {
-                cards.append(
-                    CardSnapshot(
-                        id: try card.string("id"), frame: try decodeRect(card),
-                        scale: try card.number("scale"),
-                        opacity: try card.number("opacity"), z: try card.number("z"),
-                        isVisible: try card.bool("visible"),
-                        isHittable: try card.bool("hittable")))
+            for card in try c.objects("cards") { cards.append(try decodeCard(card)) }
+            var leaving: [CardSnapshot] = []
+            if c.has("leaving") {
+                for card in try c.objects("leaving") { leaving.append(try decodeCard(card)) }
             }
             var parts: [PartSnapshot] = []
             for part in try c.objects("parts") {
@@ -340,8 +341,15 @@ public enum TraceFormat {
                 ComponentSnapshot(
                     kind: try c.choice("kind", kinds.kinds.map { ($0.rawValue, $0) }),
                     name: try c.string("name"),
-                    frame: try decodeRect(c), cards: cards, parts: parts, state: state))
+                    frame: try decodeRect(c), cards: cards, leaving: leaving, parts: parts, state: state))
         }
         return FrameSnapshot(settings: settings, components: components)
+    }
+
+    static func decodeCard(_ card: TraceFields) throws(TraceError) -> CardSnapshot {
+        CardSnapshot(
+            id: try card.string("id"), frame: try decodeRect(card), scale: try card.number("scale"),
+            opacity: try card.number("opacity"), z: try card.number("z"), isVisible: try card.bool("visible"),
+            isHittable: try card.bool("hittable"))
     }
 }

@@ -109,8 +109,9 @@ public enum TraceSVG {
             }
         }
         // Every visible card, lowest z first, so later ones cover earlier ones as on screen.
+        // Cards on their way out (G8) are drawn too, with their transition's opacity.
         let cards = frame.components.enumerated().flatMap { index, component in
-            component.cards.filter(\.isVisible).map { (index, $0) }
+            (component.cards + component.leaving).filter(\.isVisible).map { (index, $0) }
         }.enumerated().sorted {
             ($0.element.0, $0.element.1.z, $0.offset) < ($1.element.0, $1.element.1.z, $1.offset)
         }

@@ -95,7 +95,7 @@ extension BindingsTests {
                 ])
             #expect(
                 try keys("screen:snapshot(), screen:snapshot().components[1]")
-                    == ["components settings time", "cards frame kind name parts state"])
+                    == ["components settings time", "cards frame kind leaving name parts state"])
             #expect(
                 try keys("screen:now(), screen:dump(), screen:touch_down(1, 843)") == [
                     "number", "string", "number", "nil",

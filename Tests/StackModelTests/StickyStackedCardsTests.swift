@@ -2,8 +2,9 @@ import Testing
 
 @testable import StackModel
 
-/// The demo: five cards 348 high, spacing 20, top 12, peek 12, 3 peeking, padded 12 above and 40
-/// below, in a scroll view at (0, 50), 390 wide and 700 high.
+/// The demo: five cards 348 high, spacing 20, top 12, peek 12, 3 peeking, padded 12 above, 40
+/// below and 20 on each side (R5: cards 350 wide at x 20), in a scroll view at (0, 50), 390 wide
+/// and 700 high.
 ///
 /// Content tops 12, 380, 748, 1116, 1484; content 12 + 5 × 348 + 4 × 20 + 40 = 1872 high, so the
 /// offset runs from 0 to 1872 - 700 = 1172. Pin lines 12, 24, 36, 48, 48. A card's travel is
@@ -44,7 +45,7 @@ private func check(_ screen: Screen, offset: Double, _ expected: Expected) {
         // Anchored at the top: the top edge stays, the sides come in.
         #expect(isClose(card.frame.y, top), "card \(index) top")
         #expect(isClose(card.frame.height, 348 * scale), "card \(index) height")
-        #expect(isClose(card.frame.x, 390 * (1 - scale) / 2), "card \(index) x")
+        #expect(isClose(card.frame.x, 20 + 350 * (1 - scale) / 2), "card \(index) x")
     }
 }
 

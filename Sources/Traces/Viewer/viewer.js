@@ -141,7 +141,8 @@
 
   function drawCards(g, frame, style, fingers) {
     const cards = [];
-    frame.components.forEach((c, ci) => c.cards.forEach((card, k) => { if (card.visible) cards.push([ci, card.z, k, card]); }));
+    // A card on its way out (G8: `leaving`) is drawn with its transition's opacity, as on screen.
+    frame.components.forEach((c, ci) => c.cards.concat(c.leaving || []).forEach((card, k) => { if (card.visible) cards.push([ci, card.z, k, card]); }));
     cards.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
     for (const [, , , card] of cards) {
       const r = Math.min(12 * card.scale, card.width / 2, card.height / 2);
@@ -274,8 +275,9 @@
       const cards = el("table", { class: "cards", "data-cards": c.name });
       const head = cards.appendChild(el("tr"));
       for (const k of ["card", "x", "y", "w", "h", "scale", "opacity", "z", "hittable"]) head.appendChild(el("th", {}, k));
-      for (const card of c.cards) {
+      for (const card of c.cards.concat(c.leaving || [])) {
         const tr = cards.appendChild(el("tr", { "data-card": card.id }));
+        if ((c.leaving || []).includes(card)) tr.classList.add("leaving-card");
         tr.appendChild(el("td", { "data-field": "id" }, card.id));
         for (const [k, v] of cardNumbers(card)) {
           if (k === "visible") continue;

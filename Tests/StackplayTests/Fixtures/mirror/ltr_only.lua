@@ -94,7 +94,7 @@ end)
 test("S2 S6 sticky cards scroll under the finger and pin, wherever they sit", function()
   local screen = stackplay.screen { layout_direction = "ltr" }
   local cards = screen:sticky_stacked_cards {
-    items = { "Design", "Build", "Ship", "Learn" }, x = 0, width = 300, card_height = 348,
+    items = { "Design", "Build", "Ship", "Learn" }, x = 0, width = 300, card_height = 348, inset_horizontal = 0,
   }
   expect(cards:frame().x):to_equal(0)
   cards:scroll(400); screen:settle()
