@@ -48,6 +48,8 @@ package final class ScriptSession {
     /// Whether the screens made now are mirrored whatever the script says (`stackplay explore`'s
     /// `mirror` invariant runs the setup once more, as `--mirror` would).
     var mirrorsScreens = false
+    /// The gestures the screens decided, for a failure's likely cause (``GestureLog``).
+    package let gestures = GestureLog()
     /// What the script printed, for the reporters.
     package let output = CapturedOutput()
     /// Whether screens are kept for the failure report. The Lua module (``LuaLibrary``) has no
@@ -100,6 +102,7 @@ package final class ScriptSession {
             }
         }
         live.append(Tracked(screen, recorder: recorder))
+        if keepsScreens { gestures.watch(screen) }
         if let audit { AuditObserver.attach(to: screen, options: audit, session: self) }
     }
 
@@ -188,6 +191,7 @@ extension ScriptSession {
         auditFailure = nil
         auditIssues = []
         knownAuditIssues = []
+        gestures.forget()
         asksMirror = mark.asksMirror
         mirrorsScreens = mark.mirrorsScreens
         output.restore(mark.output)
