@@ -24,7 +24,7 @@ body { margin: 0; font: 13px/1.4 system-ui, sans-serif; color: #222; background:
 .badge.passed { color: #1a7f37; } .badge.failed { color: #fff; background: #c62828; }
 .badge.skipped { color: #888; } .badge.trace { color: #357; }
 main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
-#detail-head { padding: 10px 14px; border-bottom: 1px solid #ddd; background: #fff; }
+#detail-head { padding: 10px 14px; border-bottom: 1px solid #ddd; background: #fff; max-height: 42vh; overflow: auto; flex: none; }
 #detail-head h2 { font-size: 15px; margin: 0; }
 #message { margin: 6px 0 0; max-height: 96px; overflow: auto; background: #fff4f4; border: 1px solid #f0c8c8; padding: 6px; white-space: pre-wrap; font-size: 12px; }
 #message:empty { display: none; }
@@ -94,7 +94,7 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
 #failure-details, #metadata { margin-top: 6px; font-size: 12px; }
 #failure-details summary, #metadata summary { cursor: pointer; color: #357; }
 #failure-details h4 { margin: 6px 0 2px; font-size: 12px; color: #666; }
-#failure-details pre { margin: 0; max-height: 160px; overflow: auto; background: #f7f7f9; border: 1px solid #e0e0e6; padding: 4px 6px; white-space: pre-wrap; }
+#failure-details pre { margin: 0; max-height: 120px; overflow: auto; background: #f7f7f9; border: 1px solid #e0e0e6; padding: 4px 6px; white-space: pre-wrap; }
 #metadata-table { border-collapse: collapse; margin-top: 4px; }
 #metadata-table th { text-align: left; padding: 1px 10px 1px 0; color: #555; font-weight: 600; vertical-align: top; white-space: nowrap; }
 #metadata-table td { padding: 1px 0; font-family: ui-monospace, monospace; }
@@ -379,8 +379,11 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
     const dirSize = Math.max(12, minText);
     root.appendChild(svg("line", { x1: from, y1: -12, x2: to, y2: -12, stroke: "#06c", "stroke-width": 3 }));
     root.appendChild(svg("polygon", { points: `${to},-18 ${to + (rtl ? -10 : 10)},-12 ${to},-6`, fill: "#06c" }));
-    root.appendChild(svg("text", { class: "direction", x: rtl ? to - 16 : to + 16, y: -7, "font-size": num(dirSize), fill: "#06c",
-      "text-anchor": rtl ? "end" : "start" }, settings.direction));
+    // The direction's name beside its arrow when it fits above the screen (the caption names it too).
+    if (dirSize <= 20) {
+      root.appendChild(svg("text", { class: "direction", x: rtl ? to - 16 : to + 16, y: -7, "font-size": num(dirSize), fill: "#06c",
+        "text-anchor": rtl ? "end" : "start" }, settings.direction));
+    }
     // Fingers: where each touch is now, and the drag's translation from where it went down.
     const fingers = [...touches.entries()].map(([tid, f]) => [tid, f, false]);
     if (lifted) fingers.push([lifted[0], lifted[1], true]);
@@ -483,6 +486,14 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
       }
     }
     return rows;
+  }
+
+  /** The first event from `from` on whose cards differ from the golden trace's (else `from`). */
+  function firstFrameDifference(t, golden, from) {
+    for (let i = from; i < t.steps.length && i < golden.steps.length; i++) {
+      if (differences(frameOf(golden, i), frameOf(t, i)).some((r) => r.card)) return i;
+    }
+    return from;
   }
 
   function describe(e) {
@@ -599,8 +610,16 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
     return a.file ? `${a.method} · ${a.file}:${a.line}` : a.method;
   }
 
-  /** Draws the two frame panes for the moment shown, in the chosen mode. */
-  function drawFrames() {
+  /** Draws the two frame panes for the moment shown, in the chosen mode; again once if drawing
+   * them moved the layout (text is sized for the pane's size in screen pixels). */
+  function drawFrames(again) {
+    const zoomed = current.zoom || current.box;
+    const unit = unitFor($("frame"), zoomed);
+    drawPanes();
+    if (!again && Math.abs(unitFor($("frame"), zoomed) - unit) > unit * 0.01) drawFrames(true);
+  }
+
+  function drawPanes() {
     const t = current.trace, index = current.event, action = current.action;
     const empty = t.steps.length === 0;
     const golden = current.golden;
@@ -616,26 +635,7 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
     let differing = null;
     const rows = golden ? differences(goldenFrame, frameOf(t, after), golden.steps[gIndex], t.steps[index]) : [];
     if (golden && mode !== "steps") differing = new Set(rows.filter((r) => r.card).map((r) => r.card));
-    if (mode === "compare") {
-      $("frame-before").replaceChildren(drawFrame(golden, empty ? -1 : gIndex, "before-svg",
-        { box, zoom, unit: unitOf($("frame-before")), differing }));
-      $("frame").replaceChildren(drawFrame(t, after, "frame-svg", { box, zoom, unit: unitOf($("frame")), differing }));
-      $("before-caption").textContent = `Expected (the golden trace) at event ${index}`;
-      $("after-caption").textContent = `Actual at event ${index}`;
-    } else if (mode === "overlay") {
-      $("frame-before").replaceChildren();
-      $("frame").replaceChildren(drawFrame(t, after, "frame-svg", { box, zoom, unit: unitOf($("frame")), differing,
-        golden: goldenFrame, goldenOpacity: Number($("overlay").value) / 100 }));
-      $("before-caption").textContent = "";
-      $("after-caption").textContent = `Actual at event ${index}, the golden trace's cards dashed over it`;
-    } else {
-      const before = action ? action.first - 1 : -1;
-      $("frame-before").replaceChildren(drawFrame(t, before, "before-svg", { box, zoom, unit: unitOf($("frame-before")) }));
-      $("frame").replaceChildren(drawFrame(t, after, "frame-svg", { box, zoom, unit: unitOf($("frame")),
-        golden: goldenFrame && !empty ? goldenFrame : null }));
-      $("before-caption").textContent = action ? `Before ${actionTitle(action)}` : "Before";
-      $("after-caption").textContent = action ? `After: event ${index}` + (index === action.first + action.events - 1 ? "" : ` (${index - action.first + 1} of ${action.events})`) : "As built";
-    }
+    // The list first: it takes room from the frames, which are sized for what is left.
     const list = $("differences");
     list.replaceChildren();
     list.hidden = !golden || rows.length === 0;
@@ -652,6 +652,27 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
         tr.appendChild(valueCell("td", { class: "actual" }, r.actual === undefined ? "(none)" : r.actual));
       }
       if (rows.length > 40) list.appendChild(el("p", {}, `... and ${rows.length - 40} more`));
+    }
+    const direction = ` · ${replayInputs(t, after).settings.direction}`;
+    if (mode === "compare") {
+      $("frame-before").replaceChildren(drawFrame(golden, empty ? -1 : gIndex, "before-svg",
+        { box, zoom, unit: unitOf($("frame-before")), differing }));
+      $("frame").replaceChildren(drawFrame(t, after, "frame-svg", { box, zoom, unit: unitOf($("frame")), differing }));
+      $("before-caption").textContent = `Expected (the golden trace) at event ${index}`;
+      $("after-caption").textContent = `Actual at event ${index}${direction}`;
+    } else if (mode === "overlay") {
+      $("frame-before").replaceChildren();
+      $("frame").replaceChildren(drawFrame(t, after, "frame-svg", { box, zoom, unit: unitOf($("frame")), differing,
+        golden: goldenFrame, goldenOpacity: Number($("overlay").value) / 100 }));
+      $("before-caption").textContent = "";
+      $("after-caption").textContent = `Actual at event ${index}, the golden trace's cards dashed over it`;
+    } else {
+      const before = action ? action.first - 1 : -1;
+      $("frame-before").replaceChildren(drawFrame(t, before, "before-svg", { box, zoom, unit: unitOf($("frame-before")) }));
+      $("frame").replaceChildren(drawFrame(t, after, "frame-svg", { box, zoom, unit: unitOf($("frame")),
+        golden: goldenFrame && !empty ? goldenFrame : null }));
+      $("before-caption").textContent = action ? `Before ${actionTitle(action)}` : "Before";
+      $("after-caption").textContent = (action ? `After: event ${index}` + (index === action.first + action.events - 1 ? "" : ` (${index - action.first + 1} of ${action.events})`) : "As built") + direction;
     }
   }
 
@@ -798,7 +819,10 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
     $("legend").textContent = (golden ? "dashed pink: the golden trace's cards · red outline: a card that differs · " : "")
       + "orange: fingers, and a drag's translation from where it went down · hover a card for its numbers · wheel to zoom, drag to pan, double-click to fit";
     showMetadata(test, t);
-    let at = current.failing !== null ? current.failing : cause ? cause.first + cause.events - 1 : Math.max(t.steps.length - 1, 0);
+    // A golden failure opens where the frames first differ (the first differing event may differ
+    // in its input only); an expectation at its likely cause; else at the end.
+    let at = current.failing !== null ? firstFrameDifference(t, golden, current.failing)
+      : cause ? cause.first + cause.events - 1 : Math.max(t.steps.length - 1, 0);
     if (test.status !== "failed") at = 0;
     if (moment && moment.event !== undefined && moment.event < t.steps.length) at = moment.event;
     else if (moment && moment.t !== undefined) at = eventAt(t, moment.t);
@@ -868,7 +892,10 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
     details.hidden = !(test.traceback || test.dump);
     details.open = test.kind === "error";
     $("traceback").textContent = test.traceback ? userFirst(test) : "(none)";
-    $("dump").textContent = test.dump || "(none)";
+    // The state as the terminal printed it, its long decimals rounded (a copy takes them whole).
+    const dump = $("dump");
+    dump.textContent = test.dump ? test.dump.replace(/-?\d+\.\d{4,}/g, (x) => fmt(Number(x))) : "(none)";
+    if (test.dump && dump.textContent !== test.dump) dump.dataset.full = test.dump; else delete dump.dataset.full;
     const output = $("output");
     output.textContent = test.output || "";
     output.dataset.empty = test.output ? "false" : "true";

@@ -252,8 +252,11 @@
     const dirSize = Math.max(12, minText);
     root.appendChild(svg("line", { x1: from, y1: -12, x2: to, y2: -12, stroke: "#06c", "stroke-width": 3 }));
     root.appendChild(svg("polygon", { points: `${to},-18 ${to + (rtl ? -10 : 10)},-12 ${to},-6`, fill: "#06c" }));
-    root.appendChild(svg("text", { class: "direction", x: rtl ? to - 16 : to + 16, y: -7, "font-size": num(dirSize), fill: "#06c",
-      "text-anchor": rtl ? "end" : "start" }, settings.direction));
+    // The direction's name beside its arrow when it fits above the screen (the caption names it too).
+    if (dirSize <= 20) {
+      root.appendChild(svg("text", { class: "direction", x: rtl ? to - 16 : to + 16, y: -7, "font-size": num(dirSize), fill: "#06c",
+        "text-anchor": rtl ? "end" : "start" }, settings.direction));
+    }
     // Fingers: where each touch is now, and the drag's translation from where it went down.
     const fingers = [...touches.entries()].map(([tid, f]) => [tid, f, false]);
     if (lifted) fingers.push([lifted[0], lifted[1], true]);
@@ -356,6 +359,14 @@
       }
     }
     return rows;
+  }
+
+  /** The first event from `from` on whose cards differ from the golden trace's (else `from`). */
+  function firstFrameDifference(t, golden, from) {
+    for (let i = from; i < t.steps.length && i < golden.steps.length; i++) {
+      if (differences(frameOf(golden, i), frameOf(t, i)).some((r) => r.card)) return i;
+    }
+    return from;
   }
 
   function describe(e) {
@@ -472,8 +483,16 @@
     return a.file ? `${a.method} · ${a.file}:${a.line}` : a.method;
   }
 
-  /** Draws the two frame panes for the moment shown, in the chosen mode. */
-  function drawFrames() {
+  /** Draws the two frame panes for the moment shown, in the chosen mode; again once if drawing
+   * them moved the layout (text is sized for the pane's size in screen pixels). */
+  function drawFrames(again) {
+    const zoomed = current.zoom || current.box;
+    const unit = unitFor($("frame"), zoomed);
+    drawPanes();
+    if (!again && Math.abs(unitFor($("frame"), zoomed) - unit) > unit * 0.01) drawFrames(true);
+  }
+
+  function drawPanes() {
     const t = current.trace, index = current.event, action = current.action;
     const empty = t.steps.length === 0;
     const golden = current.golden;
@@ -489,26 +508,7 @@
     let differing = null;
     const rows = golden ? differences(goldenFrame, frameOf(t, after), golden.steps[gIndex], t.steps[index]) : [];
     if (golden && mode !== "steps") differing = new Set(rows.filter((r) => r.card).map((r) => r.card));
-    if (mode === "compare") {
-      $("frame-before").replaceChildren(drawFrame(golden, empty ? -1 : gIndex, "before-svg",
-        { box, zoom, unit: unitOf($("frame-before")), differing }));
-      $("frame").replaceChildren(drawFrame(t, after, "frame-svg", { box, zoom, unit: unitOf($("frame")), differing }));
-      $("before-caption").textContent = `Expected (the golden trace) at event ${index}`;
-      $("after-caption").textContent = `Actual at event ${index}`;
-    } else if (mode === "overlay") {
-      $("frame-before").replaceChildren();
-      $("frame").replaceChildren(drawFrame(t, after, "frame-svg", { box, zoom, unit: unitOf($("frame")), differing,
-        golden: goldenFrame, goldenOpacity: Number($("overlay").value) / 100 }));
-      $("before-caption").textContent = "";
-      $("after-caption").textContent = `Actual at event ${index}, the golden trace's cards dashed over it`;
-    } else {
-      const before = action ? action.first - 1 : -1;
-      $("frame-before").replaceChildren(drawFrame(t, before, "before-svg", { box, zoom, unit: unitOf($("frame-before")) }));
-      $("frame").replaceChildren(drawFrame(t, after, "frame-svg", { box, zoom, unit: unitOf($("frame")),
-        golden: goldenFrame && !empty ? goldenFrame : null }));
-      $("before-caption").textContent = action ? `Before ${actionTitle(action)}` : "Before";
-      $("after-caption").textContent = action ? `After: event ${index}` + (index === action.first + action.events - 1 ? "" : ` (${index - action.first + 1} of ${action.events})`) : "As built";
-    }
+    // The list first: it takes room from the frames, which are sized for what is left.
     const list = $("differences");
     list.replaceChildren();
     list.hidden = !golden || rows.length === 0;
@@ -525,6 +525,27 @@
         tr.appendChild(valueCell("td", { class: "actual" }, r.actual === undefined ? "(none)" : r.actual));
       }
       if (rows.length > 40) list.appendChild(el("p", {}, `... and ${rows.length - 40} more`));
+    }
+    const direction = ` · ${replayInputs(t, after).settings.direction}`;
+    if (mode === "compare") {
+      $("frame-before").replaceChildren(drawFrame(golden, empty ? -1 : gIndex, "before-svg",
+        { box, zoom, unit: unitOf($("frame-before")), differing }));
+      $("frame").replaceChildren(drawFrame(t, after, "frame-svg", { box, zoom, unit: unitOf($("frame")), differing }));
+      $("before-caption").textContent = `Expected (the golden trace) at event ${index}`;
+      $("after-caption").textContent = `Actual at event ${index}${direction}`;
+    } else if (mode === "overlay") {
+      $("frame-before").replaceChildren();
+      $("frame").replaceChildren(drawFrame(t, after, "frame-svg", { box, zoom, unit: unitOf($("frame")), differing,
+        golden: goldenFrame, goldenOpacity: Number($("overlay").value) / 100 }));
+      $("before-caption").textContent = "";
+      $("after-caption").textContent = `Actual at event ${index}, the golden trace's cards dashed over it`;
+    } else {
+      const before = action ? action.first - 1 : -1;
+      $("frame-before").replaceChildren(drawFrame(t, before, "before-svg", { box, zoom, unit: unitOf($("frame-before")) }));
+      $("frame").replaceChildren(drawFrame(t, after, "frame-svg", { box, zoom, unit: unitOf($("frame")),
+        golden: goldenFrame && !empty ? goldenFrame : null }));
+      $("before-caption").textContent = action ? `Before ${actionTitle(action)}` : "Before";
+      $("after-caption").textContent = (action ? `After: event ${index}` + (index === action.first + action.events - 1 ? "" : ` (${index - action.first + 1} of ${action.events})`) : "As built") + direction;
     }
   }
 
@@ -671,7 +692,10 @@
     $("legend").textContent = (golden ? "dashed pink: the golden trace's cards · red outline: a card that differs · " : "")
       + "orange: fingers, and a drag's translation from where it went down · hover a card for its numbers · wheel to zoom, drag to pan, double-click to fit";
     showMetadata(test, t);
-    let at = current.failing !== null ? current.failing : cause ? cause.first + cause.events - 1 : Math.max(t.steps.length - 1, 0);
+    // A golden failure opens where the frames first differ (the first differing event may differ
+    // in its input only); an expectation at its likely cause; else at the end.
+    let at = current.failing !== null ? firstFrameDifference(t, golden, current.failing)
+      : cause ? cause.first + cause.events - 1 : Math.max(t.steps.length - 1, 0);
     if (test.status !== "failed") at = 0;
     if (moment && moment.event !== undefined && moment.event < t.steps.length) at = moment.event;
     else if (moment && moment.t !== undefined) at = eventAt(t, moment.t);
@@ -741,7 +765,10 @@
     details.hidden = !(test.traceback || test.dump);
     details.open = test.kind === "error";
     $("traceback").textContent = test.traceback ? userFirst(test) : "(none)";
-    $("dump").textContent = test.dump || "(none)";
+    // The state as the terminal printed it, its long decimals rounded (a copy takes them whole).
+    const dump = $("dump");
+    dump.textContent = test.dump ? test.dump.replace(/-?\d+\.\d{4,}/g, (x) => fmt(Number(x))) : "(none)";
+    if (test.dump && dump.textContent !== test.dump) dump.dataset.full = test.dump; else delete dump.dataset.full;
     const output = $("output");
     output.textContent = test.output || "";
     output.dataset.empty = test.output ? "false" : "true";
