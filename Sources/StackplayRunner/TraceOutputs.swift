@@ -154,6 +154,21 @@ struct TraceOutputs {
         }
     }
 
+    /// The trace and action of `result`'s likely cause: the last action, in the last screen that
+    /// has one, whose call is at the cause's `path:line`; nil when there is no cause or no action.
+    static func causeAction(of result: TestResult, in traces: [Trace]) -> (Trace, TraceAction)? {
+        guard !result.cause.isEmpty, let colon = result.causePosition.lastIndex(of: ":"),
+            let line = Int(result.causePosition[result.causePosition.index(after: colon)...])
+        else { return nil }
+        let file = String(result.causePosition[..<colon])
+        for trace in traces.reversed() {
+            if let action = trace.actions.last(where: { $0.file == file && $0.sourceLine == line }) {
+                return (trace, action)
+            }
+        }
+        return nil
+    }
+
     /// The run as the viewer's metadata panel shows it: stackplay's version, the seed, the
     /// settings that change what runs, and the command.
     static func metadata(seed: Int?, settings: String = "", command: [String] = CommandLine.arguments) -> [(
@@ -192,7 +207,12 @@ struct TraceOutputs {
                 if let trace = traces.last {
                     let svg = "\(directory)/\(names[traces.count - 1].dropLast(".jsonl".count)).svg"
                     do {
-                        let picture = try TraceSVG.render(trace, at: nil, issues: result.auditIssues)
+                        // A likely cause: its action's before and after; else the last frame.
+                        let picture =
+                            try causeAction(of: result, in: traces).map { trace, action in
+                                try TraceSVG.cause(
+                                    trace, action: action, title: result.test.fullName, cause: result.cause)
+                            } ?? TraceSVG.render(trace, at: nil, issues: result.auditIssues)
                         try TraceFile.replace(svg, with: picture)
                         Output.err("stackplay: wrote \(svg)")
                     } catch let error as TraceFile.Failure {

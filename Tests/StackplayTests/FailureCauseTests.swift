@@ -118,6 +118,52 @@ import Testing
         #expect(xml.contains("rtl: x &gt; 110)"))
     }
 
+    @Test func theFailureSVGShowsTheCauseBeforeAndAfterWithItsFingersAndTheTestsName() throws {
+        let folder = try temporaryFolder(["x.lua": Self.script])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay(arguments: ["--artifacts", "out", "x.lua"], in: folder)
+        #expect(run.status == 1)
+        let out = folder.appendingPathComponent("out")
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).first {
+                $0.hasPrefix("x-lua--rtl-a-swipe-clears-calendar-") && $0.hasSuffix(".svg")
+            })
+        let svg = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+        #expect(svg.contains(">x.lua: rtl: a swipe clears calendar</text>"))
+        #expect(svg.contains(">likely cause: " + Self.rtlCause.replacing(">", with: "&gt;") + "</text>"))
+        #expect(svg.contains(">before drag at x.lua:5</text>"))
+        #expect(svg.contains("<g class=\"before\"") && svg.contains("<g class=\"after\""))
+        // The finger where it went down before, and its path and translation after.
+        #expect(svg.components(separatedBy: "class=\"finger-spot\"").count == 3)
+        #expect(svg.contains("<polyline") && svg.contains(">drag -66.6, 0</text>"))
+        // Every failure with a likely cause gets such a picture.
+        let plain = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).first {
+                $0.hasPrefix("x-lua--a-scroll-under") && $0.hasSuffix(".svg")
+            })
+        #expect(
+            try String(contentsOf: out.appendingPathComponent(plain), encoding: .utf8).contains(
+                "likely cause: the scroll at x.lua:34"))
+    }
+
+    @Test func renderAtMinusOneDrawsTheScreenAsBuilt() throws {
+        let folder = try temporaryFolder(["x.lua": Self.script])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try stackplay(arguments: ["--trace", "traces", "x.lua"], in: folder)
+        let trace = try #require(
+            try FileManager.default.contentsOfDirectory(
+                atPath: folder.appendingPathComponent("traces").path
+            ).first { $0.hasPrefix("x-lua--rtl-") })
+        let run = try stackplay(arguments: ["render", "traces/" + trace, "--at", "-1"], in: folder)
+        #expect(run.status == 0 && run.stderr == "")
+        #expect(run.stdout.contains(">before any event, t = 0 s</text>"))
+        #expect(run.stdout.contains("data-id=\"messages\""))
+        let tooFar = try stackplay(arguments: ["render", "traces/" + trace, "--at", "-2"], in: folder)
+        #expect(tooFar.status == 64)
+        #expect(
+            tooFar.stderr.contains("--at needs an event index >= 0, or -1 for the screen as built, not '-2'"))
+    }
+
     @Test func aSwipeThatPassesTheThresholdIsNamedAsTheCauseInItsTerms() throws {
         let folder = try temporaryFolder([
             "x.lua": """
