@@ -18,12 +18,34 @@ public struct GestureVerdict: Sendable, Equatable {
     public var isAccepted: Bool
     /// Why, as a predicate (see the type's documentation).
     public var explanation: String
+    /// The explanation as a script that sees the screen through a ``Mirror`` reads it (its x and
+    /// layout direction mirrored), when it differs; ``Screen`` reports it for a mirrored screen.
+    public var mirroredExplanation: String?
 
     public init(component: String, card: String? = nil, isAccepted: Bool, explanation: String) {
         self.component = component
         self.card = card
         self.isAccepted = isAccepted
         self.explanation = explanation
+    }
+
+    /// A verdict whose explanation names x or the layout direction: `explain` words it in the
+    /// world a mirror shows (``Mirror/none`` for the screen's own; `world.x`, `world.rect`,
+    /// `world.direction` for the script's).
+    public init(
+        component: String, card: String? = nil, isAccepted: Bool, in settings: ScreenSettings,
+        _ explain: (_ world: Mirror) -> String
+    ) {
+        self.init(component: component, card: card, isAccepted: isAccepted, explanation: explain(.none))
+        mirroredExplanation = explain(Mirror(width: settings.size.width))
+    }
+
+    /// As the script sees it: mirrored for a screen seen through a mirror.
+    func seen(mirrored: Bool) -> GestureVerdict {
+        guard mirrored, let mirroredExplanation else { return self }
+        var seen = self
+        seen.explanation = mirroredExplanation
+        return seen
     }
 
     /// A number as the explanation shows it: to 0.1 (`66.6`, `110`), the way a person reads a

@@ -69,9 +69,11 @@ extension NotificationStack {
                 "moved '\(id)' \(GestureVerdict.points(abs(towardsLeading))) pt towards "
                 + (towardsLeading > 0 ? "leading" : "trailing")
             let threshold = GestureVerdict.points(Self.swipeThreshold)
-            let rule =
+            func rule(_ world: Mirror) -> String {
                 "a notification card leaves only past \(threshold) pt towards leading ("
-                + (settings.isRightToLeft ? "rtl: x > \(threshold))" : "ltr: x < -\(threshold))")
+                    + (world.direction(settings.layoutDirection) == .rightToLeft
+                        ? "rtl: x > \(threshold))" : "ltr: x < -\(threshold))")
+            }
             // N13: strictly past the threshold leaves; anything else springs back.
             if row.offset.target < -Self.swipeThreshold
                 || Mutant.n13Strict.isActive && row.offset.target == -Self.swipeThreshold
@@ -80,7 +82,12 @@ extension NotificationStack {
                     Decision.dismiss(id), verdict(true, "\(moved), past \(threshold) pt: the card leaves")
                 )
             }
-            return (Decision.springBack(id), verdict(false, "\(moved); \(rule)"))
+            return (
+                Decision.springBack(id),
+                GestureVerdict(component: name, card: card, isAccepted: false, in: settings) {
+                    "\(moved); \(rule($0))"
+                }
+            )
         }
         // A swipe that started, or a finger that moved too far for a tap on a stack that takes no
         // swipe: nothing happens (the tap underneath fails).
@@ -105,10 +112,10 @@ extension NotificationStack {
             }
             return (
                 Decision.nothing,
-                verdict(
-                    false,
-                    "lifted outside 'Show less' (at \(GestureVerdict.points(touch.location.x)), "
-                        + "\(GestureVerdict.points(touch.location.y))): the button does not fire")
+                GestureVerdict(component: name, card: card, isAccepted: false, in: settings) { world in
+                    "lifted outside 'Show less' (at \(GestureVerdict.points(world.x(touch.location.x))), "
+                        + "\(GestureVerdict.points(touch.location.y))): the button does not fire"
+                }
             )
         case "header":
             return (Decision.nothing, verdict(false, "went down on the header, which takes no touch"))

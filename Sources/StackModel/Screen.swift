@@ -225,7 +225,9 @@ public final class Screen {
         touch.time = settings.now
         if let owner = touchOwners.removeValue(forKey: id) {
             components[owner].touchEnded(touch, in: settings)
-            if let verdict = components[owner].takeGestureVerdict() { onVerdict?(verdict) }
+            if let verdict = components[owner].takeGestureVerdict() {
+                onVerdict?(verdict.seen(mirrored: isMirrored))
+            }
         }
         report(.touchUp(touch: id))
     }

@@ -30,15 +30,18 @@ extension WalletCardStack {
         let frame = cardSnapshots(in: settings).first { $0.id.isSameBytes(id) }?.frame
         updatePress(of: id, at: settings.now)
         guard let frame, ButtonTracking.fires(touch, in: frame) else {
-            let at = "\(GestureVerdict.points(touch.location.x)), \(GestureVerdict.points(touch.location.y))"
-            verdict = GestureVerdict(
-                component: name, card: id, isAccepted: false,
-                explanation: frame == nil
-                    ? "pressed '\(id)', which was gone when the finger came up: the button does not fire"
-                    : "pressed '\(id)' and was held past the card's edge: it lifted at \(at), outside the card "
-                        + "(x \(GestureVerdict.points(frame!.x))...\(GestureVerdict.points(frame!.maxX)), "
-                        + "y \(GestureVerdict.points(frame!.y))...\(GestureVerdict.points(frame!.maxY))): "
-                        + "the button does not fire")
+            verdict = GestureVerdict(component: name, card: id, isAccepted: false, in: settings) { world in
+                guard let frame = frame.map(world.rect) else {
+                    return "pressed '\(id)', which was gone when the finger came up: the button does not fire"
+                }
+                let at =
+                    "\(GestureVerdict.points(world.x(touch.location.x))), \(GestureVerdict.points(touch.location.y))"
+                return
+                    "pressed '\(id)' and was held past the card's edge: it lifted at \(at), outside the card "
+                    + "(x \(GestureVerdict.points(frame.x))...\(GestureVerdict.points(frame.maxX)), "
+                    + "y \(GestureVerdict.points(frame.y))...\(GestureVerdict.points(frame.maxY))): "
+                    + "the button does not fire"
+            }
             return
         }
         let before = selection

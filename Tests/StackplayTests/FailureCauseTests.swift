@@ -89,6 +89,18 @@ import Testing
         #expect(run.stderr.components(separatedBy: "likely cause:").count == Self.causes.count + 1)
     }
 
+    @Test func aMirroredRunExplainsInTheScriptsWorld() throws {
+        let folder = try temporaryFolder(["x.lua": Self.script])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay(arguments: ["--mirror", "x.lua"], in: folder)
+        #expect(run.status == 1)
+        // The mirrored twin runs on an ltr screen; its script still wrote rtl and x = -66.6.
+        for cause in [Self.rtlCause, Self.causes[5]] {
+            #expect(
+                run.stderr.components(separatedBy: "likely cause: " + cause + "\n").count == 3, "\(cause)")
+        }
+    }
+
     @Test func jsonCarriesTheCauseAndItsLine() throws {
         let folder = try temporaryFolder(["x.lua": Self.script])
         defer { try? FileManager.default.removeItem(at: folder) }
