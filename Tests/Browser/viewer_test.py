@@ -151,6 +151,7 @@ def main():
                   "the viewer opens at the failing step, or where the frames first differ after it")
             check(len(driver.find_elements(By.ID, "failing-mark")) == 1, "the timeline marks the failing step")
             driver.find_element(By.CSS_SELECTOR, '#modes button[data-mode="overlay"]').click()
+            failing[0].click()  # the tap's first event: its finger is down
             check(len(driver.find_elements(By.CSS_SELECTOR, "#frame svg g.golden g.golden-card")) == 3,
                   "the golden frame's cards are drawn over the frame")
             check(len(driver.find_elements(By.CSS_SELECTOR, "#frame svg g.finger")) >= 1,
