@@ -161,10 +161,11 @@ struct TraceOutputs {
             let line = Int(result.causePosition[result.causePosition.index(after: colon)...])
         else { return nil }
         let file = String(result.causePosition[..<colon])
+        // Two calls on one line (`wallet:tap("mc"); screen:settle()`): the one the cause names.
+        let named = { (action: TraceAction) in result.cause.hasPrefix("the \(action.method) at ") }
         for trace in traces.reversed() {
-            if let action = trace.actions.last(where: { $0.file == file && $0.sourceLine == line }) {
-                return (trace, action)
-            }
+            let here = trace.actions.filter { $0.file == file && $0.sourceLine == line }
+            if let action = here.last(where: named) ?? here.last { return (trace, action) }
         }
         return nil
     }

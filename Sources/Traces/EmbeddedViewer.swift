@@ -719,8 +719,12 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
   function causeAction(test, t) {
     const p = place(test.cause_position);
     if (!p) return null;
+    // Two calls on one line (`wallet:tap("mc"); screen:settle()`): the one the cause names.
+    const method = (/^the (\S+) at /.exec(test.cause || "") || [])[1];
     const found = t.actions.filter((a) => a.file === p[0] && a.line === p[1]);
-    return found.length ? found[found.length - 1] : null;
+    const named = found.filter((a) => a.method === method);
+    const pick = named.length ? named : found;
+    return pick.length ? pick[pick.length - 1] : null;
   }
 
   function setMode(mode) {

@@ -207,6 +207,9 @@ def main():
                   "each action names its line, viewer.lua:5")
             check(len(driver.find_elements(By.CSS_SELECTOR, "#actions li.failing:not([data-expect])")) == 1,
                   "the action whose event differs from the golden trace is marked")
+            cause = driver.find_element(By.CSS_SELECTOR, "#actions li.cause")
+            check(cause.find_element(By.CSS_SELECTOR, ".method").text.endswith("tap"),
+                  "the likely cause is the tap, not the settle on its line")
             expect = driver.find_element(By.CSS_SELECTOR, "#actions li[data-expect].failing")
             check(expect.find_element(By.CSS_SELECTOR, ".where").text == "viewer.lua:7",
                   "and the failing expectation, last, with its line")
