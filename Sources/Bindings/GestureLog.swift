@@ -1,5 +1,5 @@
+import LuaRuntime
 import StackModel
-import Traces
 
 /// The gestures a test's screens decided, each with the script's call that made it: what a failed
 /// expectation names as its likely cause ("the drag at x.lua:6 moved 'calendar' 66.6 pt towards
@@ -10,14 +10,13 @@ package final class GestureLog {
     /// One gesture: what its gate decided and the call that made it (nil when none is known).
     struct Entry {
         var verdict: GestureVerdict
-        var call: TraceCall?
+        var call: LuaCallSite?
     }
 
     /// The most gestures remembered: the likely cause is one of the last.
     static let kept = 64
 
     private(set) var entries: [Entry] = []
-    private lazy var calls: () -> TraceCall? = ActionSeam.calls()
 
     /// Remembers what `screen`'s gestures decide from now on.
     func watch(_ screen: Screen) {
@@ -26,7 +25,9 @@ package final class GestureLog {
 
     private func add(_ verdict: GestureVerdict) {
         if entries.count == Self.kept { entries.removeFirst(Self.kept / 2) }
-        entries.append(Entry(verdict: verdict, call: calls()))
+        // The stack is read, never the script's file: a gesture pays a few lua_getinfo calls.
+        entries.append(
+            Entry(verdict: verdict, call: LuaCallSite.running(skippingPrefix: PreludeModule.internalPrefix)))
     }
 
     func forget() { entries = [] }
@@ -45,7 +46,7 @@ package final class GestureLog {
         }
         guard let entry = entries.last(where: named) ?? entries.last else { return nil }
         let gesture =
-            entry.call.map { "the \($0.method) at \($0.file):\($0.line)" }
+            entry.call.map { "the \($0.function ?? "call") at \($0.file):\($0.line)" }
             ?? "the gesture on '\(entry.verdict.component)'"
         return (gesture + " " + entry.verdict.explanation, entry.call.map { "\($0.file):\($0.line)" } ?? "")
     }
