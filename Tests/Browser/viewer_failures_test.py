@@ -144,8 +144,12 @@ def main():
                 check(share >= 0.4, f"{pane}'s frame takes {share:.0%} of its pane's width")
             cells = driver.find_elements(By.CSS_SELECTOR, "#state td.value")
             check(all("00000" not in c.text for c in cells), "no float noise in the state panel")
-            check("t = 1.1 s" in text(driver, "#position") or "t = 1.1" in text(driver, "#position"),
-                  f"times are rounded ({text(driver, '#position')})")
+            check("t = 1.1 s" in text(driver, "#position"), f"times are rounded ({text(driver, '#position')})")
+            time_cell = driver.find_element(By.CSS_SELECTOR, '#state table[data-component="screen"] tr[data-key="time"] td.value')
+            full = time_cell.get_attribute("title")
+            check(time_cell.text == "1.1 s" and full.startswith("1.1") and len(full) > 10,
+                  f"the full value is in the title and what a copy takes ({full})")
+            check(time_cell.get_attribute("data-full") == full, "a copy of the cell takes the full value")
             driver.find_element(By.ID, "action-filter").send_keys("drag")
             shown = [li for li in driver.find_elements(By.CSS_SELECTOR, "#actions li") if li.is_displayed()]
             check(len(shown) == 1 and "drag" in shown[0].text, "the action search keeps the drag")
