@@ -894,8 +894,10 @@ main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
     }
     const details = $("failure-details");
     details.hidden = !(test.traceback || test.dump);
+    details.querySelector("summary").textContent = test.traceback ? "Traceback and state when it failed" : "State when it failed";
     details.open = test.kind === "error";
-    $("traceback").textContent = test.traceback ? userFirst(test) : "(none)";
+    $("traceback").textContent = test.traceback ? userFirst(test) : "";
+    $("traceback").hidden = $("traceback-head").hidden = !test.traceback;
     // The state as the terminal printed it, its long decimals rounded (a copy takes them whole).
     const dump = $("dump");
     dump.textContent = test.dump ? test.dump.replace(/-?\d+\.\d{4,}/g, (x) => fmt(Number(x))) : "(none)";

@@ -161,7 +161,7 @@ public enum TraceViewer {
             <ul id="tests"></ul></nav>
             <main><div id="detail-head"><h2 id="title"><span id="verdict"></span><span id="title-text"></span></h2><pre id="message"></pre>
             <div id="cause" hidden></div><details id="failure-details" hidden><summary>Traceback and state when it failed</summary>
-            <h4>Traceback</h4><pre id="traceback"></pre><h4>State when it failed</h4><pre id="dump"></pre></details>
+            <h4 id="traceback-head">Traceback</h4><pre id="traceback"></pre><h4>State when it failed</h4><pre id="dump"></pre></details>
             <details id="metadata"><summary>Run</summary><table id="metadata-table"></table></details><div id="screens"></div></div>
             <div id="timeline-row"><div id="timeline"><div id="marks"></div><input id="scrub" type="range" min="0" max="0" value="0" aria-label="event"></div>
             <span id="position"></span></div>
