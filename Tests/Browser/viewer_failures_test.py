@@ -191,7 +191,7 @@ def main():
             shot(driver, "viewer-golden-overlay.png")
 
             print("a Lua error")
-            open_test(driver, report, "x.lua: a helper raises after a tap")
+            open_test(driver, plain, "x.lua: a helper raises after a tap")
             check(text(driver, "#verdict").startswith("FAILED · error"), "the verdict says it is an error")
             check("expected 3 cards, got 4" in text(driver, "#message"), "the message is shown")
             details = driver.find_element(By.ID, "failure-details")
