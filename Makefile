@@ -109,7 +109,9 @@ report: build
 # The trace viewer in a real browser: headless Chromium and chromedriver from Debian, Selenium from
 # PyPI (each installed only when missing), driven by Tests/Browser/viewer_test.py: open the report,
 # filter, select the failed test, step with the keyboard, read the state panel; it leaves a
-# screenshot in artifacts/viewer.png.
+# screenshot in artifacts/viewer.png. Tests/Browser/viewer_failures_test.py opens each kind of
+# failure (a likely cause, a golden trace, a Lua error, `stackplay view` of a --json report) and
+# leaves artifacts/viewer-*.png (docs/traces-and-viewer.md shows them, from docs/images/).
 browser-tools:
 	@{ command -v chromium && command -v chromedriver; } >/dev/null 2>&1 || { \
 	  echo "installing chromium chromium-driver"; \
@@ -122,6 +124,7 @@ browser-tools:
 test-browser: build browser-tools
 	mkdir -p artifacts
 	python3 Tests/Browser/viewer_test.py $(BIN) artifacts/viewer.png
+	python3 Tests/Browser/viewer_failures_test.py $(BIN) artifacts
 
 # The Lua C module, `require "stackplay"` from lua5.4 or busted: .build/lua/stackplay.so. A
 # release build of the stackplay-lua product with the Swift runtime linked in (-static-stdlib, for

@@ -57,6 +57,8 @@ package final class ScriptSession {
     /// Whether the screens made now are mirrored whatever the script says (`stackplay explore`'s
     /// `mirror` invariant runs the setup once more, as `--mirror` would).
     var mirrorsScreens = false
+    /// The gestures the screens decided, for a failure's likely cause (``GestureLog``).
+    package let gestures = GestureLog()
     /// What the script printed, for the reporters.
     package let output = CapturedOutput()
     /// Whether screens are kept for the failure report. The Lua module (``LuaLibrary``) has no
@@ -109,6 +111,7 @@ package final class ScriptSession {
             }
         }
         live.append(Tracked(screen, recorder: recorder))
+        if keepsScreens { gestures.watch(screen) }
         if let audit { AuditObserver.attach(to: screen, options: audit, session: self) }
     }
 
@@ -197,6 +200,7 @@ extension ScriptSession {
         auditFailure = nil
         auditIssues = []
         knownAuditIssues = []
+        gestures.forget()
         asksMirror = mark.asksMirror
         mirrorsScreens = mark.mirrorsScreens
         fixedSettings = nil

@@ -47,6 +47,9 @@ public protocol Component: AnyObject {
     func touchMoved(_ touch: Touch, in settings: ScreenSettings)
     /// A finger that went down on this component came up at `touch.location`.
     func touchEnded(_ touch: Touch, in settings: ScreenSettings)
+    /// What the gate of the gesture that just ended decided, and why (``GestureVerdict``); the
+    /// screen takes it once, right after ``touchEnded(_:in:)``. The default: nil (no explanation).
+    func takeGestureVerdict() -> GestureVerdict?
 
     /// Every element VoiceOver knows of, hidden ones included, in layout order.
     func accessibilityElements(in settings: ScreenSettings) -> [AccessibilityElement]
@@ -110,6 +113,7 @@ extension Component {
     public func containerChanges(for size: Size) -> [OwnerChange] { [] }
     public func settingsChanged(from old: ScreenSettings, to new: ScreenSettings) {}
     public func escape(in settings: ScreenSettings) -> Bool { false }
+    public func takeGestureVerdict() -> GestureVerdict? { nil }
     public func apply(_ change: OwnerChange, in settings: ScreenSettings) throws {
         throw unsupported(change)
     }

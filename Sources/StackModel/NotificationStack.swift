@@ -75,6 +75,8 @@ public final class NotificationStack: Component {
         didSet { frames.bump() }
     }
     @exclusivity(unchecked) var gestures = TouchMap<RowGesture>()
+    /// What the last gesture's gate decided, until the screen takes it (``GestureVerdict``).
+    var verdict: GestureVerdict?
     /// The frames computed for the state above (the gestures are none of it) at a moment, kept
     /// until it changes: every stored property above bumps its revision.
     let frames = KeptFrames()

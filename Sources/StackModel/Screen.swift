@@ -14,6 +14,9 @@ public final class Screen {
     @exclusivity(unchecked) private var nextTouchID = 1
     /// Called after each input took effect.
     @exclusivity(unchecked) public var onEvent: ((InputEvent) -> Void)?
+    /// Called when a finger comes up on a component, with what its gesture gate decided and why
+    /// (``GestureVerdict``), before the `touchUp` event is reported.
+    public var onVerdict: ((GestureVerdict) -> Void)?
     /// Whether whoever drives this screen sees it through a ``Mirror`` (`stackplay --mirror`,
     /// `stackplay.screen { mirror = true }`): the script's world is the other layout direction,
     /// its x mirrored. The model itself never reads it; the Lua API and traces do.
@@ -228,6 +231,9 @@ public final class Screen {
         touch.time = settings.now
         if let owner = touchOwners.removeValue(forKey: id) {
             components[owner].touchEnded(touch, in: settings)
+            if let verdict = components[owner].takeGestureVerdict() {
+                onVerdict?(verdict.seen(mirrored: isMirrored))
+            }
         }
         report(.touchUp(touch: id))
     }

@@ -21,6 +21,34 @@ extension StickyStackedCards {
     }
 
     public func touchEnded(_ touch: Touch, in settings: ScreenSettings) {
-        if pan?.touch == touch.id { pan = nil }
+        guard let ended = pan, ended.touch == touch.id else { return }
+        pan = nil
+        verdict = Self.verdict(of: ended, touch, name: name, offset: scrollOffset, maxOffset: maxOffset)
+    }
+
+    public func takeGestureVerdict() -> GestureVerdict? {
+        defer { verdict = nil }
+        return verdict
+    }
+
+    /// Why a pan did what it did (S6): under ``panMinimumDistance`` the content does not follow.
+    static func verdict(of pan: Pan, _ touch: Touch, name: String, offset: Double, maxOffset: Double)
+        -> GestureVerdict
+    {
+        let moved = GestureVerdict.points(touch.maxDistance)
+        guard pan.drag.hasStarted else {
+            return GestureVerdict(
+                component: name, isAccepted: false,
+                explanation:
+                    "moved \(moved) pt, under the scroll view's \(GestureVerdict.points(panMinimumDistance)) pt "
+                    + "pan threshold: the cards did not scroll")
+        }
+        let clamp =
+            offset <= 0 || offset >= maxOffset
+            ? " (the offset stays in 0...\(GestureVerdict.points(maxOffset)))" : ""
+        return GestureVerdict(
+            component: name, isAccepted: true,
+            explanation: "scrolled from offset \(GestureVerdict.points(pan.startOffset)) to "
+                + "\(GestureVerdict.points(offset))\(clamp)")
     }
 }

@@ -41,6 +41,8 @@ public final class StickyStackedCards: Component {
     }
     /// The finger panning the scroll view, if any.
     @exclusivity(unchecked) var pan: Pan?
+    /// What the last gesture's gate decided, until the screen takes it (``GestureVerdict``).
+    var verdict: GestureVerdict?
     /// The frames computed for the state above (the pan is none of it) at a moment, kept until it
     /// changes: every stored property above bumps its revision.
     let frames = KeptFrames()

@@ -38,10 +38,14 @@ public struct Touch: Hashable, Sendable {
 
     /// Whether this touch, ending now, is a tap.
     public var isTap: Bool {
-        if Mutant.g5TapStrict.isActive {
-            return maxDistance < Self.tapMaximumDistance && time - startTime < Self.tapMaximumDuration
-        }
-        return maxDistance <= Self.tapMaximumDistance && time - startTime <= Self.tapMaximumDuration
+        Self.withinTapLimit(maxDistance, Self.tapMaximumDistance)
+            && Self.withinTapLimit(time - startTime, Self.tapMaximumDuration)
+    }
+
+    /// Whether `value` is within a tap's `limit` (the limit itself counts; G5). ``tapRefusal``
+    /// names the limit this says no to.
+    static func withinTapLimit(_ value: Double, _ limit: Double) -> Bool {
+        Mutant.g5TapStrict.isActive ? value < limit : value <= limit
     }
 }
 

@@ -29,8 +29,33 @@ extension WalletCardStack {
         guard let id = presses.removeValue(forKey: touch.id)?.card else { return }
         let frame = cardSnapshots(in: settings).first { $0.id.isSameBytes(id) }?.frame
         updatePress(of: id, at: settings.now)
-        guard let frame, ButtonTracking.fires(touch, in: frame) else { return }
+        guard let frame, ButtonTracking.fires(touch, in: frame) else {
+            verdict = GestureVerdict(component: name, card: id, isAccepted: false, in: settings) { world in
+                guard let frame = frame.map(world.rect) else {
+                    return "pressed '\(id)', which was gone when the finger came up: the button does not fire"
+                }
+                let at =
+                    "\(GestureVerdict.points(world.x(touch.location.x))), \(GestureVerdict.points(touch.location.y))"
+                return
+                    "pressed '\(id)' and was held past the card's edge: it lifted at \(at), outside the card "
+                    + "(x \(GestureVerdict.points(frame.x))...\(GestureVerdict.points(frame.maxX)), "
+                    + "y \(GestureVerdict.points(frame.y))...\(GestureVerdict.points(frame.maxY))): "
+                    + "the button does not fire"
+            }
+            return
+        }
+        let before = selection
         activate(id, in: settings)
+        let selected = selection
+        verdict = GestureVerdict(
+            component: name, card: id, isAccepted: true,
+            explanation: "pressed '\(id)' and lifted inside it: the button fires, "
+                + (selected.map { "selecting '\($0)'" } ?? "clearing the selection ('\(before ?? "")')"))
+    }
+
+    public func takeGestureVerdict() -> GestureVerdict? {
+        defer { verdict = nil }
+        return verdict
     }
 
     /// The button's action (W4).

@@ -56,6 +56,8 @@ public final class WalletCardStack: Component {
     }
     /// The card each finger went down on, and whether the finger is inside it now, by touch id.
     @exclusivity(unchecked) var presses = TouchMap<Press>()
+    /// What the last gesture's gate decided, until the screen takes it (``GestureVerdict``).
+    var verdict: GestureVerdict?
     /// The frames computed for the state above (the presses are none of it) at a moment, kept
     /// until it changes: every stored property above bumps its revision.
     let frames = KeptFrames()

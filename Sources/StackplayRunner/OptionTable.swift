@@ -271,8 +271,8 @@ extension Options {
         },
         OptionSpec(
             "--at", value: "EVENT", commands: [.render],
-            help: "the event after which to draw the frame (default: the last)",
-            number: .whole(0...Int.max, "an event index >= 0")
+            help: "the event after which to draw (default: the last; -1: before any)",
+            number: .whole(-1...Int.max, "an event index >= 0, or -1 for the screen as built")
         ) { options, index in options.at = index },
         OptionSpec(
             "-o", "--output", value: "FILE", commands: [.render, .view],

@@ -38,15 +38,23 @@ enum TraceCommands {
         }
     }
 
-    /// Writes the trace viewer for `paths`: one test a trace, named by its path. A trace that
-    /// does not read is an error naming it, and nothing is written.
+    /// Writes the trace viewer for `paths`: one test a trace, named by its path; a `--json`
+    /// report of a run (a file that reads as one) gives its tests with their verdicts, messages,
+    /// output, likely causes and traces. A trace that does not read is an error naming it, and
+    /// nothing is written.
     static func view(_ paths: [String], to output: String?) -> Int32 {
         emit(to: output) { () throws(TraceError) in
             var tests: [TraceViewer.Test] = []
+            var seed: Int?
             for path in paths {
                 let text: String
                 do throws(TraceFile.Failure) { text = try TraceFile.read(path) } catch {
                     throw TraceError(file: path, line: 0, message: error.message)
+                }
+                if let report = try? Merge.read(text, path: path) {
+                    tests += TraceOutputs.viewerTests(report.results, golden: nil)
+                    seed = seed ?? report.seed
+                    continue
                 }
                 _ = try Trace(text: text, file: path)
                 tests.append(
@@ -54,7 +62,8 @@ enum TraceCommands {
                         name: path, status: .trace, screens: [.init(name: path, trace: text)],
                         sources: TraceViewer.sources(of: [text])))
             }
-            return TraceViewer.html(tests, title: "stackplay view")
+            return TraceViewer.html(
+                tests, title: "stackplay view", metadata: TraceOutputs.metadata(seed: seed, command: []))
         }
     }
 

@@ -1,4 +1,5 @@
 import Bindings
+import LuaRuntime
 import TestResults
 import Traces
 import Wording
@@ -115,7 +116,13 @@ struct TraceOutputs {
     }
 
     private func artifacts(_ results: [TestResult], in directory: String) -> Bool {
-        Self.writeArtifacts(results, in: directory, golden: options.goldenDirectory)
+        var settings: [String] = []
+        if options.mirror { settings.append("--mirror") }
+        if let tolerance = options.tolerance { settings.append("--tolerance \(formatNumber(tolerance))") }
+        if let golden = options.goldenDirectory { settings.append("--golden \(golden)") }
+        return Self.writeArtifacts(
+            results, in: directory, golden: options.goldenDirectory,
+            metadata: Self.metadata(seed: options.seed, settings: settings.joined(separator: " ")))
     }
 
     /// The viewer's tests for `results`: each screen's trace, and for a failed test its golden
@@ -130,15 +137,59 @@ struct TraceOutputs {
                             ? try? TraceFile.read("\(directory)/\(name)") : nil
                     })
             }
-            return TraceViewer.Test(
+            var test = TraceViewer.Test(
                 name: result.test.fullName, status: .result(result.status), seconds: result.seconds,
                 message: result.message, screens: screens, output: result.output,
                 sources: TraceViewer.sources(of: result.traces, script: result.test.file))
+            if result.status == .failed {
+                test.kind = result.kind.rawValue
+                test.position = result.position
+                test.traceback = result.traceback
+                test.dump = result.dump
+                test.cause = result.cause
+                test.causePosition = result.causePosition
+            }
+            if result.status != .skipped { test.seed = result.seed }
+            return test
         }
     }
 
+    /// The trace and action of `result`'s likely cause: the last action, in the last screen that
+    /// has one, whose call is at the cause's `path:line`; nil when there is no cause or no action.
+    static func causeAction(of result: TestResult, in traces: [Trace]) -> (Trace, TraceAction)? {
+        guard !result.cause.isEmpty, let colon = result.causePosition.lastIndex(of: ":"),
+            let line = Int(result.causePosition[result.causePosition.index(after: colon)...])
+        else { return nil }
+        let file = String(result.causePosition[..<colon])
+        // Two calls on one line (`wallet:tap("mc"); screen:settle()`): the one the cause names.
+        let named = { (action: TraceAction) in result.cause.hasPrefix("the \(action.method) at ") }
+        for trace in traces.reversed() {
+            let here = trace.actions.filter { $0.file == file && $0.sourceLine == line }
+            if let action = here.last(where: named) ?? here.last { return (trace, action) }
+        }
+        return nil
+    }
+
+    /// The run as the viewer's metadata panel shows it: stackplay's version, the seed, the
+    /// settings that change what runs, and the command.
+    static func metadata(seed: Int?, settings: String = "", command: [String] = CommandLine.arguments) -> [(
+        String, String
+    )] {
+        var rows = [("stackplay", StackplayVersion.string)]
+        if let seed {
+            rows.append(("seed", "\(seed) (--seed \(seed) runs it again with the same random numbers)"))
+        }
+        if !settings.isEmpty { rows.append(("settings", settings)) }
+        let words = command.enumerated().map { index, word in index == 0 ? "stackplay" : word }
+        if !words.isEmpty { rows.append(("command", words.joined(separator: " "))) }
+        return rows
+    }
+
     /// An SVG of each failure's last frame, and `report.html`, the trace viewer of the run.
-    static func writeArtifacts(_ results: [TestResult], in directory: String, golden: String?) -> Bool {
+    static func writeArtifacts(
+        _ results: [TestResult], in directory: String, golden: String?,
+        metadata: [(String, String)] = metadata(seed: nil)
+    ) -> Bool {
         do {
             try TraceFile.makeDirectory(directory)
             for result in results where result.status == .failed {
@@ -157,7 +208,12 @@ struct TraceOutputs {
                 if let trace = traces.last {
                     let svg = "\(directory)/\(names[traces.count - 1].dropLast(".jsonl".count)).svg"
                     do {
-                        let picture = try TraceSVG.render(trace, at: nil, issues: result.auditIssues)
+                        // A likely cause: its action's before and after; else the last frame.
+                        let picture =
+                            try causeAction(of: result, in: traces).map { trace, action in
+                                try TraceSVG.cause(
+                                    trace, action: action, title: result.test.fullName, cause: result.cause)
+                            } ?? TraceSVG.render(trace, at: nil, issues: result.auditIssues)
                         try TraceFile.replace(svg, with: picture)
                         Output.err("stackplay: wrote \(svg)")
                     } catch let error as TraceFile.Failure {
@@ -173,7 +229,7 @@ struct TraceOutputs {
                     Output.err("stackplay: wrote \(directory)/\(stem).mirror.svg")
                 }
             }
-            let page = TraceViewer.html(viewerTests(results, golden: golden))
+            let page = TraceViewer.html(viewerTests(results, golden: golden), metadata: metadata)
             try TraceFile.replace("\(directory)/report.html", with: page)
             Output.err("stackplay: wrote \(directory)/report.html")
             return true

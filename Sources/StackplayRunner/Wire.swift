@@ -89,7 +89,11 @@ struct WireWriter {
         int(result.seed)
         // as the record model: a kind only for a failure
         string((result.status == .failed ? result.kind : .error).rawValue)
-        for text in [result.expected, result.actual, result.diff, result.picture] { string(text) }
+        for text in [
+            result.expected, result.actual, result.diff, result.picture, result.cause, result.causePosition,
+        ] {
+            string(text)
+        }
         auditIssues(result.auditIssues)
         auditIssues(result.knownAuditIssues)
     }
@@ -99,7 +103,8 @@ struct WireWriter {
     static func plainStatus(_ result: TestResult) -> UInt8? {
         guard result.status != .failed, result.message.isEmpty, result.traceback.isEmpty, result.dump.isEmpty,
             result.position.isEmpty, result.traces.isEmpty, result.output.isEmpty, result.expected.isEmpty,
-            result.actual.isEmpty, result.diff.isEmpty, result.picture.isEmpty, result.auditIssues.isEmpty,
+            result.actual.isEmpty, result.diff.isEmpty, result.picture.isEmpty, result.cause.isEmpty,
+            result.auditIssues.isEmpty,
             result.knownAuditIssues.isEmpty
         else { return nil }
         return result.status == .passed ? plainPassed : plainSkipped
@@ -278,6 +283,7 @@ struct WireReader {
             let output = string(), let seed = int(),
             let kind = string().flatMap(TestResult.FailureKind.init(rawValue:)),
             let expected = string(), let actual = string(), let diff = string(), let picture = string(),
+            let cause = string(), let causePosition = string(),
             let issues = list({ $0.auditIssue() }), let knownIssues = list({ $0.auditIssue() })
         else { return nil }
         var result = TestResult(
@@ -289,6 +295,8 @@ struct WireReader {
         result.actual = actual
         result.diff = diff
         result.picture = picture
+        result.cause = cause
+        result.causePosition = causePosition
         result.auditIssues = issues
         result.knownAuditIssues = knownIssues
         return result

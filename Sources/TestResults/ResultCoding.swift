@@ -9,7 +9,9 @@ import StackModel
 enum RecordKey: String, CodingKey {
     case file, name, position, status, seconds, message
     case failurePosition = "failure_position"
-    case dump, traceback, output, seed, tags, kind, expected, actual, diff, traces, audit
+    case dump, traceback, output, seed, tags, kind, expected, actual, diff, cause
+    case causePosition = "cause_position"
+    case traces, audit
     case auditKnown = "audit_known"
     // Only in a full record:
     case root, index, skipped, focused
@@ -114,6 +116,11 @@ extension TestResult: Codable {
         for (text, key) in [(expected, RecordKey.expected), (actual, .actual), (diff, .diff)] {
             try record.encode(text.isEmpty ? nil : text, forKey: key)
         }
+        // The likely cause only when there is one: every other record's bytes stay as they were.
+        if !cause.isEmpty {
+            try record.encode(cause, forKey: .cause)
+            try record.encode(causePosition, forKey: .causePosition)
+        }
         try record.encode(traces, forKey: .traces)
         try record.encode(auditIssues, forKey: .audit)
         // Only when `--audit` found known issues: every other record's bytes stay as they were.
@@ -151,6 +158,8 @@ extension TestResult: Codable {
         expected = try text(.expected)
         actual = try text(.actual)
         diff = try text(.diff)
+        cause = try text(.cause)
+        causePosition = try text(.causePosition)
         picture = try text(.picture)
         auditIssues = try record.decodeIfPresent([AuditIssue].self, forKey: .audit) ?? []
         knownAuditIssues = try record.decodeIfPresent([AuditIssue].self, forKey: .auditKnown) ?? []

@@ -27,6 +27,8 @@ public struct TestResult: Error, Sendable, Equatable {
         var expected: String = ""
         var actual: String = ""
         var diff: String = ""
+        var cause: String = ""
+        var causePosition: String = ""
         var picture: String = ""
         var asksMirror: Bool = false
         var fixedSettings: [String: String]? = nil
@@ -106,6 +108,18 @@ public struct TestResult: Error, Sendable, Equatable {
     public var diff: String {
         get { shared.fields.diff }
         _modify { yield &shared.fields.diff }
+    }
+    /// For a failed expectation: its likely cause, the last gesture before it on what it reads,
+    /// explained by the model's gate ("the drag at x.lua:6 moved 'calendar' 66.6 pt towards
+    /// trailing; ..."); "" when no gesture was made.
+    public var cause: String {
+        get { shared.fields.cause }
+        _modify { yield &shared.fields.cause }
+    }
+    /// `path:line` of the call that made the cause's gesture ("" when not known).
+    public var causePosition: String {
+        get { shared.fields.causePosition }
+        _modify { yield &shared.fields.causePosition }
     }
     /// `--mirror`: for a mirrored test whose frames are not the mirror image of its twin's, an
     /// SVG of the unmirrored and the mirrored frame side by side and overlaid (``MirrorCheck``).

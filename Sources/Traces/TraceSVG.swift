@@ -164,10 +164,18 @@ public enum TraceSVG {
             return render(frame, caption: "before any event, t = 0 s", issues: issues)
         }
         let index = index ?? trace.steps.count - 1
+        // -1: the screen as built, before the first event.
+        if index == -1 {
+            let frame = try initialFrame(of: trace)
+            try checkDrawable(frame, file: trace.file, line: 1)
+            return render(frame, caption: "before any event, t = 0 s", issues: issues)
+        }
         guard index >= 0, index < trace.steps.count else {
             throw TraceError(
                 file: trace.file, line: 1,
-                message: "no event \(index): the trace has events 0 to \(trace.steps.count - 1)")
+                message:
+                    "no event \(index): the trace has events 0 to \(trace.steps.count - 1) (-1: before the first)"
+            )
         }
         guard let frame = try trace.frame(at: index) else {
             throw TraceError(
@@ -190,8 +198,10 @@ public enum TraceSVG {
     }
 
     /// The screen as the header builds it, before any event.
+    /// In the script's world, as the trace's frames are (a mirrored trace's x mirrored back).
     public static func initialFrame(of trace: Trace) throws(TraceError) -> FrameSnapshot {
-        try TraceReplayer(trace).screen.snapshot()
+        let screen = try TraceReplayer(trace).screen
+        return screen.mirror.frame(screen.snapshot())
     }
 
     /// `event 12 touch_move, t = 0.25 s`.

@@ -57,6 +57,20 @@ public enum TraceViewer {
         /// The text of each script file the test's actions name (``TraceViewer/sources(of:script:)``),
         /// for the source pane.
         public var sources: [String: String]
+        /// How it failed: `failure` (an expectation, a golden trace) or `error` (a Lua error, a
+        /// budget stop, a crash); "" when it did not fail.
+        public var kind = ""
+        /// `path:line` of the failure ("" when not known).
+        public var position = ""
+        /// The Lua traceback of an error, and the screens' state when it failed.
+        public var traceback = ""
+        public var dump = ""
+        /// The likely cause of a failed expectation and the `path:line` of its call
+        /// (``TestResults/TestResult/cause``).
+        public var cause = ""
+        public var causePosition = ""
+        /// The seed `math.random` started from, when it ran.
+        public var seed: Int?
 
         public init(
             name: String, status: Status, seconds: Double? = nil, message: String = "", screens: [Screen],
@@ -86,8 +100,14 @@ public enum TraceViewer {
     }
 
     /// The page for `tests`, in their order (the viewer opens the first failure).
-    public static func html(_ tests: [Test], title: String = "stackplay report") -> String {
-        var run = "{\"title\":\(json(title)),\"tests\":["
+    /// `metadata` is the run's (stackplay's version, the seed, the settings, the command), shown
+    /// in the page's metadata panel in its order.
+    public static func html(
+        _ tests: [Test], title: String = "stackplay report", metadata: [(String, String)] = []
+    ) -> String {
+        var run = "{\"title\":\(json(title)),\"metadata\":["
+        run += metadata.map { "[\(json($0.0)),\(json($0.1))]" }.joined(separator: ",")
+        run += "],\"tests\":["
         var blobs = ""
         // Each source text once, however many tests show it: its blob's id by text.
         var sourceIDs: [String: String] = [:]
@@ -106,11 +126,16 @@ public enum TraceViewer {
                 }
                 run += (f > 0 ? "," : "") + "\(json(file)):\"\(id)\""
             }
-            run += "},"
+            run += "},\"kind\":\(json(test.kind)),\"position\":\(json(test.position)),"
+            run +=
+                "\"traceback\":\(json(test.traceback)),\"dump\":\(json(test.dump)),\"cause\":\(json(test.cause)),"
+            run +=
+                "\"cause_position\":\(json(test.causePosition)),\"seed\":\(test.seed.map(String.init) ?? "null"),"
             run += "\"traces\":["
             for (s, screen) in test.screens.enumerated() {
                 let id = "t\(t)-\(s)"
-                blobs += blob(id, screen.trace)
+                // The screen as built goes with its trace, deflated with it: one more line at the end.
+                blobs += blob(id, screen.trace + initialFrameLine(of: screen.trace))
                 var golden = "null"
                 if let text = screen.golden {
                     golden = json("g\(t)-\(s)")
@@ -134,13 +159,19 @@ public enum TraceViewer {
             <nav id="sidebar"><header><h1 id="heading"></h1><div id="summary"></div>
             <input id="filter" type="search" placeholder="Filter tests (name, passed, failed)" autocomplete="off"></header>
             <ul id="tests"></ul></nav>
-            <main><div id="detail-head"><h2 id="title"></h2><pre id="message"></pre><div id="screens"></div></div>
+            <main><div id="detail-head"><h2 id="title"><span id="verdict"></span><span id="title-text"></span></h2><pre id="message"></pre>
+            <div id="cause" hidden></div><details id="failure-details" hidden><summary>Traceback and state when it failed</summary>
+            <h4 id="traceback-head">Traceback</h4><pre id="traceback"></pre><h4>State when it failed</h4><pre id="dump"></pre></details>
+            <details id="metadata"><summary>Run</summary><table id="metadata-table"></table></details><div id="screens"></div></div>
             <div id="timeline-row"><div id="timeline"><div id="marks"></div><input id="scrub" type="range" min="0" max="0" value="0" aria-label="event"></div>
             <span id="position"></span></div>
             <div id="legend"></div>
-            <div id="panes"><div id="lists"><h3>Actions</h3><ul id="actions"></ul><h3>Events</h3><ul id="events"></ul></div>
-            <div id="frames"><figure><figcaption id="before-caption">Before</figcaption><div id="frame-before"></div></figure>
-            <figure><figcaption id="after-caption">After</figcaption><div id="frame"></div></figure></div>
+            <div id="panes"><div id="lists"><h3>Actions</h3><input id="action-filter" type="search" placeholder="Search actions (method, line, text)" autocomplete="off"><ul id="actions"></ul><h3>Events</h3><ul id="events"></ul></div>
+            <div id="frames-pane"><div id="frame-tools"><span id="modes"></span><button id="fit" type="button" title="Fit the frames to their panes (or double-click a frame)">Fit</button>
+            <label id="overlay-control" hidden>golden <input id="overlay" type="range" min="0" max="100" value="50" aria-label="golden overlay"></label></div>
+            <div id="frames"><figure><figcaption id="before-caption">Before</figcaption><div id="frame-before" class="frame-box"></div></figure>
+            <figure><figcaption id="after-caption">After</figcaption><div id="frame" class="frame-box"></div></figure></div>
+            <div id="differences" hidden></div></div>
             <div id="side"><h3>Source</h3><div id="source"></div><h3>Console</h3><pre id="output"></pre>
             <h3>State at this event</h3><div id="state"></div></div></div></main>
             <div id="card-tip" role="tooltip" hidden></div>
@@ -152,6 +183,17 @@ public enum TraceViewer {
             </body></html>
 
             """
+    }
+
+    /// The screen as the trace's header builds it, before any event, as a line the page reads
+    /// after the trace's own (`{"initial_frame":{...}}`; "" when the trace does not read): the page
+    /// draws it as the frame before the first action. Traces hold no such frame, so traces of every
+    /// version get one, and the trace files keep their bytes.
+    static func initialFrameLine(of text: String) -> String {
+        guard let trace = try? Trace(text: text, file: ""), let frame = try? TraceSVG.initialFrame(of: trace)
+        else { return "" }
+        return (text.hasSuffix("\n") ? "" : "\n") + "{\"initial_frame\":" + TraceFormat.encode(frame).text
+            + "}\n"
     }
 
     /// A JSON string that is also safe inside `<script>`: `<` is written as `\u003c`.

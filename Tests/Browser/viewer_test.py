@@ -139,15 +139,19 @@ def main():
             check(len(shown) == 1 and "wallet" in shown[0].text, "filtering by status shows the failure")
             shown[0].click()
             ready(driver)
-            check(driver.find_element(By.ID, "title").text == "viewer.lua: wallet: a tap selects the card",
+            check(driver.find_element(By.ID, "title-text").text == "viewer.lua: wallet: a tap selects the card",
                   "the failed test is selected")
+            check(driver.find_element(By.ID, "verdict").text.startswith("FAILED"), "its verdict is shown by its name")
             check("golden" in driver.find_element(By.ID, "message").text, "its message says the golden trace differs")
             failing = driver.find_elements(By.CSS_SELECTOR, "#events li.failing")
             check(len(failing) == 1, "one event is marked as the failing step")
             first_failing = int(failing[0].get_attribute("data-index"))
             current = driver.find_element(By.CSS_SELECTOR, "#events li.current")
-            check(current.get_attribute("data-index") == str(first_failing), "the viewer opens at the failing step")
+            check(int(current.get_attribute("data-index")) >= first_failing,
+                  "the viewer opens at the failing step, or where the frames first differ after it")
             check(len(driver.find_elements(By.ID, "failing-mark")) == 1, "the timeline marks the failing step")
+            driver.find_element(By.CSS_SELECTOR, '#modes button[data-mode="overlay"]').click()
+            failing[0].click()  # the tap's first event: its finger is down
             check(len(driver.find_elements(By.CSS_SELECTOR, "#frame svg g.golden g.golden-card")) == 3,
                   "the golden frame's cards are drawn over the frame")
             check(len(driver.find_elements(By.CSS_SELECTOR, "#frame svg g.finger")) >= 1,
@@ -173,7 +177,7 @@ def main():
                   "an empty filter shows every test again")
             body.send_keys(Keys.ARROW_DOWN)
             ready(driver)
-            check("drag past 110" in driver.find_element(By.ID, "title").text, "ArrowDown selects the next test")
+            check("drag past 110" in driver.find_element(By.ID, "title-text").text, "ArrowDown selects the next test")
             moves = [li for li in driver.find_elements(By.CSS_SELECTOR, "#events li") if "touch_move" in li.text]
             check(len(moves) > 0, "the drag's moves are in the event list")
             moves[-1].click()
@@ -192,15 +196,23 @@ def main():
             print("report.html#test=...&t=...: the failed test by a deep link")
             failed = "viewer.lua: wallet: a tap selects the card"
             open_link(driver, report, failed, t="0")
-            check(driver.find_element(By.ID, "title").text == failed, "the link opens the test it names")
+            check(driver.find_element(By.ID, "title-text").text == failed, "the link opens the test it names")
+            driver.find_element(By.CSS_SELECTOR, '#modes button[data-mode="steps"]').click()
             check(driver.find_element(By.ID, "position").text.startswith("event 1 /"),
                   f"t=0 opens the last event at t = 0 ({driver.find_element(By.ID, 'position').text})")
-            actions = driver.find_elements(By.CSS_SELECTOR, "#actions li")
+            actions = driver.find_elements(By.CSS_SELECTOR, "#actions li:not([data-expect])")
             methods = [a.find_element(By.CSS_SELECTOR, ".method").text.lstrip("✗ ") for a in actions]
             check(methods == ["tap", "settle"], f"the action list shows the script's calls ({methods})")
             check(all(a.find_element(By.CSS_SELECTOR, ".where").text.startswith("viewer.lua:5") for a in actions),
                   "each action names its line, viewer.lua:5")
-            check(len(driver.find_elements(By.CSS_SELECTOR, "#actions li.failing")) == 1, "the failing action is marked")
+            check(len(driver.find_elements(By.CSS_SELECTOR, "#actions li.failing:not([data-expect])")) == 1,
+                  "the action whose event differs from the golden trace is marked")
+            cause = driver.find_element(By.CSS_SELECTOR, "#actions li.cause")
+            check(cause.find_element(By.CSS_SELECTOR, ".method").text.endswith("tap"),
+                  "the likely cause is the tap, not the settle on its line")
+            expect = driver.find_element(By.CSS_SELECTOR, "#actions li[data-expect].failing")
+            check(expect.find_element(By.CSS_SELECTOR, ".where").text == "viewer.lua:7",
+                  "and the failing expectation, last, with its line")
             check(driver.find_element(By.ID, "output").text == "selected mc", "the console shows what the test printed")
 
             tap = actions[methods.index("tap")]
@@ -224,7 +236,7 @@ def main():
                 By.CSS_SELECTOR, '#state table[data-cards="wallet"] tr[data-card="mc"] td[data-field="scale"]').text
             check(float(scale) <= 1, f"and its scale ({scale})")
             # Settle: the card at rest, read by hovering it in the frame.
-            driver.find_elements(By.CSS_SELECTOR, "#actions li")[1].click()
+            driver.find_elements(By.CSS_SELECTOR, "#actions li:not([data-expect])")[1].click()
             # mc, the selected card, rests on top of the others.
             card = driver.find_element(By.CSS_SELECTOR, '#frame svg g.card[data-id="mc"] rect')
             ActionChains(driver).move_to_element(card).perform()
@@ -260,7 +272,7 @@ def main():
             driver.get("about:blank")
             driver.get("file://" + page)
             ready(driver)
-            entries = driver.find_elements(By.CSS_SELECTOR, "#actions li")
+            entries = driver.find_elements(By.CSS_SELECTOR, "#actions li:not([data-expect])")
             check(len(entries) == len(driver.find_elements(By.CSS_SELECTOR, "#events li")) == 8,
                   "each event of a trace without actions is its own entry")
             check(driver.find_elements(By.CSS_SELECTOR, "#actions li .where") == [], "and names no source line")

@@ -138,7 +138,7 @@ import Testing
                     #expect(options.jobs.map(Options.jobRange.contains) ?? true, "\(arguments)")
                     #expect((1...1_000_000).contains(options.repeats), "\(arguments)")
                     #expect(options.shard.map { $0.count <= Options.maximumShards } ?? true, "\(arguments)")
-                    #expect((options.seed ?? 0) >= 0 && (options.at ?? 0) >= 0, "\(arguments)")
+                    #expect((options.seed ?? 0) >= 0 && (options.at ?? 0) >= -1, "\(arguments)")
                     for count in [options.exploreRuns, options.exploreSteps] {
                         #expect(count.map((1...100_000_000).contains) ?? true, "\(arguments)")
                     }

@@ -126,7 +126,9 @@ import Testing
             usageError("--repeat", "-1", "s") == "--repeat needs a whole number from 1 to 1000000, not '-1'")
         #expect(usageError("--seed", "1e3", "s") == "--seed needs a whole number >= 0 or 'random', not '1e3'")
         #expect(usageError("--seed", "9223372036854775807", "s") == nil)
-        #expect(usageError("render", "--at", "-1", "t") == "--at needs an event index >= 0, not '-1'")
+        #expect(
+            usageError("render", "--at", "-2", "t")
+                == "--at needs an event index >= 0, or -1 for the screen as built, not '-2'")
         #expect(
             usageError("explore", "--runs", "2^63", "s")
                 == "--runs needs a whole number from 1 to 100000000, not '2^63'")

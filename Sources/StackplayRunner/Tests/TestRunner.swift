@@ -349,6 +349,14 @@ public struct TestRunner: Sendable {
         if result.status == .failed, result.kind == .failure, let moving = lua.session.stillAnimating() {
             result.message += "\n" + moving
         }
+        // The gesture that most likely made the expectation fail, as its gate explained it.
+        if result.status == .failed, result.kind == .failure,
+            let cause = lua.session.gestures.cause(of: result.message)
+        {
+            result.cause = cause.line
+            result.causePosition = cause.position
+            result.message += "\n  likely cause: " + cause.line
+        }
     }
 
     /// What differs between two runs of one test, or nil.
