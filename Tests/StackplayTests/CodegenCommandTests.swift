@@ -124,6 +124,46 @@ import Testing
         #expect(texts.contains(":scroll("))
     }
 
+    @Test
+    func
+        `components made with items alone are written with items alone: codegen knows the factories' defaults`()
+        throws
+    {
+        let folder = try temporaryFolder([
+            "d.lua": """
+            local screen = stackplay.screen { width = 500, height = 700, layout_direction = "rtl" }
+            screen:notification_stack { items = { "a", "b" } }
+            screen:wallet_card_stack { items = { "c", "d" } }
+            screen:sticky_stacked_cards { items = { "e", "f" } }
+            screen:set_size { width = 420, height = 800 }
+            screen:settle()
+
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try stackplay(arguments: ["d.lua", "--trace", "t"], in: folder).status == 0)
+        let trace = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("t").path).first
+        )
+        let text = try writeAndCheck("t/" + trace, in: folder)
+        #expect(
+            text.contains(
+                """
+                  local screen = stackplay.screen { width = 500, height = 700, layout_direction = "rtl" }
+                  local stack = screen:notification_stack {
+                    items = { "a", "b" },
+                  }
+                  local wallet = screen:wallet_card_stack {
+                    items = { "c", "d" },
+                  }
+                  local cards = screen:sticky_stacked_cards {
+                    items = { "e", "f" },
+                  }
+                  screen:set_size { width = 420, height = 800 }
+
+                """), "\(text)")
+    }
+
     @Test func `usage: one trace, never over an existing file without --force, '-' is stdout`() throws {
         let folder = try temporaryFolder([
             "x.lua": "local screen = stackplay.screen {}\nscreen:advance(0.5)\n"
