@@ -70,7 +70,8 @@ public struct ScenarioWriter {
 
     /// The expectations a test written from the trace ends with: each component's ids and the
     /// state its kind checks first (`expanded`, `selection`, `scroll_offset`), and the place of
-    /// the card the last gesture went down on.
+    /// the card the last gesture went down on (its `x` on a notification stack, its `y` on a
+    /// wallet or the sticky cards), with its opacity while it is see-through.
     public var defaultExpectations: [Expectation] {
         var out: [Expectation] = []
         for component in finalFrame.components {
@@ -79,12 +80,12 @@ public struct ScenarioWriter {
                 out += type.checkedState.map { .state(component.name, $0) }
             }
         }
-        if let focusCard {
-            out.append(.cardX(focusCard.component, focusCard.id))
-            if let card = finalFrame.components.first(where: { $0.name == focusCard.component })?.card(
-                focusCard.id),
-                card.opacity < 1
-            {
+        if let focusCard,
+            let component = finalFrame.components.first(where: { $0.name == focusCard.component })
+        {
+            let field = kinds.type(of: component.kind)?.movedCardField ?? .x
+            out.append(.card(focusCard.component, focusCard.id, field))
+            if let card = component.card(focusCard.id), card.opacity < 1 {
                 out.append(.opacity(focusCard.component, focusCard.id))
             }
         }

@@ -95,7 +95,9 @@ import Traces
         let lua = try ScenarioWriter(trace: trace).lua(testName: "t")
         #expect(lua.contains("  wallet:tap(\"travel\", { duration = 0.1 })\n  screen:settle()\n"))
         #expect(lua.contains("expect(wallet:selection()):to_equal(\"travel\")"))
-        #expect(lua.contains("expect(wallet:card(\"travel\").x):to_be_near(20, 0.01)"))
+        #expect(
+            lua.contains("expect(wallet:card(\"travel\").y):to_be_near(0, 0.01)"),
+            "the selected card moves to the top")
     }
 
     @Test func `a vertical drag on the sticky cards is cards:scroll(dy)`() throws {
