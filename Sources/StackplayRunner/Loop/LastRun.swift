@@ -106,8 +106,11 @@ struct LastRun {
     /// Records the run's failures (`results`: those it reported) under its key.
     func record(_ results: [TestResult]) {
         var seen = Set<Failed>()
+        // A whole file's failure (a file that did not load, or has no tests) is its file: "".
         let failed = results.filter { $0.status == .failed }.map {
-            Failed(file: AffectedScripts.canonical($0.test.file), name: $0.test.baseName)
+            Failed(
+                file: AffectedScripts.canonical($0.test.file),
+                name: $0.test.index == 0 ? "" : $0.test.baseName)
         }.filter { seen.insert($0).inserted }
         var info = stat()
         if lstat(folder, &info) == 0 {
