@@ -101,9 +101,10 @@ public struct ScenarioWriter {
             body.append(try expectation.lua(in: finalFrame, variables: variables, kinds: kinds))
         }
         let events = trace.steps.count
-        var out = "-- Written by `stackplay codegen` from \(luaComment(trace.file)) (\(events) event"
-        out += events == 1 ? ")." : "s)."
-        out += "\ntest(\(luaString(testName)), function()\n"
+        var out =
+            "-- Written by `stackplay codegen` from a trace of \(events) event\(events == 1 ? "" : "s"):\n"
+        out += "-- \(luaComment(trace.file))\n"
+        out += "test(\(luaString(testName)), function()\n"
         for call in body {
             for line in call.split(separator: "\n", omittingEmptySubsequences: false) {
                 out += line.isEmpty ? "\n" : "  \(line)\n"
