@@ -49,6 +49,7 @@ public struct ScenarioWriter {
             let builder = try ScenarioBuilder(trace: trace, kinds: kinds)
             var result = try builder.build(exact: false)
             if !result.reproduces { result = try builder.build(exact: true) }
+
             guard result.reproduces else {
                 throw CodegenError(
                     "\(trace.file): the written scenario does not end in the trace's final frame")
