@@ -275,14 +275,37 @@ extension Options {
             number: .whole(-1...Int.max, "an event index >= 0, or -1 for the screen as built")
         ) { options, index in options.at = index },
         OptionSpec(
-            "-o", "--output", value: "FILE", commands: [.render, .view],
-            help: "render and view: write to FILE (default: stdout)"
-        ) { options, flag in options.outputFile = flag.text },
+            "-o", "--output", value: "FILE", commands: [.render, .view, .codegen],
+            help: "render, view and codegen: write to FILE (default or '-': stdout)"
+        ) { options, flag in options.outputFile = flag.text == "-" ? nil : flag.text },
+        OptionSpec(
+            "--force", commands: [.codegen],
+            help: "codegen: write over an existing -o FILE (without it, a usage error)"
+        ) { options, _ in options.force = true },
+        OptionSpec(
+            "--name", value: "NAME", commands: [.codegen],
+            help: "codegen: the test's name (default: 'replays ' and the trace's file name)"
+        ) { options, flag in options.testName = flag.text },
         // `stackplay mutate` (issue 25, docs/mutate.md); it also takes the run's selection flags.
         OptionSpec(
             "--bail", commands: [.run],
             help: "stop at the first failed test: the tests after it do not run"
         ) { options, _ in options.bail = true },
+        OptionSpec(
+            "--watch", commands: [.run],
+            help: """
+                run, then again on every save: only the files saved and those
+                that require a saved helper, with a summary each round; Ctrl-C
+                ends it (docs/runner.md)
+                """
+        ) { options, _ in options.watch = true },
+        OptionSpec(
+            "--last-failed", commands: [.run],
+            help: """
+                run only the tests that failed in the last run of the same
+                paths (kept in .stackplay/last-run.json); all when none did
+                """
+        ) { options, _ in options.lastFailed = true },
         OptionSpec(
             "--mutants", value: "ID,...|SPEC,...", commands: [.mutate],
             help: """
