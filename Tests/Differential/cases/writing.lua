@@ -1,0 +1,9 @@
+-- io in the sandbox writes to the output (stdout and stderr alike); what it writes is stock's.
+io.write("a", 1, " ", 2.5, " ", 1.0, " ", -0.0, " ", 1e100, " ", math.mininteger, "\n")
+print(io.write("chained ") == io.stdout, io.stdout:write("method\n") == io.stdout)
+io.stdout:write("x", 2, "\n"):write("again\n")
+print(io.type(io.stdout), io.type(io.stderr), io.type(42), io.type({}), io.output() == io.stdout)
+print(pcall(io.write, {}))
+print(pcall(io.write, "ok ", nil))
+print(select("#", io.stdout:setvbuf("no")), io.stdout:flush() == io.stdout)
+print(getmetatable(io.stdout) == getmetatable(io.stderr), getmetatable(io.stdout).__name)

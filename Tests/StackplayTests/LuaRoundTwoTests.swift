@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// Issue 39: the budget inside coroutines, `__gc` values that run no code, `require` as the manual
+/// says, run end to end through the built binary.
+@Suite struct LuaRoundTwoTests {
+    @Test(arguments: ["coroutine.wrap(spin)()", "coroutine.resume(coroutine.create(spin))"])
+    func `a loop inside a coroutine stops at the CPU budget, at the coroutine's line`(call: String) throws {
+        let script =
+            "local function spin()\n  local x = 0\n  while true do x = x + 1 end\nend\nprint(pcall(function() \(call) end))\n"
+        let started = Date()
+        let run = try runScript(script, ["--cpu-budget", "0.5"])
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(run.status == 1)
+        #expect(run.stdout.hasSuffix("0 passed, 1 failed\n"))
+        #expect(run.stderr.hasPrefix("stackplay: x.lua:3: stopped: the script used its 0.5 s of CPU time"))
+        #expect(!run.stderr.contains("inside"))
+    }
+
+    @Test func `__gc values that run no code are allowed; functions and tables are refused`() throws {
+        let script = """
+            print(pcall(setmetatable, {}, { __gc = false }), pcall(setmetatable, {}, { __gc = true }))
+            print(pcall(setmetatable, {}, { __gc = 1 }))
+            print(pcall(setmetatable, {}, { __gc = function() end }))
+            print(pcall(setmetatable, {}, { __gc = setmetatable({}, { __call = print }) }))
+            print(pcall(debug.setmetatable, {}, { __gc = print }))
+            collectgarbage()
+            """
+        let run = try runScript(script, ["--json"])
+        #expect(run.status == 0)
+        let lines = try #require(try Self.output(run)).split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        #expect(lines[0] == "true\ttrue\ttable: 1")
+        #expect(lines[1] == "true\ttable: 2")
+        #expect(lines[2].hasPrefix("false\tbad argument #2 to 'setmetatable' (stackplay does not run __gc"))
+        #expect(lines[3].hasPrefix("false\tbad argument #2 to 'setmetatable' (stackplay does not run __gc"))
+        #expect(
+            lines[4].hasPrefix("false\tbad argument #2 to ")
+                && lines[4].contains("stackplay does not run __gc"))
+    }
+
+    /// The output of the first test of a `--json` report.
+    static func output(_ run: Run) throws -> String? {
+        let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        return ((report?["tests"] as? [[String: Any]])?.first?["output"]) as? String
+    }
+
+    @Test func `require finds a package's init.lua, names with slashes, and the standard libraries`() throws {
+        let script = """
+            local pkg, file = require "pkg"
+            print(pkg.value, file, require "sub/mod", require "string" == string)
+            print(pcall(require, "missing"))
+            """
+        let run = try runScript(
+            script, ["--json"],
+            files: ["pkg/init.lua": "return { value = 7 }\n", "sub/mod.lua": "return 'deep'\n"])
+        #expect(run.status == 0)
+        let expected = """
+            7\t./pkg/init.lua\tdeep\ttrue
+            false\tmodule 'missing' not found:
+            \tno field package.preload['missing']
+            \tno file './missing.lua'
+            \tno file './missing/init.lua'
+
+            """
+        #expect(try Self.output(run) == expected)
+    }
+}
