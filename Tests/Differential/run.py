@@ -49,7 +49,9 @@ def run_stackplay(binary, case):
     report = json.loads(done.stdout.decode("utf-8", "surrogateescape"))
     test = report["tests"][0]
     problem = "" if test["status"] == "passed" else f"{test['status']}: {test['message']}"
-    return test["output"], problem
+    # (bytes that are not UTF-8 come as lone surrogates \uDC80-\uDCFF: back to the same bytes)
+    output = test["output"].encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    return output, problem
 
 
 def expected_from_stock(stock, rules):

@@ -65,4 +65,20 @@ import Testing
             """
         #expect(try Self.output(run) == expected)
     }
+
+    @Test func `--json writes bytes that are not UTF-8 as lone low surrogates, never as characters`() throws {
+        let run = try runScript("print('a\\xffb', '\\u{10FF80}', 'é')\n", ["--json"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains(#""output":"a\uDCFFb\t\uDCF4\uDC8F\uDCBE\uDC80\té\n""#))
+        #expect(!run.stdout.unicodeScalars.contains { (0x10_FF80...0x10_FFFF).contains($0.value) })
+    }
+
+    @Test func `output past the 1 MiB cap is cut with a last line saying how much was left out`() throws {
+        let run = try runScript(
+            "for _ = 1, 20000 do print(string.rep('x', 99)) end\nprint('last')\n", ["--json"])
+        #expect(run.status == 0)
+        let output = try #require(try Self.output(run))
+        #expect(output.utf8.count <= (1 << 20) + 100)
+        #expect(output.hasSuffix("\n... (951505 more bytes of output not kept)\n"))
+    }
 }

@@ -7,3 +7,6 @@ print(pcall(io.write, {}))
 print(pcall(io.write, "ok ", nil))
 print(select("#", io.stdout:setvbuf("no")), io.stdout:flush() == io.stdout)
 print(getmetatable(io.stdout) == getmetatable(io.stderr), getmetatable(io.stdout).__name)
+-- bytes that are not UTF-8 come out as they are, beside real characters of every plane
+io.write("raw \xff\xfe\x80 bytes, a \xed\xa0\x80 surrogate, \u{10FFFF} \u{10FF80} \u{E000} é 🃏\n")
+print("a\xffb", ("\xf4\x8f\xbf\xbf"):len())
