@@ -7,8 +7,9 @@
 -- Options you set above that line stay; the returned table adds two standards and picks one:
 --   stackplay          the globals the runner adds: `std = "lua54+stackplay"`
 --   stackplay_sandbox  exactly what a script run by `stackplay` can reach: the sandbox's part of
---                      Lua 5.4 (no dofile, loadfile; of os only clock, time, date, difftime; of io
---                      the output; of debug what reads; package without C modules) and the
+--                      Lua 5.4 (no dofile, loadfile; of os only clock, time, date, difftime,
+--                      setlocale; of io the output; of debug what reads; package without C
+--                      modules) and the
 --                      runner's globals: `std = "stackplay_sandbox"`, stricter
 -- To keep your own `std`, take only the standards:
 --   stds.stackplay = dofile("/usr/local/share/lua/5.4/stackplay/luacheckrc.lua").stds.stackplay
@@ -37,8 +38,10 @@ for name, definition in pairs(names {
   "setmetatable", "tonumber", "tostring", "type", "warn", "xpcall",
 }) do sandbox[name] = definition end
 sandbox.string, sandbox.table, sandbox.math, sandbox.utf8, sandbox.coroutine = open, open, open, open, open
-sandbox.os = { fields = names { "clock", "time", "date", "difftime" } }
-sandbox.io = { fields = names { "write", "stdout", "stderr", "type", "output", "open" } }
+sandbox.os = { fields = names { "clock", "time", "date", "difftime", "setlocale" } }
+sandbox.io = {
+  fields = names { "write", "read", "lines", "stdin", "stdout", "stderr", "type", "input", "output", "open" },
+}
 sandbox.debug = { fields = names { "traceback", "getinfo", "getmetatable", "setmetatable" } }
 sandbox.package = {
   fields = {

@@ -976,13 +976,19 @@ local search, cycle, write = internal.search, internal.cycle, internal.write
 local loadfile, error, type, format, select, rawget = loadfile, error, type, string.format, select, rawget
 local mathtype, setmetatable, maxinteger = math.type, setmetatable, math.maxinteger
 
+local getinfo = debug.getinfo
+
 --- `bad argument #n to 'fn' (string expected, got ...)` unless `value` is a string (or a number,
---- which becomes one), raised at the caller of the caller as stock's luaL_checkstring does.
-local function checkstring(value, n, fn, present)
+--- which becomes one), raised at the caller of the library function as stock's luaL_checkstring
+--- does, naming it as stock does: as it was called (`write`), else by its global name
+--- (`io.write`, under pcall). The library function is `depth` frames above (1: the caller).
+local function checkstring(value, n, global, present, depth)
   if type(value) == "number" then return format(mathtype(value) == "integer" and "%d" or "%.14g", value) end
   if type(value) ~= "string" then
-    error(format("bad argument #%d to '%s' (string expected, got %s)", n, fn,
-      (value == nil and not present) and "no value" or type(value)), 3)
+    depth = depth or 1
+    local info = getinfo(depth + 1, "n")
+    error(format("bad argument #%d to '%s' (string expected, got %s)", n, info and info.name or global,
+      (value == nil and not present) and "no value" or type(value)), depth + 2)
   end
   return value
 end
@@ -1006,10 +1012,11 @@ package.loaded = loaded
 local preload = package.preload
 
 function package.searchpath(name, path, sep, rep)
-  name = checkstring(name, 1, "searchpath")
-  path = checkstring(path, 2, "searchpath")
-  sep = sep == nil and "." or checkstring(sep, 3, "searchpath")
-  rep = rep == nil and "/" or checkstring(rep, 4, "searchpath")
+  -- (stock's C checks the path first)
+  path = checkstring(path, 2, "package.searchpath")
+  name = checkstring(name, 1, "package.searchpath")
+  sep = sep == nil and "." or checkstring(sep, 3, "package.searchpath")
+  rep = rep == nil and "/" or checkstring(rep, 4, "package.searchpath")
   return search(name, path, sep, rep)
 end
 
@@ -1057,18 +1064,20 @@ _G.require = function(name)
   return loaded[name], data
 end
 
--- Output: `io` writes to the test's output, as `print` does (stderr too); it opens no files ------
+-- Output: `io` writes to the test's output, as `print` does (stderr too); it opens no files and
+-- reads nothing (stdin is at its end) -------------------------------------------------------------
 
 local file_methods = {}
 local file_meta = { __name = "FILE*", __index = file_methods }
+local stdin = setmetatable({}, file_meta)
 local stdout = setmetatable({}, file_meta)
 local stderr = setmetatable({}, file_meta)
-local names = { [stdout] = "file (stdout)", [stderr] = "file (stderr)" }
+local names = { [stdin] = "file (stdin)", [stdout] = "file (stdout)", [stderr] = "file (stderr)" }
 file_meta.__tostring = function(f) return names[f] end
 
 local function write_all(f, fn, ...)
   for i = 1, select("#", ...) do
-    write(checkstring((select(i, ...)), i, fn, true))
+    write(checkstring((select(i, ...)), i, fn, true, 2))
   end
   return f
 end
@@ -1079,26 +1088,65 @@ local function checkfile(f, fn)
   end
 end
 
-function file_methods.write(f, ...) checkfile(f, "write"); return write_all(f, "write", ...) end
+function file_methods.write(f, ...)
+  checkfile(f, "write")
+  local file = write_all(f, "write", ...)
+  return file
+end
 function file_methods.flush(f) checkfile(f, "flush"); return true end
 function file_methods.setvbuf(f) checkfile(f, "setvbuf"); return true end
 function file_methods.close(f) checkfile(f, "close"); return nil, "cannot close standard file" end
+-- a test has no input: stdin is at its end
+function file_methods.read(f) checkfile(f, "read"); return nil end
+function file_methods.lines(f)
+  checkfile(f, "lines")
+  return function() return nil end
+end
 
 _G.io = {
   stdout = stdout,
   stderr = stderr,
-  write = function(...) return write_all(stdout, "io.write", ...) end,
+  stdin = stdin,
+  write = function(...)
+    local file = write_all(stdout, "io.write", ...)
+    return file
+  end,
+  read = function() return nil end,
+  input = function(f)
+    if f ~= nil and f ~= stdin then error("stackplay scripts read no files", 2) end
+    return stdin
+  end,
+  lines = function(name)
+    if name ~= nil then error(checkstring(name, 1, "io.lines") .. ": stackplay scripts open no files", 2) end
+    return function() return nil end
+  end,
   type = function(f) return names[f] and "file" or nil end,
   output = function(f)
     if f ~= nil and f ~= stdout then error("stackplay scripts write only to the test's output", 2) end
     return stdout
   end,
   open = function(name)
-    name = checkstring(name, 1, "open")
+    name = checkstring(name, 1, "io.open")
     return nil, name .. ": stackplay scripts open no files (require loads modules)", 1
   end,
 }
 loaded.io = _G.io
+
+-- The locale: always "C" (`os.setlocale` answers as stock does on a machine with no other locale)
+
+local categories = { all = true, collate = true, ctype = true, monetary = true, numeric = true, time = true }
+os.setlocale = function(locale, category)
+  if locale ~= nil then locale = checkstring(locale, 1, "setlocale") end
+  if category ~= nil then
+    category = checkstring(category, 2, "setlocale")
+    if not categories[category] then
+      local info = getinfo(1, "n")
+      error(format("bad argument #2 to '%s' (invalid option '%s')", info and info.name or "os.setlocale", category), 2)
+    end
+  end
+  if locale == nil or locale == "" or locale == "C" or locale == "POSIX" then return "C" end
+  return nil
+end
 """#
 
     /// Each embedded file by its path in the repository, for the test that keeps them equal.

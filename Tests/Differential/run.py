@@ -38,14 +38,14 @@ def allowed_differences(path):
 def run_stock(case):
     env = dict(os.environ, TZ="UTC")
     done = subprocess.run(
-        ["lua5.4", "-e", "io.stdout:setvbuf('no')", case], cwd=CASES, env=env,
+        ["lua5.4", "-e", "io.stdout:setvbuf('no')", case], cwd=CASES, env=env, stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
     return done.stdout.decode("utf-8", "surrogateescape"), done.returncode
 
 
 def run_stackplay(binary, case):
     done = subprocess.run(
-        [binary, "--json", case], cwd=CASES, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        [binary, "--json", case], cwd=CASES, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     report = json.loads(done.stdout.decode("utf-8", "surrogateescape"))
     test = report["tests"][0]
     problem = "" if test["status"] == "passed" else f"{test['status']}: {test['message']}"
