@@ -168,8 +168,7 @@ int stackplay_sandbox_install(lua_State *L) {
     int stock = lua_gettop(L);
     lua_createtable(L, 0, 4);
     static const struct { const char *name; lua_CFunction fn; } debug_functions[] = {
-        {"traceback", NULL}, {"getmetatable", NULL}, {"getinfo", sb_getinfo},
-        {"setmetatable", sb_debug_setmetatable}};
+        {"traceback", NULL}, {"getinfo", sb_getinfo}, {"setmetatable", sb_debug_setmetatable}};
     for (size_t i = 0; i < sizeof debug_functions / sizeof debug_functions[0]; i++) {
         lua_getfield(L, stock, debug_functions[i].name);
         if (debug_functions[i].fn) {
@@ -178,6 +177,8 @@ int stackplay_sandbox_install(lua_State *L) {
         }
         lua_setfield(L, -2, debug_functions[i].name);
     }
+    lua_getfield(L, g, "getmetatable"); // the base one: a protected metatable stays protected
+    lua_setfield(L, -2, "getmetatable");
     lua_setfield(L, g, "debug");
     lua_pop(L, 1);
     // the collector in lua.c's mode (stock lua5.4 runs generational)

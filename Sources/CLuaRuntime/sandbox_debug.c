@@ -2,8 +2,10 @@
 // coroutines (declared in sandbox_private.h).
 //
 // `debug` keeps what reads without reaching the runner: traceback, getinfo (without the `func`
-// of a stack level: the runner's own functions are on the stack below the script), getmetatable,
-// and setmetatable for tables (as `setmetatable` but ignoring `__metatable`). Hooks, locals,
+// of a stack level: the runner's own functions are on the stack below the script), getmetatable
+// and setmetatable for tables, both keeping a protected metatable (`__metatable`) protected as
+// the base functions do: stackplay's own objects lock theirs, and their `__gc` called by hand
+// would release a Swift object twice. Hooks, locals,
 // upvalues, the registry and user values stay out of reach: they would turn the budgets off or
 // hand the script the runner's state.
 #include "guard.h"
@@ -38,13 +40,16 @@ int sb_getinfo(lua_State *L) {
     return n;
 }
 
-/// `debug.setmetatable(value, mt)`: for tables, as `setmetatable` without `__metatable`'s
-/// protection; other types keep their metatables (a number's `__call` would run as a `__gc`).
+/// `debug.setmetatable(value, mt)`: for tables, as `setmetatable` (a protected metatable stays);
+/// other types keep their metatables (a number's `__call` would run as a `__gc`).
 int sb_debug_setmetatable(lua_State *L) {
     int t = lua_type(L, 2);
     luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
     if (lua_type(L, 1) != LUA_TTABLE) {
         return luaL_argerror(L, 1, "stackplay scripts set the metatables of tables only");
+    }
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL) {
+        return luaL_error(L, "cannot change a protected metatable");
     }
     if (t == LUA_TTABLE) sb_check_gc(L, 2, 2);
     lua_settop(L, 2);

@@ -142,7 +142,15 @@ public enum JSONValue: Equatable, Sendable {
     static func quotedByteCount(_ string: String) -> Int {
         // (over the bytes in one piece, as they are for every native string: a trace's keys)
         if let count = string.utf8.withContiguousStorageIfAvailable(quotedByteCount) { return count }
-        return Array(string.utf8).withUnsafeBufferPointer(quotedByteCount)
+        var count = 2
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09: count += 2
+            case ..<0x20: count += 6
+            default: count += 1
+            }
+        }
+        return count
     }
 
     /// The bytes `quote` writes for a string of these UTF-8 bytes.
@@ -150,16 +158,6 @@ public enum JSONValue: Equatable, Sendable {
         var count = 2 + bytes.count
         for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
             count += byte == 0x0A || byte == 0x0D || byte == 0x09 || byte >= 0x20 ? 1 : 5
-        }
-        // a raw byte's four (F4 8F BE|BF xx) are written as the six of \uDCxx
-        var index = 0
-        while let lead = bytes[index...].firstIndex(of: 0xF4) {
-            if lead + 3 < bytes.count, bytes[lead + 1] == 0x8F,
-                bytes[lead + 2] == 0xBE || bytes[lead + 2] == 0xBF
-            {
-                count += 2
-            }
-            index = lead + 1
         }
         return count
     }
@@ -175,25 +173,8 @@ public enum JSONValue: Equatable, Sendable {
         return number.description
     }
 
-    /// The code points U+10FF80...U+10FFFF that stand for the bytes 0x80...0xFF of a Lua string
-    /// that are not UTF-8 (Wording's `RawByte`, LuaRuntime's `LuaBytes`).
-    static let rawBytes: ClosedRange<UInt32> = 0x10_FF80...0x10_FFFF
-
-    /// The raw byte a string's UTF-8 holds at `index` (the four bytes of U+10FF80...U+10FFFF), or nil.
-    private static func rawByte(_ utf8: String.UTF8View, at index: String.UTF8View.Index) -> UInt8? {
-        guard utf8[index] == 0xF4, utf8.distance(from: index, to: utf8.endIndex) >= 4 else { return nil }
-        let second = utf8[utf8.index(index, offsetBy: 1)]
-        let third = utf8[utf8.index(index, offsetBy: 2)]
-        let fourth = utf8[utf8.index(index, offsetBy: 3)]
-        guard second == 0x8F, third == 0xBE || third == 0xBF else { return nil }
-        return UInt8((UInt32(third & 0x3F) << 6 | UInt32(fourth & 0x3F)) & 0xFF)
-    }
-
     /// `string` as a JSON string literal: runs of bytes that need no escape are appended whole
-    /// (a run ends only at an ASCII byte or a 0xF4 lead byte, so its ends are Unicode scalar
-    /// boundaries). A byte of a Lua string that is not UTF-8 (U+10FF80...U+10FFFF here) is written
-    /// `\uDC80`...`\uDCFF`: a lone low surrogate, which no real text holds, so it cannot be taken
-    /// for a character (Python reads the bytes back with `surrogateescape`; ``parse(_:)`` too).
+    /// (a run ends only at an ASCII byte, so its ends are Unicode scalar boundaries).
     static func quote(_ string: String, to out: inout String) {
         out += "\""
         let utf8 = string.utf8
@@ -201,13 +182,6 @@ public enum JSONValue: Equatable, Sendable {
         var index = runStart
         while index != utf8.endIndex {
             let byte = utf8[index]
-            if byte == 0xF4, let raw = rawByte(utf8, at: index) {
-                out += string[runStart..<index]
-                out += "\\uDC" + String(raw, radix: 16, uppercase: true)
-                index = utf8.index(index, offsetBy: 4)
-                runStart = index
-                continue
-            }
             guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else {
                 utf8.formIndex(after: &index)
                 continue
@@ -414,9 +388,6 @@ public struct JSONParser {
                     let low = try hex4()
                     guard (0xDC00..<0xE000).contains(low) else { throw error(Self.loneSurrogate(code)) }
                     code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC80..<0xDD00).contains(code) {
-                    // a raw byte (``JSONValue/quote(_:to:)``): the code point that stands for it
-                    code = JSONValue.rawBytes.lowerBound - 0x80 + (code - 0xDC00)
                 } else if (0xDC00..<0xE000).contains(code) {
                     throw error(Self.loneSurrogate(code))
                 }

@@ -49,9 +49,16 @@ def run_stackplay(binary, case):
     report = json.loads(done.stdout.decode("utf-8", "surrogateescape"))
     test = report["tests"][0]
     problem = "" if test["status"] == "passed" else f"{test['status']}: {test['message']}"
-    # (bytes that are not UTF-8 come as lone surrogates \uDC80-\uDCFF: back to the same bytes)
-    output = test["output"].encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
-    return output, problem
+    return read_bytes(test["output"]), problem
+
+
+# U+10FF80-U+10FFFF in a report stand for the bytes 0x80-0xFF (docs/sandbox.md): as Python's
+# surrogateescape characters, so that the text is stock's bytes decoded the same way.
+RAW_BYTES = {0x10FF00 + byte: 0xDC00 + byte for byte in range(0x80, 0x100)}
+
+
+def read_bytes(text):
+    return text.translate(RAW_BYTES).encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
 
 
 def expected_from_stock(stock, rules):

@@ -67,17 +67,6 @@ import Testing
         #expect(problem("\"\\ud800x\"")?.message.hasPrefix("a lone surrogate \\uD800") == true)
     }
 
-    /// A byte of a Lua string that is not UTF-8 (U+10FF80...U+10FFFF inside) is written as the lone
-    /// low surrogate \uDC80...\uDCFF, which no text holds, and read back as the same byte.
-    @Test func `raw bytes are written as lone low surrogates and read back exactly`() throws {
-        let text = "a\u{10FFFF}b\u{10FF80} é 🃏 \u{10FFC0}"
-        let json = JSONValue.string(text).text
-        #expect(json == "\"a\\uDCFFb\\uDC80 é 🃏 \\uDCC0\"")
-        #expect(JSONValue.string(text).textByteCount == json.utf8.count)
-        #expect(try JSONParser.parse(json) == .string(text))
-        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("\"\\uDC7F\"") }
-    }
-
     @Test func `the decoder names a wrongly typed field by its path and never coerces`() throws {
         struct Point: Codable, Equatable {
             var x: Double

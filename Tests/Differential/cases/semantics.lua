@@ -23,5 +23,8 @@ print(f("%p", string.rep("y", 10)) == f("%p", "yyyyyyyyyy"), f("%p", 1), f("%p",
 local keep = long1
 print(f("%p", keep) == f("%p", long1))
 -- debug keeps what reads
-print(debug.getmetatable(setmetatable({}, { __metatable = "locked" })).__metatable)
+print(debug.getmetatable(setmetatable({}, { __index = { kind = "k" } })).__index.kind)
+-- (stock's debug.getmetatable passes a protected metatable's guard; the sandbox's keeps it)
+print("protected", type(debug.getmetatable(setmetatable({}, { __metatable = "locked" }))))
+print(pcall(debug.setmetatable, setmetatable({}, { __metatable = "locked" }), {}))
 print(type(debug.traceback("x")), debug.getinfo(1, "l").currentline, debug.getinfo(print).what)
