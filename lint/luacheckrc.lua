@@ -42,7 +42,11 @@ sandbox.os = { fields = names { "clock", "time", "date", "difftime", "setlocale"
 sandbox.io = {
   fields = names { "write", "read", "lines", "stdin", "stdout", "stderr", "type", "input", "output", "open" },
 }
-sandbox.debug = { fields = names { "traceback", "getinfo", "getmetatable", "setmetatable" } }
+sandbox.debug = {
+  fields = names {
+    "traceback", "getinfo", "getmetatable", "setmetatable", "getupvalue", "setupvalue", "upvalueid", "upvaluejoin",
+  },
+}
 sandbox.package = {
   fields = {
     path = { read_only = false }, cpath = { read_only = false }, config = {},

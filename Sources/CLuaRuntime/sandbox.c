@@ -166,9 +166,11 @@ int stackplay_sandbox_install(lua_State *L) {
     lua_pushcfunction(L, luaopen_debug);
     lua_call(L, 0, 1);
     int stock = lua_gettop(L);
-    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 9);
     static const struct { const char *name; lua_CFunction fn; } debug_functions[] = {
-        {"traceback", NULL}, {"getinfo", sb_getinfo}, {"setmetatable", sb_debug_setmetatable}};
+        {"traceback", NULL}, {"getinfo", sb_getinfo}, {"setmetatable", sb_debug_setmetatable},
+        {"getupvalue", sb_upvalue}, {"setupvalue", sb_upvalue}, {"upvalueid", sb_upvalue},
+        {"upvaluejoin", sb_upvaluejoin}};
     for (size_t i = 0; i < sizeof debug_functions / sizeof debug_functions[0]; i++) {
         lua_getfield(L, stock, debug_functions[i].name);
         if (debug_functions[i].fn) {

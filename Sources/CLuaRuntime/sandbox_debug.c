@@ -1,8 +1,9 @@
 // What the sandbox keeps of `debug`, the `__gc` rule of setmetatable, and the CPU budget inside
 // coroutines (declared in sandbox_private.h).
 //
-// `debug` keeps what reads without reaching the runner: traceback, getinfo (without the `func`
-// of a stack level: the runner's own functions are on the stack below the script), getmetatable
+// `debug` keeps what does not reach the runner: traceback, getinfo (without the `func` of a stack
+// level: the runner's own functions are on the stack below the script), the upvalues of the
+// script's own Lua functions (what Penlight's setfenv/getfenv use), getmetatable
 // and setmetatable for tables, both keeping a protected metatable (`__metatable`) protected as
 // the base functions do: stackplay's own objects lock theirs, and their `__gc` called by hand
 // would release a Swift object twice. Hooks, locals,
@@ -12,6 +13,7 @@
 #include "sandbox_private.h"
 
 #include <lauxlib.h>
+#include <string.h>
 
 // MARK: __gc
 
@@ -28,14 +30,31 @@ int sb_check_gc(lua_State *L, int mt, int arg) {
 
 // MARK: debug
 
-/// `debug.getinfo([thread,] f [, what])`: stock's, without `func` when `f` is a stack level.
+/// Whether the function at `idx` is the script's: a Lua function not of stackplay's own chunks
+/// (named `=stackplay/...`, whose upvalues are the runner's). C functions never are (the
+/// sandbox's hold the stock functions they wrap).
+static int sb_script_function(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TFUNCTION || lua_iscfunction(L, idx)) return 0;
+    lua_Debug ar;
+    lua_pushvalue(L, idx);
+    lua_getinfo(L, ">S", &ar);
+    return strncmp(ar.source, "=stackplay/", 11) != 0;
+}
+
+/// `debug.getinfo([thread,] f [, what])`: stock's; asked about a stack level, `func` only when it
+/// is the script's own function (Penlight's getfenv reads its caller's).
 int sb_getinfo(lua_State *L) {
     int arg = lua_type(L, 1) == LUA_TTHREAD ? 2 : 1;
     int level = lua_type(L, arg) == LUA_TNUMBER;
     int n = sb_raw(L)(L);
     if (level && n == 1 && lua_type(L, -1) == LUA_TTABLE) {
-        lua_pushnil(L);
-        lua_setfield(L, -2, "func");
+        lua_getfield(L, -1, "func");
+        int keep = sb_script_function(L, -1);
+        lua_pop(L, 1);
+        if (!keep) {
+            lua_pushnil(L);
+            lua_setfield(L, -2, "func");
+        }
     }
     return n;
 }
@@ -55,6 +74,29 @@ int sb_debug_setmetatable(lua_State *L) {
     lua_settop(L, 2);
     lua_setmetatable(L, 1);
     return 1;
+}
+
+// MARK: Upvalues
+
+/// Refuses the function argument `arg` unless it is the script's (sb_script_function).
+static void sb_check_script_function(lua_State *L, int arg) {
+    luaL_checktype(L, arg, LUA_TFUNCTION);
+    if (!sb_script_function(L, arg)) {
+        luaL_argerror(L, arg, "stackplay keeps the upvalues of its own and of C functions out of reach");
+    }
+}
+
+/// `debug.getupvalue`, `debug.setupvalue`, `debug.upvalueid`: stock's, for the script's functions.
+int sb_upvalue(lua_State *L) {
+    sb_check_script_function(L, 1);
+    return sb_raw(L)(L);
+}
+
+/// `debug.upvaluejoin(f1, n1, f2, n2)`: stock's, for the script's functions.
+int sb_upvaluejoin(lua_State *L) {
+    sb_check_script_function(L, 1);
+    sb_check_script_function(L, 3);
+    return sb_raw(L)(L);
 }
 
 // MARK: Coroutines

@@ -9,7 +9,7 @@ import Testing
 extension BindingsTests {
     @Suite struct SandboxRules {
         @Test(arguments: [
-            "io.popen", "io.tmpfile", "os.tmpname", "debug.sethook", "debug.getlocal", "debug.getupvalue",
+            "io.popen", "io.tmpfile", "os.tmpname", "debug.sethook", "debug.getlocal", "debug.getuservalue",
             "debug.getregistry", "package.loadlib", "dofile", "loadfile", "os.execute", "os.exit",
             "os.getenv",
             "os.remove", "require and nil",

@@ -70,16 +70,24 @@ import Testing
         let script = """
             local screen = stackplay.screen {}
             print(debug.getmetatable(screen), pcall(debug.setmetatable, screen, {}))
-            print(debug.sethook, debug.gethook, debug.getupvalue, debug.getlocal, debug.getregistry)
-            print(debug.getinfo(1, "f").func, type(debug.getinfo(print).func), debug.getinfo(1, "l").currentline)
+            print(debug.sethook, debug.gethook, debug.getlocal, debug.getregistry, debug.getuservalue)
+            print(pcall(debug.getupvalue, stackplay.screen, 1))
+            print(pcall(debug.getupvalue, test, 1))
+            local up = 1
+            local function mine() return up end
+            print(debug.getupvalue(mine, 1), debug.getinfo(1, "f").func ~= nil, debug.getinfo(1, "l").currentline)
             """
         let run = try runScript(script, ["--json"])
         #expect(run.status == 0)
         let lines = try #require(try Self.output(run)).split(separator: "\n").map(String.init)
-        #expect(lines.count == 3)
+        #expect(lines.count == 5)
         #expect(lines[0].hasPrefix("locked\tfalse\tbad argument #1 to "))
         #expect(lines[1] == "nil\tnil\tnil\tnil\tnil")
-        #expect(lines[2] == "nil\tfunction\t4")
+        #expect(
+            lines[2].hasSuffix("(stackplay keeps the upvalues of its own and of C functions out of reach)"))
+        #expect(
+            lines[3].hasSuffix("(stackplay keeps the upvalues of its own and of C functions out of reach)"))
+        #expect(lines[4] == "up\ttrue\t8")
     }
 
     /// docs/sandbox.md's rule reads the bytes back: U+10FF80...U+10FFFF are the bytes 0x80...0xFF,
