@@ -3,7 +3,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/stackplay
 
-.PHONY: deps build release run test bench report format clean lua viewer lua-module install test-lua-module lua-tools \
+.PHONY: deps build release run test bench report format clean lua viewer lua-module install test-lua-module lua-tools test-libraries \
 	dependent-package test-browser browser-tools check lint-swift lint-lua drift asan
 
 # Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4.
@@ -36,6 +36,7 @@ test: build
 	$(BIN) mutate scripts --min-score 100 --exclude-mutants $(EQUIVALENT_MUTANTS)
 	$(MAKE) test-lua-module
 	$(MAKE) test-differential
+	$(MAKE) test-libraries
 	$(MAKE) dependent-package
 	@if command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
 	    { [ "$$(id -u)" = 0 ] || sudo -n true 2>/dev/null; } && \
@@ -50,6 +51,31 @@ test: build
 .PHONY: test-differential
 test-differential: build lua-tools
 	python3 Tests/Differential/run.py $(BIN)
+
+# Pure-Lua libraries nobody here wrote, from Debian's packages (installed when missing, never copied
+# into the repository): Penlight (`require "pl"`), luassert with say, inspect, dkjson and Moses. They
+# are copied, links followed, from where Debian puts them into .build/test-libraries beside the
+# scripts of Tests/Libraries/ (stackplay's `require` looks only inside the scripts' folder); each
+# script runs under lua5.4 and under stackplay there, outputs compared as test-differential does.
+LIBRARY_PACKAGES := lua-penlight lua-luassert lua-say lua-inspect lua-dkjson lua-moses
+LIBRARY_MODULES := pl luassert say inspect.lua dkjson.lua moses.lua
+LIBRARIES := .build/test-libraries
+.PHONY: test-libraries
+test-libraries: build lua-tools
+	@for p in $(LIBRARY_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	[ -z "$$missing" ] || { \
+	  echo "installing$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; }
+	rm -rf $(LIBRARIES) && mkdir -p $(LIBRARIES)
+	@for m in $(LIBRARY_MODULES); do \
+	  found=; for v in 5.4 5.3 5.2 5.1; do \
+	    if [ -e /usr/share/lua/$$v/$$m ]; then cp -RL /usr/share/lua/$$v/$$m $(LIBRARIES)/ && found=1 && break; fi; \
+	  done; [ -n "$$found" ] || { echo "test-libraries: $$m is not under /usr/share/lua"; exit 1; }; \
+	done
+	cp Tests/Libraries/uses_*.lua $(LIBRARIES)/
+	python3 Tests/Differential/run.py $(BIN) --cases $(LIBRARIES) --allowed Tests/Libraries/allowed.txt \
+	  $(notdir $(wildcard Tests/Libraries/uses_*.lua))
 
 # Tests/DependentPackage depends on StackModel 1.0.0 through a git URL, as another project would (SwiftPM
 # refuses products with unsafe flags there): the working tree's files, tracked or new, are committed

@@ -7,8 +7,10 @@
 -- Options you set above that line stay; the returned table adds two standards and picks one:
 --   stackplay          the globals the runner adds: `std = "lua54+stackplay"`
 --   stackplay_sandbox  exactly what a script run by `stackplay` can reach: the sandbox's part of
---                      Lua 5.4 (no io, package, debug, dofile, loadfile; of os only clock, time,
---                      date, difftime) and the runner's globals: `std = "stackplay_sandbox"`, stricter
+--                      Lua 5.4 (no dofile, loadfile; of os only clock, time, date, difftime,
+--                      setlocale; of io the output; of debug what reads; package without C
+--                      modules) and the
+--                      runner's globals: `std = "stackplay_sandbox"`, stricter
 -- To keep your own `std`, take only the standards:
 --   stds.stackplay = dofile("/usr/local/share/lua/5.4/stackplay/luacheckrc.lua").stds.stackplay
 
@@ -36,7 +38,21 @@ for name, definition in pairs(names {
   "setmetatable", "tonumber", "tostring", "type", "warn", "xpcall",
 }) do sandbox[name] = definition end
 sandbox.string, sandbox.table, sandbox.math, sandbox.utf8, sandbox.coroutine = open, open, open, open, open
-sandbox.os = { fields = names { "clock", "time", "date", "difftime" } }
+sandbox.os = { fields = names { "clock", "time", "date", "difftime", "setlocale" } }
+sandbox.io = {
+  fields = names { "write", "read", "lines", "stdin", "stdout", "stderr", "type", "input", "output", "open" },
+}
+sandbox.debug = {
+  fields = names {
+    "traceback", "getinfo", "getmetatable", "setmetatable", "getupvalue", "setupvalue", "upvalueid", "upvaluejoin",
+  },
+}
+sandbox.package = {
+  fields = {
+    path = { read_only = false }, cpath = { read_only = false }, config = {},
+    loaded = open, preload = open, searchers = open, searchpath = {},
+  },
+}
 
 return {
   stds = {

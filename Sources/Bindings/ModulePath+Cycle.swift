@@ -12,14 +12,19 @@ extension ModulePath {
         return "module '\(name)' requires itself (\((names + [name]).joined(separator: " -> ")))"
     }
 
-    /// `@root/helpers/swipe.lua` → `helpers.swipe`: the inverse of ``resolve(_:root:)``.
+    /// `@root/helpers/swipe.lua` (or `@./helpers/swipe.lua` under `.`) → `helpers.swipe`.
     static func moduleName(ofChunk chunk: String, root: String?) -> String {
         var path = Substring(chunk.hasPrefix("@") ? String(chunk.dropFirst()) : chunk)
         if let root {
             let prefix = root.hasSuffix("/") ? root : root + "/"
             if path.hasPrefix(prefix) { path = path.dropFirst(prefix.count) }
         }
-        if path.hasSuffix(".lua") { path = path.dropLast(4) }
+        while path.hasPrefix("./") { path = path.dropFirst(2) }
+        if path.hasSuffix("/init.lua") {
+            path = path.dropLast(9)
+        } else if path.hasSuffix(".lua") {
+            path = path.dropLast(4)
+        }
         return path.split(separator: "/").joined(separator: ".")
     }
 }

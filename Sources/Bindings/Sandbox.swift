@@ -6,9 +6,10 @@ import Traces
 #endif
 
 /// What a script may reach: base, string, table, math, utf8, coroutine, and `os.clock`,
-/// `os.time`, `os.date`, all deterministic. No `io`, `package`, `debug`, `dofile`, `loadfile`;
+/// `os.time`, `os.date`, all deterministic. No `debug`, `dofile`, `loadfile`;
 /// `load` loads text only (a `string.dump` chunk is refused; `string.dump` itself stays, harmless
-/// without binary loading). `require` loads `.lua` text files from under `root` only. The
+/// without binary loading). `require` and `package` are the manual's for Lua files found under
+/// `root` only (no C modules); `io` only writes to the test's output. The
 /// deterministic functions are C (`Sources/CLuaRuntime/sandbox.c`), the trimming and `require`
 /// Lua (`Sources/Bindings/Lua/sandbox.lua`).
 public struct Sandbox: Sendable {
@@ -33,18 +34,24 @@ public struct Sandbox: Sendable {
         if lua.isSnapshotting { lua.captureRandom() }  // each test seeds its own after a restore
         lua.scriptsRoot = root
         let root = self.root
-        let locate = LuaValue.function("require") { arguments in
-            let name = try arguments.string(at: 1)
-            switch ModulePath.resolve(name, root: root) {
-            case .success(let path):
-                let running = arguments.stack.runningChunks()
-                if let cycle = ModulePath.cycle(loading: name, at: path, root: root, running: running) {
-                    return [.nil, .string(cycle)]
-                }
-                return [.string(path)]
-            case .failure(let problem):
-                return [.nil, .string("module '\(name)' not found: \(problem.message)")]
+        // package.searchpath under the root, and require's check for a module loading itself.
+        let search = LuaValue.function("searchpath") { arguments in
+            let found = ModulePath.search(
+                try arguments.string(at: 1), path: try arguments.string(at: 2),
+                separator: try arguments.string(at: 3), replacement: try arguments.string(at: 4), root: root)
+            switch found {
+            case .success(let file): return [.string(file)]
+            case .failure(let problem): return [.nil, .string(problem.message)]
             }
+        }
+        let cycle = LuaValue.function("require") { arguments in
+            let name = try arguments.string(at: 1)
+            let file = try arguments.string(at: 2)
+            let running = arguments.stack.runningChunks()
+            guard let chain = ModulePath.cycle(loading: name, at: file, root: root, running: running) else {
+                return []
+            }
+            return [.string(chain)]
         }
         let session = lua.session
         let write = LuaValue.function("print") { arguments in
@@ -55,43 +62,7 @@ public struct Sandbox: Sendable {
             return []
         }
         try lua.installDeterministicLibrary(write: write, seed: seed)
-        let internals = LuaValue.table(["locate": locate])
+        let internals = LuaValue.table(["search": search, "cycle": cycle, "write": write])
         try lua.run(embedded: EmbeddedChunk.sandbox, arguments: [internals])
     }
-}
-
-/// Module names to files under the scripts' root, refusing anything that could leave it.
-enum ModulePath {
-    struct Problem: Error { let message: String }
-
-    /// `helpers.swipe` → `root/helpers/swipe.lua`, if that is a file whose real path is inside
-    /// the real root. Names are dot-separated words of letters, digits, `_` and `-`.
-    static func resolve(_ name: String, root: String?) -> Result<String, Problem> {
-        guard let root else { return .failure(Problem(message: "no scripts folder to look in")) }
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        let allowed = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || c == "_" || c == "-") }
-        guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(allowed) }) else {
-            return .failure(Problem(message: "a module name is words joined by dots, like 'helpers.swipe'"))
-        }
-        let confined: ConfinedPath
-        let real: String
-        do {
-            confined = try ConfinedPath(parts.joined(separator: "/") + ".lua", under: root)
-            real = try confined.existing()
-        } catch {
-            return .failure(Problem(message: error.message))
-        }
-        guard isRegularFile(real) else { return .failure(Problem(message: "no file '\(confined.path)'")) }
-        return .success(confined.path)
-    }
-
-    static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-    }
-}
-
-extension ModulePath.Problem: CustomStringConvertible {
-    /// The message alone, never Swift's `Problem(message: ...)`.
-    var description: String { message }
 }

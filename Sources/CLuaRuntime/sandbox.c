@@ -6,30 +6,24 @@
 //
 // Each concept is its own file, sharing sandbox_private.h: object numbers for tostring/print/format
 // (sandbox_names.c), the key order (sandbox_order.c), next/pairs (sandbox_next.c), table.sort
-// (sandbox_sort.c), load/dump/warn (sandbox_load.c), os.* (sandbox_time.c). This file keeps what
+// (sandbox_sort.c), load/dump/warn (sandbox_load.c), os.* (sandbox_time.c), what stays of `debug`,
+// the `__gc` rule and the budget in coroutines (sandbox_debug.c). This file keeps what
 // runs outside the budgets and the installing.
 #include "sandbox_private.h"
 
 #include <lauxlib.h>
+#include <lualib.h>
 #include <string.h>
 
 // MARK: What runs outside the budgets
 
-/// `setmetatable(t, mt)`: stock's, refusing a metatable with `__gc` (Lua runs finalizers with hooks
-/// off, where the CPU budget cannot stop them).
+/// `setmetatable(t, mt)`: stock's, refusing a metatable whose `__gc` would run code (Lua runs
+/// finalizers with hooks off, where the CPU budget cannot stop them; sandbox_debug.c).
 static int sb_setmetatable(lua_State *L) {
     int t = lua_type(L, 2);
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
-    if (t == LUA_TTABLE) {
-        lua_pushliteral(L, "__gc");
-        int gc = lua_rawget(L, 2) != LUA_TNIL;
-        lua_pop(L, 1);
-        if (gc) {
-            return luaL_argerror(
-                L, 2, "stackplay does not run __gc finalizers: they would run outside the CPU budget");
-        }
-    }
+    if (t == LUA_TTABLE) sb_check_gc(L, 2, 2);
     return sb_raw(L)(L);
 }
 
@@ -162,5 +156,34 @@ int stackplay_sandbox_install(lua_State *L) {
         sb_push(L, os_functions[i].fn, 0);
         lua_setfield(L, os, os_functions[i].name);
     }
+    lua_pop(L, 1);
+
+    // coroutines get the budget's hook; `debug` keeps what reads without reaching the runner
+    lua_getfield(L, g, "coroutine");
+    sb_replace(L, lua_gettop(L), "create", sb_cocreate);
+    sb_replace(L, lua_gettop(L), "wrap", sb_cowrap);
+    lua_pop(L, 1);
+    lua_pushcfunction(L, luaopen_debug);
+    lua_call(L, 0, 1);
+    int stock = lua_gettop(L);
+    lua_createtable(L, 0, 9);
+    static const struct { const char *name; lua_CFunction fn; } debug_functions[] = {
+        {"traceback", NULL}, {"getinfo", sb_getinfo}, {"setmetatable", sb_debug_setmetatable},
+        {"getupvalue", sb_upvalue}, {"setupvalue", sb_upvalue}, {"upvalueid", sb_upvalue},
+        {"upvaluejoin", sb_upvaluejoin}};
+    for (size_t i = 0; i < sizeof debug_functions / sizeof debug_functions[0]; i++) {
+        lua_getfield(L, stock, debug_functions[i].name);
+        if (debug_functions[i].fn) {
+            sb_push(L, debug_functions[i].fn, lua_gettop(L));
+            lua_remove(L, -2);
+        }
+        lua_setfield(L, -2, debug_functions[i].name);
+    }
+    lua_getfield(L, g, "getmetatable"); // the base one: a protected metatable stays protected
+    lua_setfield(L, -2, "getmetatable");
+    lua_setfield(L, g, "debug");
+    lua_pop(L, 1);
+    // the collector in lua.c's mode (stock lua5.4 runs generational)
+    lua_gc(L, LUA_GCGEN, 0, 0);
     return 0;
 }

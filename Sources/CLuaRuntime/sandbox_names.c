@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/// The longest string Lua interns (LUAI_MAXSHORTLEN of Lua 5.4's llimits.h).
+#define SB_SHORT_STRING 40
+
 /// The number of the object at `idx`, given now if it has none yet.
 lua_Integer sb_object_id(lua_State *L, int idx) {
     idx = lua_absindex(L, idx);
@@ -22,6 +25,30 @@ lua_Integer sb_object_id(lua_State *L, int idx) {
     lua_pushvalue(L, idx);
     lua_pushinteger(L, id);
     lua_rawset(L, lua_upvalueindex(SB_IDS));
+    return id;
+}
+
+/// The number of the long string at `idx` as an object: Lua interns short strings (equal ones are
+/// one object) but not long ones, and stock's `%p` tells two long strings with equal contents
+/// apart. Each is numbered by its object (ids[address] = id) and held (ids[-id] = the string),
+/// so that no other string can take its address while the number stands: the numbers stay the
+/// same on every run, whatever the allocator does.
+static lua_Integer sb_long_string_id(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    int ids = lua_upvalueindex(SB_IDS);
+    lua_pushlightuserdata(L, (void *)lua_topointer(L, idx));
+    if (lua_rawget(L, ids) == LUA_TNUMBER) {
+        lua_Integer id = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        return id;
+    }
+    lua_pop(L, 1);
+    lua_Integer id = ++sb_state_of(L)->last_id;
+    lua_pushlightuserdata(L, (void *)lua_topointer(L, idx));
+    lua_pushinteger(L, id);
+    lua_rawset(L, ids);
+    lua_pushvalue(L, idx);
+    lua_rawseti(L, ids, -id);
     return id;
 }
 
@@ -154,7 +181,9 @@ int sb_format(lua_State *L) {
         } else if (*conv == 'p' && arg <= top) {
             if (sb_valid_p(spec, (size_t)(conv - spec + 1))) {
                 int type = lua_type(L, arg);
-                if (sb_is_object(type) || type == LUA_TSTRING) {
+                if (type == LUA_TSTRING && lua_rawlen(L, arg) > SB_SHORT_STRING) {
+                    sb_push_name(L, "string", sb_long_string_id(L, arg));
+                } else if (sb_is_object(type) || type == LUA_TSTRING) {
                     sb_push_name(L, luaL_typename(L, arg), sb_object_id(L, arg));
                 } else {
                     lua_pushliteral(L, "(null)");

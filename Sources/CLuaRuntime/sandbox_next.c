@@ -271,6 +271,13 @@ int sb_next(lua_State *L) {
         if (!c) c = sb_build(L);
         return sb_next_after(L, c, lua_gettop(L), from);
     }
+    if (lua_type(L, 2) == LUA_TNUMBER && !lua_isinteger(L, 2)) {
+        // A float with an integer value is never a key (tables keep it as the integer): stock's
+        // lua_next raises "invalid key to 'next'" for it, as for any key not in the table.
+        int integral;
+        (void)lua_tointegerx(L, 2, &integral);
+        if (integral) lua_next(L, 1);
+    }
     sb_cache *c = sb_cached(L);
     if (!c) c = sb_build(L);
     int keys = lua_gettop(L);

@@ -107,5 +107,12 @@ int sb_sort(lua_State *L);
 int sb_load(lua_State *L);
 int sb_dump(lua_State *L);
 int sb_warn(lua_State *L);
+int sb_check_gc(lua_State *L, int mt, int arg);
+int sb_getinfo(lua_State *L);
+int sb_debug_setmetatable(lua_State *L);
+int sb_upvalue(lua_State *L);
+int sb_upvaluejoin(lua_State *L);
+int sb_cocreate(lua_State *L);
+int sb_cowrap(lua_State *L);
 
 #endif

@@ -55,7 +55,8 @@ enum Check {
     }
 
     /// The modules `source` requires that are files under `root` (as the sandbox's `require`
-    /// finds them: `helpers.x` is `root/helpers/x.lua`), and the modules those require.
+    /// finds them by its default path: `helpers.x` is `root/helpers/x.lua`, else
+    /// `root/helpers/x/init.lua`), and the modules those require.
     static func requiredModules(of source: String, root: String) -> [Script] {
         var found: [Script] = []
         var pending = LuaScan.requires(LuaScan.tokenize(source))
@@ -66,8 +67,13 @@ enum Check {
             else {
                 continue
             }
-            let path = (root.hasSuffix("/") ? root : root + "/") + name.replacing(".", with: "/") + ".lua"
-            guard Discovery.kind(of: path) == .file, let text = readFile(path) else { continue }
+            let base = (root.hasSuffix("/") ? root : root + "/") + name.replacing(".", with: "/")
+            guard
+                let path = [base + ".lua", base + "/init.lua"].first(where: {
+                    Discovery.kind(of: $0) == .file
+                }),
+                let text = readFile(path)
+            else { continue }
             found.append(Script(path: path, root: root))
             pending += LuaScan.requires(LuaScan.tokenize(text))
         }

@@ -17,6 +17,11 @@ let sandboxWorkloads = """
     function formats(n) local s for i = 1, n do s = string.format("%d %s", i, "x") end return s end
     function make_tables(n) local l = {} for i = 1, n do l[i] = {} end return l end
     function tostrings(l) local s for i = 1, #l do s = tostring(l[i]) end return s end
+    -- issue 39: pairs over small tables built fresh each time, over one unchanged small table,
+    -- and setmetatable (a table per call, the metatable with an __index)
+    function fresh_pairs(n) local s = 0 for _ = 1, n do local t = { a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8 } for _, v in pairs(t) do s = s + v end end return s end
+    function same_pairs(n) local t, s = { a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8 }, 0 for _ = 1, n do for _, v in pairs(t) do s = s + v end end return s end
+    function metatables(n) local mt, x = { __index = { kind = "k" } }, nil for _ = 1, n do x = setmetatable({}, mt) end return x.kind end
     -- plain Lua: a sort, string building, table churn, arithmetic
     function plain()
       local t = {} for i = 1, 100000 do t[i] = (i * 7919) % 100003 end table.sort(t)
@@ -47,6 +52,9 @@ let stockDriver = """
     print("format", best(nil, function() formats(100000) end))
     print("tostring", best(function() return make_tables(100000) end, tostrings))
     print("plain", best(nil, plain))
+    print("fresh_pairs", best(nil, function() fresh_pairs(20000) end))
+    print("same_pairs", best(nil, function() same_pairs(20000) end))
+    print("setmetatable", best(nil, function() metatables(100000) end))
     """
 
 /// The CPU time `body` takes on this thread.
@@ -80,6 +88,9 @@ func sandboxSeconds() throws -> [String: Double] {
     seconds["format"] = try best(nil, "formats(100000)")
     seconds["tostring"] = try best("bench_input = make_tables(100000)", "tostrings(bench_input)")
     seconds["plain"] = try best(nil, "plain()")
+    seconds["fresh_pairs"] = try best(nil, "fresh_pairs(20000)")
+    seconds["same_pairs"] = try best(nil, "same_pairs(20000)")
+    seconds["setmetatable"] = try best(nil, "metatables(100000)")
     return seconds
 }
 
@@ -147,6 +158,15 @@ func sandboxRows() throws -> [BenchRow] {
             "plain", "sandbox: plain Lua (sort, strings, churn) under default budgets vs lua5.4",
             today: "1.9×",
             target: 1.2),
+        row(
+            "fresh_pairs", "sandbox: pairs over 2×10^4 freshly built 8-key tables vs lua5.4", today: "4.1×",
+            target: 1.5),
+        row(
+            "same_pairs", "sandbox: pairs over one unchanged 8-key table, 2×10^4 times vs lua5.4",
+            today: "2.2×", target: 1.2),
+        row(
+            "setmetatable", "sandbox: setmetatable of 10^5 new tables vs lua5.4", today: "1.6-2.0×",
+            target: 1.2),
     ]
 }
 
@@ -167,8 +187,13 @@ func sandboxCommand(_ arguments: [String]) throws {
         case "format": try lua.run("formats(100000)", name: "=bench")
         case "tostring": try lua.run("tostrings(make_tables(100000))", name: "=bench")
         case "plain": try lua.run("plain()", name: "=bench")
+        case "fresh_pairs": try lua.run("fresh_pairs(20000)", name: "=bench")
+        case "same_pairs": try lua.run("same_pairs(20000)", name: "=bench")
+        case "setmetatable": try lua.run("metatables(100000)", name: "=bench")
         default:
-            throw BenchError("--sandbox takes pairs, next, format, tostring or plain, not '\(arguments[0])'")
+            throw BenchError(
+                "--sandbox takes pairs, next, format, tostring, plain, fresh_pairs, same_pairs or setmetatable, not '\(arguments[0])'"
+            )
         }
     }
 }

@@ -3,8 +3,10 @@
 and under the built stackplay binary; their outputs must be equal, but for the differences that
 allowed.txt lists (the one list of them; the README's "Sandbox and budgets" section says why).
 
-Usage: run.py STACKPLAY [CASE ...]. Exit status 0 when every case agrees, 1 otherwise.
-A snippet is plain Lua that prints what it checks; it must not end in an uncaught error.
+Usage: run.py STACKPLAY [--cases DIR] [--allowed FILE] [CASE ...]. Exit status 0 when every case
+agrees, 1 otherwise. A snippet is plain Lua that prints what it checks; it must not end in an
+uncaught error. `make test-libraries` runs its scripts (beside the libraries they load) with
+--cases and its own --allowed.
 """
 import json
 import os
@@ -16,10 +18,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
 
 
-def allowed_differences():
+def allowed_differences(path):
     """{case: [(kind, stock regex or None, stackplay text)]} from allowed.txt."""
     table = {}
-    with open(os.path.join(HERE, "allowed.txt"), encoding="utf-8") as f:
+    with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             line = line.rstrip("\n")
             if not line.strip() or line.startswith("#"):
@@ -36,18 +38,27 @@ def allowed_differences():
 def run_stock(case):
     env = dict(os.environ, TZ="UTC")
     done = subprocess.run(
-        ["lua5.4", "-e", "io.stdout:setvbuf('no')", case], cwd=CASES, env=env,
+        ["lua5.4", "-e", "io.stdout:setvbuf('no')", case], cwd=CASES, env=env, stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
     return done.stdout.decode("utf-8", "surrogateescape"), done.returncode
 
 
 def run_stackplay(binary, case):
     done = subprocess.run(
-        [binary, "--json", case], cwd=CASES, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        [binary, "--json", case], cwd=CASES, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     report = json.loads(done.stdout.decode("utf-8", "surrogateescape"))
     test = report["tests"][0]
     problem = "" if test["status"] == "passed" else f"{test['status']}: {test['message']}"
-    return test["output"], problem
+    return read_bytes(test["output"]), problem
+
+
+# U+10FF80-U+10FFFF in a report stand for the bytes 0x80-0xFF (docs/sandbox.md): as Python's
+# surrogateescape characters, so that the text is stock's bytes decoded the same way.
+RAW_BYTES = {0x10FF00 + byte: 0xDC00 + byte for byte in range(0x80, 0x100)}
+
+
+def read_bytes(text):
+    return text.translate(RAW_BYTES).encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
 
 
 def expected_from_stock(stock, rules):
@@ -63,11 +74,20 @@ def expected_from_stock(stock, rules):
 
 
 def main():
-    if len(sys.argv) < 2:
+    global CASES
+    arguments = sys.argv[1:]
+    if not arguments:
         sys.exit(__doc__)
-    binary = os.path.abspath(sys.argv[1])
-    names = sys.argv[2:] or sorted(n for n in os.listdir(CASES) if n.endswith(".lua"))
-    rules = allowed_differences()
+    binary = os.path.abspath(arguments.pop(0))
+    allowed = os.path.join(HERE, "allowed.txt")
+    while arguments and arguments[0] in ("--cases", "--allowed") and len(arguments) > 1:
+        option, value = arguments.pop(0), os.path.abspath(arguments.pop(0))
+        if option == "--cases":
+            CASES = value
+        else:
+            allowed = value
+    names = arguments or sorted(n for n in os.listdir(CASES) if n.endswith(".lua"))
+    rules = allowed_differences(allowed)
     unknown = sorted(set(rules) - set(os.listdir(CASES)))
     if unknown:
         sys.exit(f"allowed.txt names cases that do not exist: {', '.join(unknown)}")

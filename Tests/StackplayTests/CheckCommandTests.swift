@@ -45,6 +45,20 @@ import Testing
         #expect(ran.status == 0, "\(ran.stderr)")
     }
 
+    @Test func `check follows require to a package's init.lua, as the sandbox's default path does`() throws {
+        let folder = try temporaryFolder([
+            "pages/init.lua": helperModule,
+            "spec.lua":
+                "local Page = require \"pages\"\ntest(\"opens\", function() Page.new(\"rtl\"):open_pile() end)\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay(arguments: ["check", "spec.lua"], in: folder)
+        #expect(run.stdout == "2 checked, 0 problems\n")
+        #expect(run.status == 0)
+        let ran = try stackplay(arguments: ["spec.lua"], in: folder)
+        #expect(ran.status == 0, "\(ran.stderr)")
+    }
+
     @Test func checkReadsHelpersAndChecksOptionNamesWithSuggestions() throws {
         let folder = try temporaryFolder([
             "helpers/page.lua": helperModule.replacing(

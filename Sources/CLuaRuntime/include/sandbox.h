@@ -1,6 +1,7 @@
 // The sandbox's deterministic replacements of Lua's library functions, in C (sandbox*.c): `next`,
 // `pairs`, `tostring`, `print`, `string.format`, `table.sort`, `os.time`/`os.date`/`os.clock`,
-// `load`, `string.dump`, `warn`, `setmetatable`, `xpcall` and `math.randomseed`. Written with the
+// `load`, `string.dump`, `warn`, `setmetatable`, `xpcall`, `math.randomseed`, `coroutine.create` and
+// `coroutine.wrap` (hooked for the budget), and what stays of `debug`. Written with the
 // Lua C API, so their errors are stock Lua's own (the function name the script called, the
 // argument number, the script's line).
 #ifndef STACKPLAY_SANDBOX_H

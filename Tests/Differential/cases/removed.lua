@@ -1,7 +1,9 @@
 -- Facilities the sandbox removes on purpose.
-print("io", type(io))
-print("package", type(package))
-print("debug", type(debug))
+print("debug.sethook", type(debug.sethook))
+print("debug.getlocal", type(debug.getlocal))
+print("package.loadlib", type(package.loadlib))
+print("io.open", type(io.open))
+print("io.popen", type(io.popen))
 print("dofile", type(dofile))
 print("loadfile", type(loadfile))
 print("os.getenv", type(os.getenv))

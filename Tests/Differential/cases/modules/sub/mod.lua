@@ -1,0 +1,2 @@
+loads = (loads or 0) + 1
+return "sub/mod loaded"

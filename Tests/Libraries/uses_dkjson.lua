@@ -1,0 +1,15 @@
+-- dkjson as its documentation shows it: `local json = require "dkjson"`.
+local json = require "dkjson"
+print(json.encode({ 1, 2, 3, "four", true, false }))
+print(json.encode({ b = 1, a = { 2, 3 }, c = json.null }, { keyorder = { "a", "b", "c" } }))
+print(json.encode({ nested = { deeper = { "x" } } }, { indent = true }))
+print(json.encode("line\nbreak \"quoted\" \1"), json.encode(0.1), json.encode(-3), json.encode(1e300))
+local value, position, problem = json.decode('{"x": [1, 2.5, "s", null, true], "y": {"z": "\\u00e9"}}')
+print(#value.x, value.x[2], value.x[3], value.x[4] == json.null, value.x[5], value.y.z, position, problem)
+print(json.decode("[1, 2,", 1, nil))
+print(json.decode('"unterminated'))
+print(select(3, json.decode("{bad}")))
+local array = json.decode("[]")
+print(getmetatable(array).__jsontype, json.encode(array), json.encode(setmetatable({}, { __jsontype = "object" })))
+print(pcall(json.encode, { f = print }))
+print(json.encode({ [1] = "a", [3] = "c" }), json.encode({ 1, nil, 3 }, { exception = json.encodeexception }))
