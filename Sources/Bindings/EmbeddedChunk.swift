@@ -22,6 +22,9 @@ enum EmbeddedChunk: LuaEmbeddedChunk, Sendable {
         }
     }
 
+    /// The release of the lua5.4 `make lua` ran (`stackplay_embedded_release`).
+    var release: String { String(cString: stackplay_embedded_release) }
+
     /// The chunk as `make lua` compiled it (Sources/CEmbeddedLua/chunks.c): no start parses it.
     var bytecode: UnsafeRawBufferPointer {
         let chunk =

@@ -367,6 +367,10 @@ int stackplay_loadbytecode(lua_State *L, const char *code, size_t size, const ch
     return luaL_loadbufferx(L, code, size, name, "b");
 }
 
+const char *stackplay_lua_ident(void) {
+    return lua_ident;
+}
+
 
 static int stackplay_buffer_writer(lua_State *L, const void *p, size_t size, void *ud) {
     (void)L;

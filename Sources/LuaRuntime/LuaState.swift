@@ -326,12 +326,16 @@ public final class LuaState {
     )
         throws(LuaFailure)
     {
-        let bytecode = chunk.bytecode
-        var status = stackplay_loadbytecode(
-            stack.L, bytecode.baseAddress?.assumingMemoryBound(to: CChar.self), bytecode.count, chunk.name)
+        var status = LUA_ERRSYNTAX
+        if LuaRelease.loads(bytecodeOf: chunk.release) {
+            let bytecode = chunk.bytecode
+            status = stackplay_loadbytecode(
+                stack.L, bytecode.baseAddress?.assumingMemoryBound(to: CChar.self), bytecode.count, chunk.name
+            )
+            if status != LUA_OK { stack.pop(1) }
+        }
         if status != LUA_OK {
-            // Bytecode another Lua 5.4 wrote may not load here: the source always does.
-            stack.pop(1)
+            // Another release's bytecode, or bytecode that does not load here: the source always does.
             var code = chunk.source
             status = code.withUTF8 { bytes in
                 bytes.withMemoryRebound(to: CChar.self) {

@@ -10,6 +10,9 @@ typedef struct {
     unsigned long size;
 } stackplay_embedded_chunk;
 
+/// The Lua release that compiled these chunks (`"5.4.4"`): only that release loads them.
+extern const char *const stackplay_embedded_release;
+
 /// `Sources/Bindings/Lua/sandbox.lua`, compiled as `=stackplay/sandbox.lua`.
 extern const stackplay_embedded_chunk stackplay_embedded_sandbox;
 

@@ -89,6 +89,10 @@ int stackplay_loadstring(lua_State *L, const char *code, size_t size, const char
 /// Scripts can never load binary chunks: their `load` is text only.
 int stackplay_loadbytecode(lua_State *L, const char *code, size_t size, const char *name);
 
+/// The linked Lua library's own identification (`lua_ident`: `$LuaVersion: Lua 5.4.4  Copyright ...`),
+/// which names the exact release the running library is, where `LUA_VERSION_NUM` says only 504.
+const char *stackplay_lua_ident(void);
+
 /// A growable byte buffer for lua_dump.
 typedef struct stackplay_buffer { char *data; size_t size; size_t capacity; } stackplay_buffer;
 
