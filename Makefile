@@ -6,12 +6,17 @@ BIN := .build/debug/stackplay
 .PHONY: deps build release run test bench report format clean lua viewer lua-module install test-lua-module lua-tools \
 	dependent-package test-browser browser-tools check lint-swift lint-lua drift asan
 
-# Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4.
+# Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4; CivetWeb (the studio's
+# HTTP and WebSocket server, docs/studio.md) when its header is missing (Debian ships no .pc for it).
 deps:
 	@pkg-config --exists lua5.4 2>/dev/null || { \
 	  echo "installing liblua5.4-dev and pkg-config"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq liblua5.4-dev pkg-config >/dev/null; }
+	@[ -f /usr/include/civetweb.h ] || { \
+	  echo "installing libcivetweb-dev"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcivetweb-dev >/dev/null; }
 	@python3 -c 'import jsonschema' 2>/dev/null || { \
 	  echo "installing python3-jsonschema (stackplay mutate's --json is validated with it)"; \
 	  { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-jsonschema >/dev/null; } || \
@@ -181,7 +186,7 @@ viewer:
 	tools/embed-viewer
 
 # The Swift sources swift-format reads: every tracked one but the generated files (tools/embed-*).
-SWIFT_SOURCES = $(shell git ls-files '*.swift' | grep -v -e 'Sources/Bindings/EmbeddedLua.swift' -e 'Sources/Traces/EmbeddedViewer.swift')
+SWIFT_SOURCES = $(shell git ls-files '*.swift' | grep -v -e 'Sources/Bindings/EmbeddedLua.swift' -e 'Sources/Traces/EmbeddedViewer.swift' -e 'Sources/Studio/EmbeddedPage.swift')
 
 format:
 	@$(SWIFT) format --in-place --parallel $(SWIFT_SOURCES)

@@ -27,7 +27,11 @@ extension Options {
                 """
         ) { options, flag throws(UsageError) in options.excludedTags += try tagList(flag) },
         OptionSpec(
-            "--list", commands: [.run], help: "list the tests that would run, and exit"
+            "--list", commands: [.run],
+            help: """
+                list the tests that would run, and exit; with --json, one
+                JSON document: each test's file, name, position and tags
+                """
         ) { options, _ in options.list = true },
         OptionSpec(
             "--verbose", commands: [.run],

@@ -163,6 +163,7 @@ struct Options {
                                  [--out DIR] [--jobs N] [--artifacts DIR]
                stackplay mutate FILE|DIR ... [--mutants ID,...] [--min-score P] [--json FILE]
                                 [--junit FILE] [--suggest DIR] [--jobs N] [selection flags of a run]
+               stackplay studio [FILE|DIR ...] [--port N] [--address ADDR]
 
         Runs Lua scenario scripts against headless models of the card-stack components. Each
         test(name, fn) of a script runs from a fresh start in its own sandbox; a script without
@@ -196,6 +197,10 @@ struct Options {
                                  each in its own process, stopping at its first failed test;
                                  report each mutant killed (by which test) or survived, and the
                                  mutation score
+          studio                 serve a local page (127.0.0.1, a token in its URL): the tests
+                                 with their results and traces, re-run on save; a live screen
+                                 of the model to drag, tap and Esc; Record, which writes what
+                                 you do as a Lua scenario (docs/studio.md)
         """
 
     private static let helpTail = """
