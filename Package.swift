@@ -44,6 +44,9 @@ let package = Package(
         // Pure Swift: `stackplay explore`'s engine: generated actions, invariants, shrinking, and
         // the shrunk run written out as a Lua scenario. No Lua here (Bindings runs the files).
         .target(name: "Exploration", dependencies: ["StackModel", "Traces"]),
+        // Pure Swift: `stackplay codegen` and the studio's recorder: a trace written back as the Lua
+        // scenario a person would write, each call checked against the trace's own model. No Lua here.
+        .target(name: "Codegen", dependencies: ["StackModel", "Traces", "Exploration"]),
         // The only Swift that touches a lua_State (over CLuaRuntime's C): states, the stack, values,
         // errors, budgets, compiled chunks. Knows nothing of the models.
         .target(name: "LuaRuntime", dependencies: ["CLua", "CLuaRuntime", "Wording", "SystemCalls"]),
@@ -65,7 +68,7 @@ let package = Package(
             name: "StackplayRunner",
             dependencies: [
                 "Bindings", "LuaRuntime", "SystemCalls", "StackModel", "TestResults", "Traces", "Exploration",
-                "Wording",
+                "Wording", "Codegen",
             ]),
         // The thin executable: hands the arguments to StackplayRunner and exits with its code.
         .executableTarget(name: "stackplay", dependencies: ["StackplayRunner"]),
@@ -94,6 +97,7 @@ let package = Package(
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel", "TestResults"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "StackModel", "Traces"]),
+        .testTarget(name: "CodegenTests", dependencies: ["Codegen", "StackModel", "Traces"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime", "CLuaRuntime"]),
         .testTarget(

@@ -266,9 +266,17 @@ extension Options {
             number: .whole(0...Int.max, "an event index >= 0")
         ) { options, index in options.at = index },
         OptionSpec(
-            "-o", "--output", value: "FILE", commands: [.render, .view],
-            help: "render and view: write to FILE (default: stdout)"
-        ) { options, flag in options.outputFile = flag.text },
+            "-o", "--output", value: "FILE", commands: [.render, .view, .codegen],
+            help: "render, view and codegen: write to FILE (default or '-': stdout)"
+        ) { options, flag in options.outputFile = flag.text == "-" ? nil : flag.text },
+        OptionSpec(
+            "--force", commands: [.codegen],
+            help: "codegen: write over an existing -o FILE (without it, a usage error)"
+        ) { options, _ in options.force = true },
+        OptionSpec(
+            "--name", value: "NAME", commands: [.codegen],
+            help: "codegen: the test's name (default: 'replays ' and the trace's file name)"
+        ) { options, flag in options.testName = flag.text },
         // `stackplay mutate` (issue 25, docs/mutate.md); it also takes the run's selection flags.
         OptionSpec(
             "--bail", commands: [.run],

@@ -9,7 +9,7 @@ import StackModel
 /// The command line, parsed. Flags win over the project's `.stackplay.lua`.
 struct Options {
     enum Action: Hashable, CaseIterable {
-        case run, check, replay, render, view, merge, help, version, explore, mutate
+        case run, check, replay, render, view, merge, help, version, explore, mutate, codegen
 
         /// How messages name the command: `running scripts`, `'stackplay render'`.
         var commandName: String {
@@ -22,6 +22,7 @@ struct Options {
             case .merge: "'stackplay merge'"
             case .explore: "'stackplay explore'"
             case .mutate: "'stackplay mutate'"
+            case .codegen: "'stackplay codegen'"
             case .help: "--help"
             case .version: "--version"
             }
@@ -38,6 +39,7 @@ struct Options {
             case .merge: "merge"
             case .explore: "explore"
             case .mutate: "mutate"
+            case .codegen: "codegen"
             case .help: "help"
             case .version: "version"
             }
@@ -55,6 +57,7 @@ struct Options {
             case .version: 7
             case .explore: 8
             case .mutate: 9
+            case .codegen: 10
             }
         }
     }
@@ -133,6 +136,9 @@ struct Options {
     var exploreSteps: Int?
     var exploreSeconds: Double?
     var exploreOut: String?
+    /// `codegen --force`: write over an existing file; `codegen --name NAME`: the test's name.
+    var force = false
+    var testName: String?
 
     /// Whether the run records traces.
     var recordsTraces: Bool { traceDirectory != nil || goldenDirectory != nil || artifactsDirectory != nil }
@@ -163,6 +169,7 @@ struct Options {
                                  [--out DIR] [--jobs N] [--artifacts DIR]
                stackplay mutate FILE|DIR ... [--mutants ID,...] [--min-score P] [--json FILE]
                                 [--junit FILE] [--suggest DIR] [--jobs N] [selection flags of a run]
+               stackplay codegen TRACE [-o FILE] [--force] [--name NAME]
                stackplay studio [FILE|DIR ...] [--port N] [--address ADDR]
 
         Runs Lua scenario scripts against headless models of the card-stack components. Each
@@ -197,6 +204,10 @@ struct Options {
                                  each in its own process, stopping at its first failed test;
                                  report each mutant killed (by which test) or survived, and the
                                  mutation score
+          codegen                write the Lua test a person would write from a trace (a --trace
+                                 output, an explore reproducer's trace, screen:trace()): the
+                                 screen and components as made, drag/tap/scroll/settle calls,
+                                 expectations of the final state; it passes on the trace's model
           studio                 serve a local page (127.0.0.1, a token in its URL): the tests
                                  with their results and traces, re-run on save; a live screen
                                  of the model to drag, tap and Esc; Record, which writes what
@@ -277,6 +288,7 @@ struct Options {
         case "merge": options.action = .merge
         case "explore": options.action = .explore
         case "mutate": options.action = .mutate
+        case "codegen": options.action = .codegen
         default: break
         }
         if options.action != .run { rest = rest.dropFirst() }

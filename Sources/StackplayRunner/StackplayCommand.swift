@@ -56,6 +56,8 @@ public enum StackplayCommand {
             return ExploreCommand.run(&options)
         case .mutate:
             return MutateCommand.run(options, arguments: arguments)
+        case .codegen:
+            return CodegenCommand.run(options)
         case .run, .check:
             return runScripts(&options)
         }
