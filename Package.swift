@@ -78,7 +78,7 @@ let package = Package(
         // `stackplay studio`: the page's server (the live screen, the tests' runs, Record). Its page
         // (Page/*.html, *.css, *.js) is compiled in through EmbeddedPage.swift (`make viewer`).
         .target(
-            name: "Studio", dependencies: ["CCivetweb", "StackModel", "Traces", "TestResults"],
+            name: "Studio", dependencies: ["CCivetweb", "StackModel", "Traces", "TestResults", "Codegen"],
             exclude: ["Page"]),
         // Its own dynamically linked executable, which `stackplay studio` starts: the static
         // `stackplay` (make release) links no HTTP server and starts no faster or slower for it.

@@ -196,7 +196,7 @@ const $ = (id) => document.getElementById(id);
 const studio = {
   socket: null, listing: { tests: [], broken: [] }, results: {}, running: new Set(), selected: null,
   frame: null, queue: [], inFlight: false, clockBase: performance.now(), dragging: false, recording: false,
-  picking: false, scale: 1, lua: "",
+  picking: false, scale: 1, lua: "", nodes: new Map(),
   // Draw times while a finger is down (the browser test reads them: frames per second while dragging).
   stats: { drawTimes: [], roundTrips: [] }, sentAt: 0,
 };
@@ -460,11 +460,20 @@ function drawFrame(message) {
   $("set-dynamic-type").value = settings.dynamic_type;
   showDevices(message);
   $("origin").textContent = message.origin ? `showing ${message.origin}` : "";
-  const nodes = [];
+  // Nodes are kept by key (a card by its component and id) and updated in place: a card under
+  // the pointer stays the same element while it moves.
+  const seen = new Set();
   const box = (x, y, w, h) => `left:${x * s}px;top:${y * s}px;width:${w * s}px;height:${h * s}px;`;
+  const node = (key, make, style) => {
+    seen.add(key);
+    let found = studio.nodes.get(key);
+    if (!found) { found = make(); studio.nodes.set(key, found); screenEl.append(found); }
+    if (found.getAttribute("style") !== style) found.setAttribute("style", style);
+    return found;
+  };
   for (const component of message.frame.components) {
-    nodes.push(el("div", { class: "component", style: box(component.x, component.y, component.width, component.height) },
-      el("span", { class: "label" }, component.name)));
+    node(`c:${component.name}`, () => el("div", { class: "component" }, el("span", { class: "label" }, component.name)),
+      box(component.x, component.y, component.width, component.height));
     const kind = component.kind === "wallet_card_stack" ? "wallet" : component.kind === "sticky_stacked_cards" ? "sticky" : "notification";
     for (const card of component.cards) {
       if (!card.visible) continue;
@@ -472,23 +481,27 @@ function drawFrame(message) {
         (kind === "wallet" ? `background:linear-gradient(135deg,hsl(${hue(card.id)} 55% 46%),hsl(${(hue(card.id) + 40) % 360} 60% 36%));` : "") +
         (kind === "sticky" ? `background:hsl(${hue(card.id)} 70% 93%);border:1px solid hsl(${hue(card.id)} 40% 80%);` : "") +
         `font-size:${Math.max(9, 14 * s)}px;`;
-      nodes.push(el("div", { class: `card ${kind}`, style, "data-id": card.id, "data-component": component.name },
-        el("span", { class: "title" }, card.id),
-        el("span", { class: "sub" }, `x ${Math.round(card.x)} · ${card.opacity < 1 ? "opacity " + card.opacity.toFixed(2) : "z " + card.z}`)));
+      const cardNode = node(`k:${component.name}:${card.id}`, () => el("div", { class: `card ${kind}`, "data-id": card.id, "data-component": component.name },
+        el("span", { class: "title" }, card.id), el("span", { class: "sub" })), style);
+      const sub = `x ${Math.round(card.x)} · ${card.opacity < 1 ? "opacity " + card.opacity.toFixed(2) : "z " + card.z}`;
+      if (cardNode.lastChild.textContent !== sub) cardNode.lastChild.textContent = sub;
     }
     for (const part of component.parts) {
       if (part.opacity <= 0 && !part.hittable) continue;
-      nodes.push(el("div", { class: "part", style: box(part.x, part.y, part.width, part.height) + "z-index:9000;" }, part.name.replace("_", " ")));
+      node(`p:${component.name}:${part.name}`, () => el("div", { class: "part" }, part.name.replace("_", " ")),
+        box(part.x, part.y, part.width, part.height) + "z-index:9000;");
     }
   }
-  for (const guide of message.guides) {
-    const node = el("div", { class: `guide ${guide.axis}`, style: guide.axis === "x" ? `left:${guide.at * s}px` : `top:${guide.at * s}px` },
-      el("span", {}, guide.label));
-    if (guide.axis === "x" && guide.at * s > settings.width * s * 0.55) node.classList.add("left");
-    nodes.push(node);
+  message.guides.forEach((guide, index) => {
+    const guideNode = node(`g:${index}:${guide.axis}`, () => el("div", { class: `guide ${guide.axis}` }, el("span", {})),
+      guide.axis === "x" ? `left:${guide.at * s}px` : `top:${guide.at * s}px`);
+    guideNode.firstChild.textContent = guide.label;
+    guideNode.classList.toggle("left", guide.axis === "x" && guide.at > settings.width * 0.55);
+  });
+  if (message.finger) node("finger", () => el("div", { class: "finger" }), `left:${message.finger.x * s}px;top:${message.finger.y * s}px`);
+  for (const [key, old] of studio.nodes) {
+    if (!seen.has(key)) { old.remove(); studio.nodes.delete(key); }
   }
-  if (message.finger) nodes.push(el("div", { class: "finger", style: `left:${message.finger.x * s}px;top:${message.finger.y * s}px` }));
-  screenEl.replaceChildren(...nodes);
   drawState(message.frame);
   studio.recording = message.recording;
   $("record").setAttribute("aria-pressed", String(message.recording));

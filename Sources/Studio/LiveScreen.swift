@@ -55,7 +55,7 @@ final class LiveScreen {
         screen = fresh.screen
         finger = nil
         offset = nil
-        recorder = TraceRecorder(screen: screen, stackplay: "studio")
+        recorder = TraceRecorder(screen: screen, stackplay: "studio", keepsValues: true)
     }
 
     /// The recorded trace so far, nil when not recording.
@@ -72,6 +72,13 @@ final class LiveScreen {
         let resting = screen.pendingAnimationEnd == nil && finger == nil
         if offset == nil || resting { offset = screen.now - t }
         let target = t + offset!
+        // Past the end of the animations, the clock stops where they end (`settle`), so that the
+        // recording waits exactly that long, not until the page's next frame noticed the rest.
+        if finger == nil, let end = screen.pendingAnimationEnd, target >= end {
+            _ = try screen.settle()
+            offset = screen.now - t
+            return
+        }
         if target > screen.now { try screen.advance(by: target - screen.now) }
     }
 

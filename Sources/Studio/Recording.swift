@@ -1,50 +1,50 @@
+import Codegen
 import StackModel
 import Traces
 
-/// Record: the live screen's recorded trace as the Lua a person would write, with the
-/// expectations picked on the page (what a card or the state panel shows now).
+/// Record: the live screen's recorded trace as the Lua a person would write (Codegen's
+/// ``ScenarioWriter``), ending with the expectations picked on the page. An expectation reads
+/// the screen at the end of the recording: pick it once the screen shows what to check.
 struct Recording {
-    /// One picked expectation: a component's state field (`ids`, `selection`, `expanded`, ...)
-    /// or one card's frame field (`x`, `opacity`, ...), and the value it has now.
-    struct Expectation {
-        var component: String
-        var card: String?
-        var field: String
-        var value: JSONValue
-        /// The event count of the recording when it was picked: it goes after those events.
-        var after: Int
-    }
+    /// The test's name in the written scenario.
+    static let testName = "recorded in stackplay studio"
 
     private(set) var expectations: [Expectation] = []
 
-    /// Adds the expectation the page picked, with the value the screen shows now.
-    mutating func expect(_ message: JSONValue, on screen: Screen, events: Int) throws(StudioError) {
+    /// The expectation the page picked: a card's field (`card` and `field`: `x`, `opacity`, ...)
+    /// or a component's state field (`ids`, `count`, `expanded`, `selection`, ...).
+    mutating func expect(_ message: JSONValue, on screen: Screen) throws(StudioError) {
         guard case .string(let name)? = message["component"], case .string(let field)? = message["field"]
         else {
             throw StudioError("an expectation names a component and a field")
         }
-        guard case .array(let components)? = TraceFormat.encode(screen.snapshot())["components"],
-            let component = components.first(where: { $0["name"] == .string(name) })
-        else { throw StudioError("no component '\(name)' on the screen") }
-        var card: String?
-        let value: JSONValue?
-        if case .string(let id)? = message["card"] {
-            card = id
-            guard case .array(let cards)? = component["cards"],
-                let found = cards.first(where: { $0["id"] == .string(id) })
-            else { throw StudioError("no card '\(id)' in \(name) now") }
-            value = found[field]
-        } else {
-            value = component["state"]?[field]
+        guard screen.component(named: name) != nil else {
+            throw StudioError("no component '\(name)' on the screen")
         }
-        guard let value else { throw StudioError("\(name) shows no '\(field)'") }
-        expectations.append(
-            Expectation(component: name, card: card, field: field, value: value, after: events))
+        let picked: Expectation
+        if case .string(let id)? = message["card"] {
+            guard let cardField = Expectation.CardField(rawValue: field) else {
+                throw StudioError(
+                    "a card's expectation is one of "
+                        + Expectation.CardField.allCases.map(\.rawValue).joined(separator: ", ")
+                        + ", not '\(field)'")
+            }
+            picked = .card(name, id, cardField)
+        } else {
+            picked = field == "ids" ? .ids(name) : field == "count" ? .count(name) : .state(name, field)
+        }
+        if !expectations.contains(picked) { expectations.append(picked) }
     }
 
-    /// The scenario so far, nil when nothing is recorded.
+    /// The scenario so far (nil when not recording), or why it cannot be written.
     func lua(of live: LiveScreen) -> String? {
         guard let trace = live.recordedTrace() else { return nil }
-        return ScenarioSeam.lua(trace, expectations)
+        do {
+            let writer = try ScenarioWriter(trace: trace)
+            return try writer.lua(
+                testName: Self.testName, expectations: expectations.isEmpty ? nil : expectations)
+        } catch {
+            return "-- the recording cannot be written as Lua yet: \(error)\n"
+        }
     }
 }

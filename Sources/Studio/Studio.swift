@@ -162,7 +162,7 @@ public final class Studio: WebHandler, @unchecked Sendable {
             lock.lock()
             defer { lock.unlock() }
             guard let live, live.recorder != nil else { throw StudioError("press Record first") }
-            try recording.expect(message, on: live.screen, events: live.recorder?.eventCount ?? 0)
+            try recording.expect(message, on: live.screen)
             return [luaMessage(live)]
         case "save":
             guard let name = Self.string(message, "name") else { throw StudioError("save needs a file name") }
