@@ -60,8 +60,18 @@ public struct RecordedGesture: Sendable {
         return out
     }
 
+    /// The gesture's duration as a scenario writes it, plainest first: to 0.01 s, to 0.001 s, exact.
+    public var durations: [Double] {
+        var out: [Double] = []
+        for candidate in [(duration * 100).rounded() / 100, (duration * 1000).rounded() / 1000, duration]
+        where !out.contains(candidate) && (candidate > 0) == (duration > 0) {
+            out.append(candidate)
+        }
+        return out
+    }
+
     /// A drag's `{ steps =, duration = }` (what differs from 10 steps in no time), and the values.
-    public func dragOptions() -> (text: String, steps: Int, duration: Double) {
+    public func dragOptions(duration: Double) -> (text: String, steps: Int, duration: Double) {
         let steps = max(moves, 1)
         var fields: [String] = []
         if steps != 10 { fields.append("steps = \(steps)") }

@@ -149,8 +149,6 @@ struct BuildState {
     private func tapCalls(_ gesture: RecordedGesture, type: any ScenarioComponent.Type, variable: String)
         -> [ScenarioCall]
     {
-        let duration = gesture.duration
-        let options = duration > 0 ? ", { duration = \(luaNumber(duration)) }" : ""
         guard let hit = gesture.hit else { return [] }
         let name = hit.componentName
         let target = hit.part
@@ -159,12 +157,13 @@ struct BuildState {
         case .card(let id): argument = luaString(id)
         case .part(let part): argument = target == type.defaultTapTarget ? "" : luaString(part)
         }
-        // The default target with options is `c:tap(nil, { duration = 0.8 })`.
-        let text =
-            argument.isEmpty && options.isEmpty
-            ? "\(variable):tap()" : "\(variable):tap(\(argument.isEmpty ? "nil" : argument)\(options))"
-        return [
-            ScenarioCall(text) { simulation in
+        return gesture.durations.map { duration in
+            let options = duration > 0 ? ", { duration = \(luaNumber(duration)) }" : ""
+            // The default target with options is `c:tap(nil, { duration = 0.8 })`.
+            let text =
+                argument.isEmpty && options.isEmpty
+                ? "\(variable):tap()" : "\(variable):tap(\(argument.isEmpty ? "nil" : argument)\(options))"
+            return ScenarioCall(text) { simulation in
                 let component = try simulation.component(name)
                 let at: Point
                 if case .card(let id) = target {
@@ -174,27 +173,29 @@ struct BuildState {
                 }
                 try simulation.screen.tap(at: at, duration: duration)
             }
-        ]
+        }
     }
 
     /// `c:drag(id, { x =, y = })` for a drag that went down on a card, numbers plainest first.
     private func dragCalls(_ gesture: RecordedGesture, variable: String) -> [ScenarioCall] {
         guard let hit = gesture.hit, case .card(let id) = hit.part else { return [] }
         let name = hit.componentName
-        let options = gesture.dragOptions()
         let xs = gesture.roundings(of: gesture.translation.x)
         let ys = gesture.roundings(of: gesture.translation.y)
-        return zip(
+        let translations = zip(
             xs + Array(repeating: xs.last!, count: max(0, ys.count - xs.count)),
-            ys + Array(repeating: ys.last!, count: max(0, xs.count - ys.count))
-        ).map { x, y in
-            ScenarioCall("\(variable):drag(\(luaString(id)), \(Self.translation(x, y))\(options.text))") {
-                simulation in
-                let component = try simulation.component(name)
-                let at = try simulation.view.aim(atCard: id, of: component, force: false)
-                try simulation.view.drag(
-                    fromScreenPoint: at, by: Point(x: x, y: y), steps: options.steps,
-                    duration: options.duration)
+            ys + Array(repeating: ys.last!, count: max(0, xs.count - ys.count)))
+        return gesture.durations.flatMap { duration in
+            let options = gesture.dragOptions(duration: duration)
+            return translations.map { x, y in
+                ScenarioCall("\(variable):drag(\(luaString(id)), \(Self.translation(x, y))\(options.text))") {
+                    simulation in
+                    let component = try simulation.component(name)
+                    let at = try simulation.view.aim(atCard: id, of: component, force: false)
+                    try simulation.view.drag(
+                        fromScreenPoint: at, by: Point(x: x, y: y), steps: options.steps,
+                        duration: options.duration)
+                }
             }
         }
     }
@@ -206,25 +207,28 @@ struct BuildState {
         let points = zip(
             xs + Array(repeating: xs.last!, count: max(0, ys.count - xs.count)),
             ys + Array(repeating: ys.last!, count: max(0, xs.count - ys.count)))
-        let duration = gesture.duration
         if isTap {
-            let options = duration > 0 ? ", { duration = \(luaNumber(duration)) }" : ""
-            return points.map { x, y in
-                ScenarioCall("screen:tap(\(luaNumber(x)), \(luaNumber(y))\(options))") {
-                    try $0.view.tap(at: Point(x: x, y: y), duration: duration)
+            return gesture.durations.flatMap { duration in
+                let options = duration > 0 ? ", { duration = \(luaNumber(duration)) }" : ""
+                return points.map { x, y in
+                    ScenarioCall("screen:tap(\(luaNumber(x)), \(luaNumber(y))\(options))") {
+                        try $0.view.tap(at: Point(x: x, y: y), duration: duration)
+                    }
                 }
             }
         }
-        let options = gesture.dragOptions()
         let translation = gesture.translation
-        return points.map { x, y in
-            ScenarioCall(
-                "screen:drag(\(luaNumber(x)), \(luaNumber(y)), \(Self.translation(translation.x, translation.y))"
-                    + "\(options.text))"
-            ) {
-                try $0.view.drag(
-                    from: Point(x: x, y: y), by: translation, steps: options.steps, duration: options.duration
-                )
+        return gesture.durations.flatMap { duration in
+            let options = gesture.dragOptions(duration: duration)
+            return points.map { x, y in
+                ScenarioCall(
+                    "screen:drag(\(luaNumber(x)), \(luaNumber(y)), \(Self.translation(translation.x, translation.y))"
+                        + "\(options.text))"
+                ) {
+                    try $0.view.drag(
+                        from: Point(x: x, y: y), by: translation, steps: options.steps,
+                        duration: options.duration)
+                }
             }
         }
     }

@@ -32,15 +32,16 @@ extension StickyStackedCards: ScenarioComponent {
     /// with the finger (Bindings' `scroll`), for a gesture that went down anywhere on the cards.
     public static func gestureCalls(_ gesture: RecordedGesture, variable: String) -> [ScenarioCall] {
         guard gesture.moves > 0, let name = gesture.hit?.componentName else { return [] }
-        return gesture.roundings(of: -gesture.translation.y).map { dy in
-            let options = gesture.dragOptions()
-            return ScenarioCall(
-                "\(variable):scroll(\(luaNumber(dy))\(options.text))"
-            ) { simulation in
-                let component = try simulation.component(name)
-                let start = try component.point(of: "scroll", in: simulation.screen.settings)
-                try simulation.screen.drag(
-                    from: start, by: Point(x: 0, y: -dy), steps: options.steps, duration: options.duration)
+        return gesture.durations.flatMap { duration in
+            gesture.roundings(of: -gesture.translation.y).map { dy in
+                let options = gesture.dragOptions(duration: duration)
+                return ScenarioCall("\(variable):scroll(\(luaNumber(dy))\(options.text))") { simulation in
+                    let component = try simulation.component(name)
+                    let start = try component.point(of: "scroll", in: simulation.screen.settings)
+                    try simulation.screen.drag(
+                        from: start, by: Point(x: 0, y: -dy), steps: options.steps, duration: options.duration
+                    )
+                }
             }
         }
     }

@@ -283,6 +283,21 @@ extension Options {
             help: "stop at the first failed test: the tests after it do not run"
         ) { options, _ in options.bail = true },
         OptionSpec(
+            "--watch", commands: [.run],
+            help: """
+                run, then again on every save: only the files saved and those
+                that require a saved helper, with a summary each round; Ctrl-C
+                ends it (docs/runner.md)
+                """
+        ) { options, _ in options.watch = true },
+        OptionSpec(
+            "--last-failed", commands: [.run],
+            help: """
+                run only the tests that failed in the last run of the same
+                paths (kept in .stackplay/last-run.json); all when none did
+                """
+        ) { options, _ in options.lastFailed = true },
+        OptionSpec(
             "--mutants", value: "ID,...|SPEC,...", commands: [.mutate],
             help: """
                 only these mutants: by id (N13.threshold+) or by the SPEC

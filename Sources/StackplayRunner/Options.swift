@@ -136,6 +136,12 @@ struct Options {
     var exploreSteps: Int?
     var exploreSeconds: Double?
     var exploreOut: String?
+    /// `--watch`: run, then again on every save, only what the change affects (WatchCommand).
+    var watch = false
+    /// `--last-failed`: run only the tests that failed in the last run of the same paths (LastRun).
+    var lastFailed = false
+    /// Tests picked one by one: `file.lua:LINE`, `--last-failed` (TestPicks).
+    var picks: TestPicks?
     /// `codegen --force`: write over an existing file; `codegen --name NAME`: the test's name.
     var force = false
     var testName: String?
@@ -159,7 +165,7 @@ struct Options {
     static let help = helpHead + "\n\n" + optionsHelp() + "\n" + helpTail
 
     private static let helpHead = """
-        USAGE: stackplay [options] FILE|DIR ...
+        USAGE: stackplay [options] FILE|DIR|FILE:LINE ...
                stackplay check FILE|DIR ...
                stackplay replay [--tolerance X] TRACE ...
                stackplay render TRACE [--at EVENT] [-o FILE]

@@ -65,6 +65,16 @@ public enum StackplayCommand {
 
     /// `stackplay check` and a run: the config, discovery, then checking or running.
     private static func runScripts(_ options: inout Options) -> Int32 {
+        if options.action == .run {
+            do throws(TestAtLine.Problem) { options.picks = try TestAtLine.resolve(&options.paths) } catch {
+                Output.usageError(error.message)
+                return ExitCode.usage
+            }
+            if options.picks != nil, options.lastFailed {
+                Output.usageError("--last-failed and FILE:LINE both pick the tests to run: give one of them")
+                return ExitCode.usage
+            }
+        }
         var bazel = BazelTest()
         if options.action == .run {
             do { bazel = try BazelTest.fromEnvironment() } catch {
@@ -117,8 +127,13 @@ public enum StackplayCommand {
                 return ExitCode.usage
             }
         }
+        if options.watch {
+            return WatchCommand(options: options, config: config, timings: timings).run(scripts)
+        }
         bazel.begin()
-        let code = TestRun(options: options, screen: config.screen, timings: timings).run(scripts)
+        let code = LastRun.run(options, config: config.source?.path, scripts: scripts) {
+            TestRun(options: $0, screen: config.screen, timings: timings)
+        }
         bazel.end(exitCode: code)
         return code
     }

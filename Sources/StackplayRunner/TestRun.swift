@@ -16,6 +16,8 @@ struct TestRun {
     let screen: ScreenDefaults
     /// `--shard-timings`: the durations that balance the shards.
     var timings: ShardTimings? = nil
+    /// Sees each result as it is reported (`--last-failed`'s record, `--watch`'s summary).
+    var observe: ((TestResult) -> Void)? = nil
 
     /// `options` with the seed `--random-seed` picks (and says), when it is given; a constant from
     /// then on, which the run's closures read without an access check.
@@ -59,7 +61,9 @@ struct TestRun {
         var next = 0
         // the exit code of a run that ends once its tests are found (`--list`, no test matches)
         var early: Int32? = nil
-        let selecting = !options.filters.isEmpty || !options.tags.isEmpty || !options.excludedTags.isEmpty
+        let selecting =
+            !options.filters.isEmpty || !options.tags.isEmpty || !options.excludedTags.isEmpty
+            || options.picks != nil
 
         /// The tests of one file that the run chooses (every test under each matrix variant, and
         /// its mirrored copy, as the filters and tags keep them; the shard is the whole run's).
@@ -67,7 +71,7 @@ struct TestRun {
             guard case .success(let cases) = found.outcome,
                 !EmptyScript.isEmpty(cases, scanned: lone?.isEmpty)
             else { return [] }
-            var tests = options.matrix.apply(to: cases)
+            var tests = options.matrix.apply(to: options.picks?.apply(cases) ?? cases)
             if options.mirror { tests = tests.flatMap { [$0, $0.under($0.variant.mirrored)] } }
             return Selection.apply(
                 tests, filters: options.filters, tags: options.tags, excludedTags: options.excludedTags,
@@ -119,6 +123,7 @@ struct TestRun {
             var result = result
             if options.forbidOnly || options.ci { result = FocusRule.apply(to: [result], ci: options.ci)[0] }
             // (added in place: no copy of the stream, as comparing it with nil made)
+            observe?(result)
             if reported.stream?.add(result) == nil { reported.results.append(result) }
         }
         // What goes before the chosen test `end`'s result: the whole scripts' results of the chosen
@@ -210,7 +215,7 @@ struct TestRun {
         // A file's tests run as they are, in their order: its worker starts them as it finds them.
         let runsAsFound =
             options.matrix.isEmpty && !options.mirror && options.filters.isEmpty && options.tags.isEmpty
-            && options.excludedTags.isEmpty
+            && options.excludedTags.isEmpty && options.picks == nil
         let runEnded: Bool
         // how many tests the run chose (an interrupted run says how many of them finished)
         var total = 0

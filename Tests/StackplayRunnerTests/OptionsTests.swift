@@ -52,7 +52,7 @@ import Testing
         ),
         (
             ["-o", "x.svg", "scripts"],
-            "'-o' goes with 'stackplay render' and 'stackplay view', not with running scripts"
+            "'-o' goes with 'stackplay render' and 'stackplay view' and 'stackplay codegen', not with running scripts"
         ),
         (["view", "--at", "3", "t.jsonl"], "'--at' goes with 'stackplay render', not with 'stackplay view'"),
         (
@@ -61,7 +61,7 @@ import Testing
         ),
         (
             ["merge", "-o", "x", "r.json"],
-            "'-o' goes with 'stackplay render' and 'stackplay view', not with 'stackplay merge'"
+            "'-o' goes with 'stackplay render' and 'stackplay view' and 'stackplay codegen', not with 'stackplay merge'"
         ),
         (
             ["view", "--shard-timings", "j.xml", "t.jsonl"],

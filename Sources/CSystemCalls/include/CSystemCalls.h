@@ -12,4 +12,12 @@ int stackplay_start_elsewhere(pid_t pid);
 /// In a child moved by stackplay_start_elsewhere: it may run on every CPU its parent may again.
 void stackplay_run_anywhere(void);
 
+struct pollfd;
+
+/// poll(2) on `fds` for at most `timeout_ms` (-1: no limit) with SIGINT and SIGTERM unblocked
+/// only while it waits, as ppoll(2) does atomically (wait.c): call it with both blocked, after
+/// checking the flag their handler sets, and a signal that came meanwhile wakes it at once
+/// (-1, EINTR) instead of being missed. The result and errno are poll's.
+int stackplay_poll_unblocking_interrupts(struct pollfd *fds, unsigned long count, int timeout_ms);
+
 #endif
