@@ -124,9 +124,13 @@ browser-tools:
 	  echo "installing selenium"; \
 	  python3 -m pip install -q selenium 2>/dev/null || $(SUDO) python3 -m pip install -q --break-system-packages selenium; }
 
+# Tests/Browser/studio_test.py: `stackplay studio` on a scratch folder, through its page (runs, watch,
+# the live screen's drags, Record and Save, the token and Host checks); its screenshots go to
+# artifacts/, and the README's picture to docs/studio.png.
 test-browser: build browser-tools
 	mkdir -p artifacts
 	python3 Tests/Browser/viewer_test.py $(BIN) artifacts/viewer.png
+	python3 Tests/Browser/studio_test.py $(BIN) artifacts docs/studio.png
 
 # The Lua C module, `require "stackplay"` from lua5.4 or busted: .build/lua/stackplay.so. A
 # release build of the stackplay-lua product with the Swift runtime linked in (-static-stdlib, for

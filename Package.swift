@@ -78,7 +78,8 @@ let package = Package(
         // `stackplay studio`: the page's server (the live screen, the tests' runs, Record). Its page
         // (Page/*.html, *.css, *.js) is compiled in through EmbeddedPage.swift (`make viewer`).
         .target(
-            name: "Studio", dependencies: ["CCivetweb", "StackModel", "Traces", "TestResults", "Codegen"],
+            name: "Studio",
+            dependencies: ["CCivetweb", "StackModel", "Traces", "TestResults", "Codegen", "StackplayRunner"],
             exclude: ["Page"]),
         // Its own dynamically linked executable, which `stackplay studio` starts: the static
         // `stackplay` (make release) links no HTTP server and starts no faster or slower for it.
@@ -108,8 +109,10 @@ let package = Package(
         .testTarget(
             name: "StackplayRunnerTests",
             dependencies: ["StackplayRunner", "Bindings", "TestResults", "Traces"]),
+        .testTarget(name: "StudioTests", dependencies: ["Studio", "StackModel", "Traces"]),
         // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).
-        .testTarget(name: "StackplayTests", dependencies: ["stackplay"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "StackplayTests", dependencies: ["stackplay", "stackplay-studio"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

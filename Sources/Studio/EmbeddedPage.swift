@@ -175,7 +175,7 @@ section { display: flex; flex-direction: column; min-height: 0; }
 #record-pane .pane-head { margin: 0; }
 #record-hint { color: #5a6072; margin-top: 0; }
 #lua { flex: 1; margin-top: 0; overflow: auto; background: #1f2330; color: #e6e8ef; border-radius: 8px; padding: 10px 12px;
-  font: 12px/1.5 ui-monospace, "DejaVu Sans Mono", monospace; white-space: pre; min-height: 120px; }
+  font: 11.5px/1.5 ui-monospace, "DejaVu Sans Mono", monospace; white-space: pre-wrap; overflow-wrap: anywhere; min-height: 120px; }
 #lua .kw { color: #c792ea; } #lua .str { color: #c3e88d; } #lua .num { color: #f78c6c; } #lua .com { color: #7f8aa6; }
 #save-name { flex: 1; padding: 4px 6px; border: 1px solid #c3c7d0; border-radius: 6px; }
 #save-result { font-size: 12px; white-space: pre-wrap; }
@@ -248,6 +248,7 @@ function receive(message) {
       pump();
       break;
     case "tests": studio.listing = message.listing || studio.listing;
+      studio.roots = message.roots || [];
       for (const result of message.results || []) store(result);
       renderTests(); break;
     case "run-start": for (const file of message.files) studio.running.add(file); renderTests(); break;
@@ -255,6 +256,7 @@ function receive(message) {
       for (const result of message.tests) store(result);
       renderTests(); break;
     case "run-end": studio.running.clear(); renderTests(); break;
+    case "changed": flash(`saved: ${message.files.map(shortName).join(", ")}`); break;
     case "lua": showLua(message.text); break;
     case "saved": saved(message); break;
     case "exists":
@@ -302,13 +304,21 @@ function renderTests() {
       row.hidden = filter !== "" && !words.includes(filter);
       rows.push(row);
     }
-    const head = el("li", { class: "file", "data-file": file }, el("span", { class: "name", title: file }, file),
+    const head = el("li", { class: "file", "data-file": file }, el("span", { class: "name", title: file }, shortName(file)),
       el("button", { class: "run", type: "button", title: "Run this file", onclick: () => send({ op: "run", file }) }, "▶ run"));
     head.hidden = rows.length > 0 && rows.every((r) => r.hidden);
     tree.append(head, ...rows);
   }
   $("run-summary").textContent = files.length ? `${passed} passed, ${failed} failed` : "";
   if (studio.selected) showDetail();
+}
+
+// A file as a person names it: inside the folder the studio was given, relative to it.
+function shortName(file) {
+  for (const root of studio.roots || []) {
+    if (file.startsWith(root + "/")) return file.slice(root.length + 1);
+  }
+  return file.replace(/^\.\//, "");
 }
 
 function select(file, name) {

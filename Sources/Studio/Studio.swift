@@ -13,6 +13,8 @@ public final class Studio: WebHandler, @unchecked Sendable {
     private var live: LiveScreen?
     private var sequence = 0
     private var recording = Recording()
+    /// Saves re-run their tests (nil when inotify cannot watch the paths).
+    private var watch: StudioWatch?
     /// Set once the server runs: pushes to every page.
     var broadcast: @Sendable (String) -> Void = { _ in }
 
@@ -20,13 +22,17 @@ public final class Studio: WebHandler, @unchecked Sendable {
         self.guardian = guardian
         self.folders = folders
         nonisolated(unsafe) var me: Studio?
-        tests = TestsPane(stackplay: stackplay, paths: paths) { message in me?.broadcast(message.text) }
+        tests = TestsPane(stackplay: stackplay, paths: paths, roots: folders.roots) { message in
+            me?.broadcast(message.text)
+        }
         me = self
     }
 
-    /// Lists the tests and opens a fresh screen, before the first page asks.
+    /// Lists the tests, starts watching, and opens a fresh screen, before the first page asks.
     func start() {
         tests.list()
+        let publish = broadcast
+        watch = StudioWatch(paths: tests.paths, tests: tests) { publish($0.text) }
         if let screen = try? FreshScreen(.object([])).build(stackplay: tests.stackplay) {
             _ = replace(screen)
         }

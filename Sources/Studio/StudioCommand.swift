@@ -77,6 +77,15 @@ public enum StudioCommand {
             FileHandle.standardError.write(Data("stackplay studio: \(error)\n\(usage)\n".utf8))
             return 64
         }
+        // Ctrl-C and a terminate end the studio, even when its parent blocked or ignored them
+        // (an exec keeps both): it holds nothing a kill could leave half written.
+        var stops = sigset_t()
+        sigemptyset(&stops)
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            sigaddset(&stops, signal)
+            _ = Glibc.signal(signal, SIG_DFL)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &stops, nil)
         let stackplay = parsed.stackplay ?? besideMe("stackplay")
         guard FileManager.default.isExecutableFile(atPath: stackplay) else {
             FileHandle.standardError.write(

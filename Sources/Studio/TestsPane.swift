@@ -11,6 +11,8 @@ final class TestsPane: @unchecked Sendable {
     let stackplay: String
     /// The paths the studio was given, as given (relative to the working folder).
     let paths: [String]
+    /// The folders' absolute paths, which the page leaves out of the files' names.
+    let roots: [String]
     /// Where each run's traces go; the JSON report carries them too.
     private let scratch: String
     private let publish: @Sendable (JSONValue) -> Void
@@ -20,9 +22,12 @@ final class TestsPane: @unchecked Sendable {
     private var results: [String: [String: JSONValue]] = [:]
     private var listing: JSONValue = .object([("tests", .array([])), ("broken", .array([]))])
 
-    init(stackplay: String, paths: [String], publish: @escaping @Sendable (JSONValue) -> Void) {
+    init(
+        stackplay: String, paths: [String], roots: [String], publish: @escaping @Sendable (JSONValue) -> Void
+    ) {
         self.stackplay = stackplay
         self.paths = paths
+        self.roots = roots
         self.publish = publish
         scratch = NSTemporaryDirectory() + "stackplay-studio-\(getpid())"
         let thread = Thread { [unowned self] in self.work() }
@@ -82,7 +87,10 @@ final class TestsPane: @unchecked Sendable {
                 summaries.append(Self.summary(result))
             }
         }
-        return .object([("type", .string("tests")), ("listing", listing), ("results", .array(summaries))])
+        return .object([
+            ("type", .string("tests")), ("listing", listing), ("results", .array(summaries)),
+            ("roots", .array(roots.map { .string($0) })),
+        ])
     }
 
     /// Queues a run: every file (nil), one file, or one test of a file.

@@ -58,6 +58,7 @@ function receive(message) {
       pump();
       break;
     case "tests": studio.listing = message.listing || studio.listing;
+      studio.roots = message.roots || [];
       for (const result of message.results || []) store(result);
       renderTests(); break;
     case "run-start": for (const file of message.files) studio.running.add(file); renderTests(); break;
@@ -65,6 +66,7 @@ function receive(message) {
       for (const result of message.tests) store(result);
       renderTests(); break;
     case "run-end": studio.running.clear(); renderTests(); break;
+    case "changed": flash(`saved: ${message.files.map(shortName).join(", ")}`); break;
     case "lua": showLua(message.text); break;
     case "saved": saved(message); break;
     case "exists":
@@ -112,13 +114,21 @@ function renderTests() {
       row.hidden = filter !== "" && !words.includes(filter);
       rows.push(row);
     }
-    const head = el("li", { class: "file", "data-file": file }, el("span", { class: "name", title: file }, file),
+    const head = el("li", { class: "file", "data-file": file }, el("span", { class: "name", title: file }, shortName(file)),
       el("button", { class: "run", type: "button", title: "Run this file", onclick: () => send({ op: "run", file }) }, "▶ run"));
     head.hidden = rows.length > 0 && rows.every((r) => r.hidden);
     tree.append(head, ...rows);
   }
   $("run-summary").textContent = files.length ? `${passed} passed, ${failed} failed` : "";
   if (studio.selected) showDetail();
+}
+
+// A file as a person names it: inside the folder the studio was given, relative to it.
+function shortName(file) {
+  for (const root of studio.roots || []) {
+    if (file.startsWith(root + "/")) return file.slice(root.length + 1);
+  }
+  return file.replace(/^\.\//, "");
 }
 
 function select(file, name) {
