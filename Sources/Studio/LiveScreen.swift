@@ -67,8 +67,11 @@ final class LiveScreen {
     // MARK: Input
 
     /// Moves the clock to the page's time `t` (seconds on the page's clock).
-    private func clock(_ t: Double?) throws {
-        guard let t, t.isFinite else { return }
+    private func clock(_ page: Double?) throws {
+        guard let page, page.isFinite else { return }
+        // Whole milliseconds: a recorded gesture then lasts a number a person would write
+        // (`duration = 0.35`, not 0.35000000000002274), and nothing on screen changes for it.
+        let t = (page * 1000).rounded() / 1000
         let resting = screen.pendingAnimationEnd == nil && finger == nil
         if offset == nil || resting { offset = screen.now - t }
         let target = t + offset!
