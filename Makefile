@@ -92,9 +92,11 @@ release: deps
 # Issue 12's table (today / target / now), after the measures: the bench and the stackplay it
 # runs beside it are both static release builds. lua5.4 is the baseline of the start-up and
 # sandbox rows (lua-tools installs it where it is missing).
+# The studio's rows time its own program, dynamically linked (docs/studio.md): a release build in .build/release.
 bench: deps lua-tools
 	$(SWIFT) build $(STATIC) --product stackplay
 	$(SWIFT) build $(STATIC) --product stackplay-bench
+	$(SWIFT) build -c release --product stackplay-studio
 	.build/static/release/stackplay-bench
 
 # The scenarios' HTML report (the trace viewer), and a screenshot of it taken by headless

@@ -34,7 +34,7 @@ public final class Studio: WebHandler, @unchecked Sendable {
         let publish = broadcast
         watch = StudioWatch(paths: tests.paths, tests: tests) { publish($0.text) }
         if let screen = try? FreshScreen(.object([])).build(stackplay: tests.stackplay) {
-            _ = replace(screen)
+            _ = open(screen)
         }
     }
 
@@ -108,7 +108,7 @@ public final class Studio: WebHandler, @unchecked Sendable {
             return []
         case "fresh":
             let screen = try FreshScreen(message).build(stackplay: tests.stackplay)
-            return [replace(screen)]
+            return [open(screen)]
         case "open":
             guard let file = Self.string(message, "file"), let test = Self.string(message, "test"),
                 let result = tests.result(file: file, test: test)
@@ -131,7 +131,7 @@ public final class Studio: WebHandler, @unchecked Sendable {
                 place = "line \(chosen.sourceLine), after \(chosen.source)"
             }
             return [
-                replace(try LiveScreen(trace: trace, events: events, origin: "\(file): \(test), at \(place)"))
+                open(try LiveScreen(trace: trace, events: events, origin: "\(file): \(test), at \(place)"))
             ]
         case "down", "move", "up", "frame", "escape", "set":
             lock.lock()
@@ -187,7 +187,7 @@ public final class Studio: WebHandler, @unchecked Sendable {
     }
 
     /// Makes `screen` the live one; its first frame.
-    private func replace(_ screen: LiveScreen) -> String {
+    func open(_ screen: LiveScreen) -> String {
         lock.lock()
         defer { lock.unlock() }
         live = screen

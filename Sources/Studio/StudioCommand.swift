@@ -68,6 +68,9 @@ public enum StudioCommand {
 
     /// Runs the studio; returns an exit code only when it cannot start.
     public static func run(_ arguments: [String]) -> Int32 {
+        if arguments.first == "--measure-latency" {
+            return StudioMeasure.run(rounds: arguments.count > 1 ? Int(arguments[1]) ?? 2000 : 2000)
+        }
         if arguments.contains("--help") || arguments.contains("-h") {
             print(usage)
             return 0

@@ -10,11 +10,12 @@ public struct StudioGuard: Sendable {
     /// and `127.0.0.1` when that is the loopback address.
     public let hosts: Set<String>
 
-    public init(token: String, address: String, port: Int) {
+    /// `alsoAccepting`: more `Host` values (the bench's client, CivetWeb's, leaves the port out).
+    public init(token: String, address: String, port: Int, alsoAccepting: [String] = []) {
         self.token = token
         var names = [address.contains(":") ? "[\(address)]" : address]
         if address == "127.0.0.1" || address == "localhost" { names += ["127.0.0.1", "localhost"] }
-        hosts = Set(names.map { "\($0):\(port)".lowercased() })
+        hosts = Set(names.map { "\($0):\(port)".lowercased() } + alsoAccepting)
     }
 
     /// A fresh token from /dev/urandom.

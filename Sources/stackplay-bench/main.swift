@@ -332,7 +332,12 @@ let rows = try measureTable(
     touchMove: fixedRounds == nil ? movesRatio : nil,
     touchMoveCard: fixedRounds == nil ? cardRatio : nil,
     exploreRate: fixedRounds == nil ? exploreRate : nil)
-printTable(BenchTable(rows: rows.rows + (try sandboxRows()), curve: rows.curve))
+// The studio (issue 37): `make bench` builds it in release, dynamically linked, in .build/release.
+let studioBinary = ".build/release/stackplay-studio"
+let studio =
+    binaryExists && fixedRounds == nil && FileManager.default.isExecutableFile(atPath: studioBinary)
+    ? studioRows(studio: studioBinary, stackplay: stackplayBinary) : []
+printTable(BenchTable(rows: rows.rows + (try sandboxRows()) + studio, curve: rows.curve))
 if binaryExists && fixedRounds == nil {
     try onEveryCore {
         try measureReaders(binary: stackplayBinary)

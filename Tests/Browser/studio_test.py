@@ -270,6 +270,9 @@ def main():
         wait(driver, lambda: state(driver, "notifications", "ids") == '{ "messages", "mail", "fitness" }'
              and card(driver, "calendar") is None, "a 120 pt drag to the left clears the calendar card")
         print(f"  frames drawn per second while dragging: {fps:.1f} (target 60)")
+        if SHOTS:
+            with open(os.path.join(SHOTS, "studio-fps.txt"), "w") as f:
+                f.write(f"{fps:.1f} frames a second\n")
         check(fps >= 20, f"the page draws frames while dragging ({fps:.1f} a second; the target is 60)")
         trips = driver.execute_script("return window.studio.stats.roundTrips.slice().sort((a, b) => a - b)")
         if trips:
