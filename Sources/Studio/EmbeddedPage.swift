@@ -80,6 +80,7 @@ enum EmbeddedPage {
     static let css = #"""
 /* stackplay studio: tests on the left, the live screen in the middle, Record on the right. */
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 html, body { height: 100%; }
 body { margin: 0; font: 13px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d1d22; background: #eef0f4;
   display: flex; flex-direction: column; }
@@ -122,9 +123,9 @@ section { display: flex; flex-direction: column; min-height: 0; }
 #detail-action { max-width: 190px; }
 #center { flex: 1; min-width: 0; }
 #tabs { display: flex; gap: 4px; padding: 8px 12px 0; align-items: flex-end; border-bottom: 1px solid #d4d7de; }
-.tab { border-radius: 6px 6px 0 0; border-bottom: none; background: #e2e5eb; }
+.tab { border-radius: 6px 6px 0 0; border-bottom: none; background: #e2e5eb; white-space: nowrap; flex: none; }
 .tab.active { background: #fff; font-weight: 600; }
-#origin { margin-left: auto; color: #555b6b; font-size: 12px; padding-bottom: 5px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+#origin { margin-left: auto; min-width: 0; color: #555b6b; font-size: 12px; padding-bottom: 5px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 #live-view { flex: 1; display: flex; flex-direction: column; min-height: 0; background: #fff; }
 #viewer { flex: 1; border: none; background: #fff; }
 #toolbar { display: flex; gap: 10px 14px; flex-wrap: wrap; align-items: center; padding: 8px 12px; border-bottom: 1px solid #eceef2; }
@@ -159,6 +160,7 @@ section { display: flex; flex-direction: column; min-height: 0; }
 .guide.x span { top: 50%; left: 4px; color: #b23a22; }
 .guide.x.left span { left: auto; right: 4px; }
 .guide.y span { right: 4px; top: -9px; color: #6a3fc0; }
+.guide span:empty { display: none; }
 .finger { position: absolute; width: 30px; height: 30px; margin: -15px 0 0 -15px; border-radius: 50%; background: rgba(47, 111, 214, .25);
   border: 2px solid rgba(47, 111, 214, .8); pointer-events: none; z-index: 100001; }
 #state-panel { flex: 1; min-width: 220px; max-width: 380px; }
@@ -386,11 +388,18 @@ function pump() {
   studio.sentAt = performance.now();
   send(message);
 }
+// While something moves, one frame asked for at each display frame; at rest, nothing runs.
 function tick() {
-  if (studio.frame && !studio.frame.resting && !studio.inFlight && studio.queue.length === 0) enqueue({ op: "frame" });
+  studio.ticking = false;
+  if (!studio.frame || studio.frame.resting) return;
+  if (!studio.inFlight && studio.queue.length === 0) enqueue({ op: "frame" });
+  wake();
+}
+function wake() {
+  if (studio.ticking) return;
+  studio.ticking = true;
   requestAnimationFrame(tick);
 }
-requestAnimationFrame(tick);
 
 function point(event) {
   const box = $("screen").getBoundingClientRect();
@@ -419,6 +428,23 @@ function release(event) {
 }
 screenEl.addEventListener("pointerup", release);
 screenEl.addEventListener("pointercancel", release);
+// The wheel scrolls as a finger would: the wheel's turns, once they pause, become one drag from
+// the pointer by their sum (the model has touches, not wheels).
+screenEl.addEventListener("wheel", (event) => {
+  event.preventDefault();
+  if (studio.dragging || studio.picking) return;
+  const at = point(event);
+  studio.wheel = studio.wheel || { x: at.x, y: at.y, dy: 0 };
+  studio.wheel.dy += event.deltaY / studio.scale;
+  clearTimeout(studio.wheelTimer);
+  studio.wheelTimer = setTimeout(() => {
+    const { x, y, dy } = studio.wheel;
+    studio.wheel = null;
+    enqueue({ op: "down", x, y });
+    for (let step = 1; step <= 6; step++) enqueue({ op: "move", x, y: y - (dy * step) / 6 });
+    enqueue({ op: "up" });
+  }, 120);
+}, { passive: false });
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Escape" || /INPUT|SELECT|TEXTAREA/.test(document.activeElement.tagName)) return;
   if (studio.picking) { setPicking(false); return; }
@@ -456,6 +482,7 @@ function hue(text) { let h = 0; for (const c of text) h = (h * 31 + c.codePointA
 
 function drawFrame(message) {
   studio.frame = message;
+  if (!message.resting) wake();
   if (studio.dragging) studio.stats.drawTimes.push(performance.now());
   const settings = message.settings;
   const available = Math.max(260, $("stage").clientHeight - 50);

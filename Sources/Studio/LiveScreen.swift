@@ -190,7 +190,8 @@ final class LiveScreen {
                     out.append(
                         .object([
                             ("axis", .string("y")), ("at", .number(y)),
-                            ("label", .string("pin line \(line + 1)")),
+                            // One label for the lines (a few points apart, labels would overlap).
+                            ("label", .string(line == 0 ? "pin lines (\(lines + 1))" : "")),
                         ]))
                 }
             }

@@ -131,7 +131,9 @@ public final class Studio: WebHandler, @unchecked Sendable {
                 place = "line \(chosen.sourceLine), after \(chosen.source)"
             }
             return [
-                open(try LiveScreen(trace: trace, events: events, origin: "\(file): \(test), at \(place)"))
+                open(
+                    try LiveScreen(
+                        trace: trace, events: events, origin: "\(tests.display(file)): \(test), at \(place)"))
             ]
         case "down", "move", "up", "frame", "escape", "set":
             lock.lock()

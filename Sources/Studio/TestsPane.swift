@@ -225,8 +225,15 @@ final class TestsPane: @unchecked Sendable {
             TraceViewer.Screen(name: "screen \($0.offset + 1)", trace: $0.element)
         }
         let viewed = TraceViewer.Test(
-            name: "\(file): \(test)", status: status, seconds: seconds, message: message, screens: screens,
+            name: "\(display(file)): \(test)", status: status, seconds: seconds, message: message,
+            screens: screens,
             output: output, sources: TraceViewer.sources(of: traces, script: file))
-        return TraceViewer.html([viewed], title: "\(file): \(test)")
+        return TraceViewer.html([viewed], title: "\(display(file)): \(test)")
+    }
+
+    /// A file as a person names it: relative to the folder it is in, as the page shows it.
+    func display(_ file: String) -> String {
+        for root in roots where file.hasPrefix(root + "/") { return String(file.dropFirst(root.count + 1)) }
+        return file.hasPrefix("./") ? String(file.dropFirst(2)) : file
     }
 }

@@ -26,6 +26,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -293,6 +294,22 @@ def main():
         ActionChains(driver).release().perform()
         wait(driver, lambda: state(driver, "notifications", "ids") == '{ "messages", "fitness" }',
              "in right to left, a 120 pt drag to the right clears the card")
+
+        print("Live screen: sticky cards scroll with the wheel, as a finger drags them")
+        driver.find_element(By.CSS_SELECTOR, "#fresh summary").click()
+        driver.find_element(By.CSS_SELECTOR, 'input[name="kind"][value="notification_stack"]').click()
+        driver.find_element(By.CSS_SELECTOR, 'input[name="kind"][value="sticky_stacked_cards"]').click()
+        driver.find_element(By.ID, "fresh-open").click()
+        wait(driver, lambda: state(driver, "sticky", "scroll_offset") == "0", "New screen opens sticky cards")
+        check(len(driver.find_elements(By.CSS_SELECTOR, "#screen .guide.y")) >= 2, "the sticky cards' pin lines show")
+        ActionChains(driver).scroll_from_origin(ScrollOrigin.from_element(card(driver, "messages")), 0, 200).perform()
+        wait(driver, lambda: float(state(driver, "sticky", "scroll_offset") or 0) > 100,
+             "the wheel scrolls the sticky cards")
+        shot(driver, "sticky")
+        driver.find_element(By.CSS_SELECTOR, "#fresh summary").click()
+        driver.find_element(By.CSS_SELECTOR, 'input[name="kind"][value="sticky_stacked_cards"]').click()
+        driver.find_element(By.CSS_SELECTOR, 'input[name="kind"][value="notification_stack"]').click()
+        driver.find_element(By.CSS_SELECTOR, "#fresh summary").click()
 
         print("Record")
         Select(driver.find_element(By.ID, "set-direction")).select_by_value("ltr")

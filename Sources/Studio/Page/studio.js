@@ -196,11 +196,18 @@ function pump() {
   studio.sentAt = performance.now();
   send(message);
 }
+// While something moves, one frame asked for at each display frame; at rest, nothing runs.
 function tick() {
-  if (studio.frame && !studio.frame.resting && !studio.inFlight && studio.queue.length === 0) enqueue({ op: "frame" });
+  studio.ticking = false;
+  if (!studio.frame || studio.frame.resting) return;
+  if (!studio.inFlight && studio.queue.length === 0) enqueue({ op: "frame" });
+  wake();
+}
+function wake() {
+  if (studio.ticking) return;
+  studio.ticking = true;
   requestAnimationFrame(tick);
 }
-requestAnimationFrame(tick);
 
 function point(event) {
   const box = $("screen").getBoundingClientRect();
@@ -229,6 +236,23 @@ function release(event) {
 }
 screenEl.addEventListener("pointerup", release);
 screenEl.addEventListener("pointercancel", release);
+// The wheel scrolls as a finger would: the wheel's turns, once they pause, become one drag from
+// the pointer by their sum (the model has touches, not wheels).
+screenEl.addEventListener("wheel", (event) => {
+  event.preventDefault();
+  if (studio.dragging || studio.picking) return;
+  const at = point(event);
+  studio.wheel = studio.wheel || { x: at.x, y: at.y, dy: 0 };
+  studio.wheel.dy += event.deltaY / studio.scale;
+  clearTimeout(studio.wheelTimer);
+  studio.wheelTimer = setTimeout(() => {
+    const { x, y, dy } = studio.wheel;
+    studio.wheel = null;
+    enqueue({ op: "down", x, y });
+    for (let step = 1; step <= 6; step++) enqueue({ op: "move", x, y: y - (dy * step) / 6 });
+    enqueue({ op: "up" });
+  }, 120);
+}, { passive: false });
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Escape" || /INPUT|SELECT|TEXTAREA/.test(document.activeElement.tagName)) return;
   if (studio.picking) { setPicking(false); return; }
@@ -266,6 +290,7 @@ function hue(text) { let h = 0; for (const c of text) h = (h * 31 + c.codePointA
 
 function drawFrame(message) {
   studio.frame = message;
+  if (!message.resting) wake();
   if (studio.dragging) studio.stats.drawTimes.push(performance.now());
   const settings = message.settings;
   const available = Math.max(260, $("stage").clientHeight - 50);
