@@ -8,6 +8,7 @@ extension NotificationStack: ScenarioComponent {
     public static var defaultCardHeight: Double { 70 }
     public static var keepsCardHeight: Bool { false }
     public static var defaultTapTarget: ComponentTarget? { .part("stack") }
+    public static var movedCardField: Expectation.CardField { .x }
     public static var checkedState: [String] { ["expanded"] }
     public static var stateMethods: [String] {
         ["expanded", "open", "progress", "dismissed", "ids", "count"]

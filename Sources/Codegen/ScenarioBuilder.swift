@@ -7,7 +7,7 @@ import Traces
 final class ScenarioBuilder {
     let trace: Trace
     let kinds: ScenarioKinds
-    let setup: ScenarioSetup
+    private(set) var setup: ScenarioSetup
     let segments: [TraceSegment]
     /// The frame after each of the trace's events, replayed on this model, in the script's world.
     private(set) var references: [JSONValue] = []
@@ -22,6 +22,7 @@ final class ScenarioBuilder {
         self.trace = trace
         self.kinds = kinds
         setup = ScenarioSetup(kinds: kinds, trace: trace)
+        setup.fixed = try setup.fixedSizes()
         segments = TraceSegment.split(trace)
         let replayer = try TraceReplayer(trace)
         while replayer.position < trace.steps.count {

@@ -32,6 +32,9 @@ public protocol ScenarioComponent: TraceableComponent {
     /// The state values a method of the same name reads (`c:expanded()`); others are read from
     /// `c:state()`.
     static var stateMethods: [String] { get }
+    /// The field of a card a test checks after a gesture went down on it: where the gesture moves
+    /// cards (`x` for a swipe, `y` for a pile or a scroll).
+    static var movedCardField: Expectation.CardField { get }
     /// Calls of its own that may stand for a gesture that went down on it (a drag on the sticky
     /// cards is `cards:scroll(dy)`), tried before the common `tap` and `drag`.
     static func gestureCalls(_ gesture: RecordedGesture, variable: String) -> [ScenarioCall]

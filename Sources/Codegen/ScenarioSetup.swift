@@ -9,6 +9,9 @@ import Traces
 struct ScenarioSetup {
     let kinds: ScenarioKinds
     let trace: Trace
+    /// The sizes (`"name/width"`, `"name/height"`) written though they are the default, because
+    /// the component kept them through a resize: one made with them given (``fixedSizes()``).
+    var fixed: Set<String> = []
 
     /// The screen's options: the settings that differ from a bare `stackplay.screen {}`.
     func screenLua() -> String {
@@ -49,7 +52,8 @@ struct ScenarioSetup {
         let name = try fields.string("name")
         let x = try fields.number("x")
         let y = try fields.number("y")
-        let defaults = type.optionDefaults(x: x, y: y, screen: size)
+        var defaults = type.optionDefaults(x: x, y: y, screen: size)
+        for key in ["width", "height"] where fixed.contains(name + "/" + key) { defaults[key] = nil }
         let margins = type.fillMargins(x: x, y: y)
         // An option left out because it is the default fills the screen, and follows it.
         let fill = ContainerFill(
@@ -65,6 +69,63 @@ struct ScenarioSetup {
             component.fill = fill
             try simulation.screen.add(component)
         }
+    }
+
+    /// The components' sizes that stayed through a resize that would have changed them had
+    /// they followed the screen (a component made with its `width` given, equal to the default):
+    /// each resize's layout changes (docs/traces.md) name the components that follow it.
+    func fixedSizes() throws -> Set<String> {
+        // each component's margins (when its size is the default one) and its size now
+        var follows: [String: (width: Double?, height: Double?)] = [:]
+        var now: [String: (width: Double?, height: Double?)] = [:]
+        var size = trace.settings.size
+        func add(_ spec: JSONValue) throws {
+            let fields = try TraceFields(spec, file: trace.file, line: 1)
+            guard let type = kinds.type(of: ComponentKind(try fields.string("kind"))) else { return }
+            let name = try fields.string("name")
+            let (x, y) = (try fields.number("x"), try fields.number("y"))
+            let defaults = type.optionDefaults(x: x, y: y, screen: size)
+            let margins = type.fillMargins(x: x, y: y)
+            let width = fields.has("width") ? try fields.number("width") : nil
+            let height = fields.has("height") ? try fields.number("height") : nil
+            follows[name] = (
+                width.map(JSONValue.number) == defaults["width"] ? margins.width : nil,
+                height.map(JSONValue.number) == defaults["height"] ? margins.height : nil
+            )
+            now[name] = (width, height)
+        }
+        for spec in trace.components { try add(spec) }
+        var fixed: Set<String> = []
+        let segments = TraceSegment.split(trace)
+        for segment in segments {
+            if case .single(let item) = segment, case .add(let spec) = item.input { try add(spec) }
+            guard case .resize(let items) = segment, case .event(.setSize(let new)) = items[0].input else {
+                continue
+            }
+            size = new
+            var changed: Set<String> = []
+            for item in items.dropFirst() {
+                guard case .event(.change(let name, let change)) = item.input,
+                    case .number(let value)? = change.fields.first?.value
+                else { continue }
+                let key = change.name == "set_width" ? "width" : "height"
+                changed.insert(name + "/" + key)
+                if key == "width" { now[name]?.width = value } else { now[name]?.height = value }
+            }
+            for (name, margins) in follows {
+                if let margin = margins.width, !changed.contains(name + "/width"),
+                    max(new.width - margin, 0) != now[name]?.width
+                {
+                    fixed.insert(name + "/width")
+                }
+                if let margin = margins.height, !changed.contains(name + "/height"),
+                    max(new.height - margin, 0) != now[name]?.height
+                {
+                    fixed.insert(name + "/height")
+                }
+            }
+        }
+        return fixed
     }
 
     /// The factory's options: the header's fields that differ from their defaults, items first

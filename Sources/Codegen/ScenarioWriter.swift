@@ -49,6 +49,7 @@ public struct ScenarioWriter {
             let builder = try ScenarioBuilder(trace: trace, kinds: kinds)
             var result = try builder.build(exact: false)
             if !result.reproduces { result = try builder.build(exact: true) }
+
             guard result.reproduces else {
                 throw CodegenError(
                     "\(trace.file): the written scenario does not end in the trace's final frame")
@@ -70,7 +71,8 @@ public struct ScenarioWriter {
 
     /// The expectations a test written from the trace ends with: each component's ids and the
     /// state its kind checks first (`expanded`, `selection`, `scroll_offset`), and the place of
-    /// the card the last gesture went down on.
+    /// the card the last gesture went down on (its `x` on a notification stack, its `y` on a
+    /// wallet or the sticky cards), with its opacity while it is see-through.
     public var defaultExpectations: [Expectation] {
         var out: [Expectation] = []
         for component in finalFrame.components {
@@ -79,12 +81,12 @@ public struct ScenarioWriter {
                 out += type.checkedState.map { .state(component.name, $0) }
             }
         }
-        if let focusCard {
-            out.append(.cardX(focusCard.component, focusCard.id))
-            if let card = finalFrame.components.first(where: { $0.name == focusCard.component })?.card(
-                focusCard.id),
-                card.opacity < 1
-            {
+        if let focusCard,
+            let component = finalFrame.components.first(where: { $0.name == focusCard.component })
+        {
+            let field = kinds.type(of: component.kind)?.movedCardField ?? .x
+            out.append(.card(focusCard.component, focusCard.id, field))
+            if let card = component.card(focusCard.id), card.opacity < 1 {
                 out.append(.opacity(focusCard.component, focusCard.id))
             }
         }
@@ -100,9 +102,10 @@ public struct ScenarioWriter {
             body.append(try expectation.lua(in: finalFrame, variables: variables, kinds: kinds))
         }
         let events = trace.steps.count
-        var out = "-- Written by `stackplay codegen` from \(luaComment(trace.file)) (\(events) event"
-        out += events == 1 ? ")." : "s)."
-        out += "\ntest(\(luaString(testName)), function()\n"
+        var out =
+            "-- Written by `stackplay codegen` from a trace of \(events) event\(events == 1 ? "" : "s"):\n"
+        out += "-- \(luaComment(trace.file))\n"
+        out += "test(\(luaString(testName)), function()\n"
         for call in body {
             for line in call.split(separator: "\n", omittingEmptySubsequences: false) {
                 out += line.isEmpty ? "\n" : "  \(line)\n"

@@ -10,6 +10,7 @@ extension StickyStackedCards: ScenarioComponent {
     public static var defaultCardHeight: Double { 348 }
     public static var keepsCardHeight: Bool { false }
     public static var defaultTapTarget: ComponentTarget? { .part("scroll") }
+    public static var movedCardField: Expectation.CardField { .y }
     public static var checkedState: [String] { ["scroll_offset"] }
     public static var stateMethods: [String] {
         ["scroll_offset", "max_offset", "content_height", "ids", "count"]

@@ -8,6 +8,7 @@ extension WalletCardStack: ScenarioComponent {
     public static var keepsCardHeight: Bool { true }
     /// A wallet has nothing to tap as a whole.
     public static var defaultTapTarget: ComponentTarget? { nil }
+    public static var movedCardField: Expectation.CardField { .y }
     public static var checkedState: [String] { ["selection"] }
     public static var stateMethods: [String] { ["selection", "step", "peek", "ids", "count"] }
 

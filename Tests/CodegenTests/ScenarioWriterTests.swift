@@ -95,7 +95,9 @@ import Traces
         let lua = try ScenarioWriter(trace: trace).lua(testName: "t")
         #expect(lua.contains("  wallet:tap(\"travel\", { duration = 0.1 })\n  screen:settle()\n"))
         #expect(lua.contains("expect(wallet:selection()):to_equal(\"travel\")"))
-        #expect(lua.contains("expect(wallet:card(\"travel\").x):to_be_near(20, 0.01)"))
+        #expect(
+            lua.contains("expect(wallet:card(\"travel\").y):to_be_near(0, 0.01)"),
+            "the selected card moves to the top")
     }
 
     @Test func `a vertical drag on the sticky cards is cards:scroll(dy)`() throws {
@@ -157,5 +159,23 @@ import Traces
         #expect(throws: CodegenError.self) {
             try writer.lua(testName: "x", expectations: [.cardX("notifications", "zz")])
         }
+    }
+
+    @Test func `a component of the default width that kept it through a resize is written with its width`()
+        throws
+    {
+        // As `screen:notification_stack { items = ..., width = 358 }` makes it: no fill.
+        let kept = try NotificationStack(
+            cards: cards(["a", "b"], height: 70), origin: Point(x: 16, y: 0), width: 358)
+        let follows = try WalletCardStack(
+            cards: cards(["c"], height: 200), origin: Point(x: 20, y: 300), width: 350, height: 544)
+        follows.fill = ContainerFill(widthMargin: 40, heightMargin: 300)
+        let trace = try record(ScreenSettings(), [kept, follows]) { screen in
+            try screen.setSize(Size(width: 500, height: 900))
+        }
+        let lua = try ScenarioWriter(trace: trace).lua(testName: "t")
+        #expect(lua.contains("items = { \"a\", \"b\" }, width = 358,"), "\(lua)")
+        #expect(lua.contains("items = { \"c\" }, y = 300,\n"), "the wallet follows the screen: \(lua)")
+        #expect(lua.contains("screen:set_size { width = 500, height = 900 }"))
     }
 }

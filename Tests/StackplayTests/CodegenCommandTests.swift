@@ -92,6 +92,47 @@ import Testing
                 """), "\(text)")
     }
 
+    @Test func `a recorded screen's screen:trace() becomes a test`() throws {
+        let folder = try temporaryFolder([
+            "r.lua": """
+            local screen = stackplay.screen { record = true, reduce_motion = true }
+            local wallet = screen:wallet_card_stack { items = { "everyday", "savings", "travel" }, y = 40 }
+            wallet:tap("savings"); screen:settle()
+            screen:escape(); screen:settle()
+            wallet:tap("travel", { duration = 0.3 })
+            screen:set_reduce_motion(false); screen:advance(0.1)
+            print(screen:trace())
+
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay(arguments: ["r.lua", "--json"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let test = try #require((report["tests"] as? [[String: Any]])?.first)
+        // print adds a line end to the trace's own last one
+        let output = String(try #require(test["output"] as? String).dropLast())
+        try output.write(
+            to: folder.appendingPathComponent("recorded.jsonl"), atomically: false, encoding: .utf8)
+        let text = try writeAndCheck("recorded.jsonl", in: folder)
+        #expect(
+            text.contains(
+                """
+                  local screen = stackplay.screen { reduce_motion = true }
+                  local wallet = screen:wallet_card_stack {
+                    items = { "everyday", "savings", "travel" }, y = 40,
+                  }
+                  wallet:tap("savings")
+                  screen:escape()
+                  wallet:tap("travel", { duration = 0.3 })
+                  screen:set_reduce_motion(false)
+                  screen:advance(0.1)
+                  expect(wallet:ids()):to_equal { "everyday", "savings", "travel" }
+                  expect(wallet:selection()):to_equal("travel")
+                """), "\(text)")
+    }
+
     @Test func `an explore reproducer's trace becomes a plain test`() throws {
         let folder = try temporaryFolder([
             "planted.lua": ExploreTests.planted.replacingOccurrences(

@@ -134,6 +134,21 @@ import Testing
         #expect(other.stderr.contains("no earlier run of these paths is recorded; running every test"))
     }
 
+    @Test func `--last-failed runs every test of a file that did not load last time`() throws {
+        let folder = try temporaryFolder([
+            "good.lua": "test(\"ok\", function() end)\n", "bad.lua": "test(\"broken\", function()\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try stackplay(arguments: ["."], in: folder).status == 1)
+        try "test(\"fixed one\", function() end)\ntest(\"fixed two\", function() end)\n".write(
+            to: folder.appendingPathComponent("bad.lua"), atomically: false, encoding: .utf8)
+        let again = try stackplay(arguments: ["--last-failed", "."], in: folder)
+        #expect(again.status == 0)
+        #expect(
+            again.stdout == "./bad.lua\n  ok   fixed one\n  ok   fixed two\n2 passed, 0 failed\n",
+            "\(again.stdout)")
+    }
+
     @Test
     func
         `the record goes beside the project's .stackplay.lua, and never over a file stackplay did not write`()

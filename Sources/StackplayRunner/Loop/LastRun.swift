@@ -20,6 +20,14 @@ struct LastRun {
     static let fileName = "last-run.json"
     static let format = "stackplay-last-run"
     static let keptRuns = 32
+    /// `STACKPLAY_LAST_RUN=0`: the run records nothing (`mutate`'s child runs, which are not
+    /// the user's runs, set it).
+    static let switchVariable = "STACKPLAY_LAST_RUN"
+
+    static var recordsRuns: Bool {
+        guard let value = getenv(switchVariable) else { return true }
+        return String(cString: value) != "0"
+    }
 
     /// The project folder (above).
     let project: String
@@ -98,8 +106,11 @@ struct LastRun {
     /// Records the run's failures (`results`: those it reported) under its key.
     func record(_ results: [TestResult]) {
         var seen = Set<Failed>()
+        // A whole file's failure (a file that did not load, or has no tests) is its file: "".
         let failed = results.filter { $0.status == .failed }.map {
-            Failed(file: AffectedScripts.canonical($0.test.file), name: $0.test.baseName)
+            Failed(
+                file: AffectedScripts.canonical($0.test.file),
+                name: $0.test.index == 0 ? "" : $0.test.baseName)
         }.filter { seen.insert($0).inserted }
         var info = stat()
         if lstat(folder, &info) == 0 {
@@ -176,7 +187,7 @@ extension LastRun {
         var run = make(options)
         run.observe = { results.items.append($0) }
         let code = run.run(scripts)
-        if !options.list, code == ExitCode.success || code == ExitCode.failure {
+        if !options.list, recordsRuns, code == ExitCode.success || code == ExitCode.failure {
             store.record(results.items)
         }
         return code

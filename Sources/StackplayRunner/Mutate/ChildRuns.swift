@@ -101,6 +101,8 @@ struct ChildRuns {
         for (name, value) in job.environment.sorted(by: { $0.key < $1.key }) {
             if let value { environment.append(name + "=" + value) }
         }
+        // A child's run is not the user's: it leaves `--last-failed`'s record alone.
+        environment.append(LastRun.switchVariable + "=0")
         let argv = ([program] + job.arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer {

@@ -36,11 +36,11 @@ public final class FileWatcher {
     /// every name; a file given alone: its own name).
     private var watches: [Int32: (folder: String, recursive: Bool, names: Set<String>?)] = [:]
 
-    /// What a watch listens for: writes finished, files made, moved in or out, removed, and the
-    /// folder itself removed or moved.
+    /// What a watch listens for: a file closed after writing (a save is over only then: a
+    /// write in progress is not a change yet), moved in (an atomic save) or out, removed; a
+    /// folder made (to watch it); the folder itself removed or moved.
     private static let mask: UInt32 =
-        UInt32(
-            IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE_SELF)
+        UInt32(IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE_SELF)
         | UInt32(IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
 
     /// Watches `paths` (files and folders); a path that is neither is an error naming it.
@@ -165,6 +165,8 @@ public final class FileWatcher {
             guard entry.recursive, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 else { return [] }
             return (try? watchTree(path)) ?? []
         }
+        // A file made is a change once it is closed (IN_CLOSE_WRITE follows).
+        if mask & UInt32(IN_CREATE) != 0 { return [] }
         return [path]
     }
 
