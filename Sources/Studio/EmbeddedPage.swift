@@ -101,7 +101,7 @@ section { display: flex; flex-direction: column; min-height: 0; }
 .pane-head { display: flex; align-items: center; gap: 8px; padding: 10px 12px 6px; }
 .pane-head h2 { font-size: 14px; margin: 0 auto 0 0; }
 .row { display: flex; gap: 6px; align-items: center; margin: 6px 0; flex-wrap: wrap; }
-#tests-pane { width: 310px; flex: none; background: #fff; border-right: 1px solid #d4d7de; }
+#tests-pane { width: 290px; flex: none; background: #fff; border-right: 1px solid #d4d7de; }
 #test-filter { margin: 0 12px 8px; padding: 5px 8px; border: 1px solid #c3c7d0; border-radius: 6px; }
 #test-tree { list-style: none; margin: 0; padding: 0 0 8px; overflow-y: auto; flex: 1; }
 #test-tree .file { padding: 6px 12px 3px; font-weight: 600; display: flex; gap: 6px; align-items: center; color: #333a4d; }
@@ -172,12 +172,12 @@ section { display: flex; flex-direction: column; min-height: 0; }
 #state td.key { color: #5a6072; width: 38%; }
 #state td.value { font-family: ui-monospace, "DejaVu Sans Mono", monospace; word-break: break-word; }
 #state.recording tr:hover td { background: #eef4ff; cursor: copy; }
-#record-pane { width: 380px; flex: none; background: #fff; border-left: 1px solid #d4d7de; padding-bottom: 10px; }
+#record-pane { width: 440px; flex: none; background: #fff; border-left: 1px solid #d4d7de; padding-bottom: 10px; }
 #record-pane > * { margin-left: 12px; margin-right: 12px; }
 #record-pane .pane-head { margin: 0; }
 #record-hint { color: #5a6072; margin-top: 0; }
 #lua { flex: 1; margin-top: 0; overflow: auto; background: #1f2330; color: #e6e8ef; border-radius: 8px; padding: 10px 12px;
-  font: 11.5px/1.5 ui-monospace, "DejaVu Sans Mono", monospace; white-space: pre-wrap; overflow-wrap: anywhere; min-height: 120px; }
+  font: 11.5px/1.5 ui-monospace, "DejaVu Sans Mono", monospace; white-space: pre-wrap; overflow-wrap: break-word; min-height: 120px; }
 #lua .kw { color: #c792ea; } #lua .str { color: #c3e88d; } #lua .num { color: #f78c6c; } #lua .com { color: #7f8aa6; }
 #save-name { flex: 1; padding: 4px 6px; border: 1px solid #c3c7d0; border-radius: 6px; }
 #save-result { font-size: 12px; white-space: pre-wrap; }

@@ -61,7 +61,7 @@ final class LiveScreen {
     /// The recorded trace so far, nil when not recording.
     func recordedTrace() -> Trace? {
         guard let recorder else { return nil }
-        return try? recorder.trace(file: "studio")
+        return try? recorder.trace(file: "stackplay studio's live screen")
     }
 
     // MARK: Input

@@ -325,12 +325,11 @@ def main():
         ActionChains(driver).move_to_element(card(driver, "calendar")).click().perform()
         menu = driver.find_element(By.ID, "pick-menu")
         check(menu.is_displayed(), "picking a card offers what to expect of it")
-        menu.find_element(By.CSS_SELECTOR, 'button[data-field="ids"]').click()
-        wait(driver, lambda: "expect(stack:ids()):to_equal" in driver.find_element(By.ID, "lua").text
-             or "expect(notifications:ids()):to_equal" in driver.find_element(By.ID, "lua").text
-             or ":ids()):to_equal" in driver.find_element(By.ID, "lua").text,
-             "the picked expectation is written into the scenario")
+        menu.find_element(By.CSS_SELECTOR, 'button[data-field="x"]').click()
+        wait(driver, lambda: ':card("calendar").x):to_be_near(16' in driver.find_element(By.ID, "lua").text,
+             "the picked expectation (the calendar card's x) is written into the scenario")
         lua = driver.find_element(By.ID, "lua").text
+        check(":ids()" not in lua, "a picked expectation replaces the default ones")
         check(':drag("mail"' in lua, f"the drag is written as a drag of the card it started on:\n{lua}")
         shot(driver, "record")
         if README_PNG:
