@@ -69,6 +69,21 @@ if let flag = CommandLine.arguments.firstIndex(of: "--sandbox") {
     exit(0)
 }
 
+/// `stackplay-bench --studio`: only the studio's rows (StudioRows.swift), against the
+/// `stackplay-studio` of .build/release (or beside this program) and the `stackplay` beside it.
+if CommandLine.arguments.dropFirst().first == "--studio" {
+    let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let beside = here.appendingPathComponent("stackplay-studio").path
+    let studio =
+        FileManager.default.isExecutableFile(atPath: ".build/release/stackplay-studio")
+        ? ".build/release/stackplay-studio" : beside
+    printTable(
+        BenchTable(
+            rows: studioRows(studio: studio, stackplay: here.appendingPathComponent("stackplay").path),
+            curve: []))
+    exit(0)
+}
+
 /// `stackplay-bench --table`: only issue 21's in-process rows (no binary, no touch-move ratios),
 /// with the exploration's rate: the quick loop for work on per-test cost.
 if CommandLine.arguments.dropFirst().first == "--table" {
