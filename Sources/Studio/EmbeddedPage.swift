@@ -40,6 +40,8 @@ enum EmbeddedPage {
       <label><input id="set-reduce-motion" type="checkbox"> Reduce Motion</label>
       <label>Dynamic Type <select id="set-dynamic-type"></select></label>
       <label>Device <select id="set-device"></select></label>
+      <label class="size">Size <input id="set-width" type="number" min="1" max="4000" aria-label="width in points"> ×
+        <input id="set-height" type="number" min="1" max="4000" aria-label="height in points"></label>
       <button type="button" id="escape" title="The Escape gesture (or press Esc)">Esc</button>
     </div>
     <details id="fresh"><summary>New screen…</summary>
@@ -129,6 +131,7 @@ section { display: flex; flex-direction: column; min-height: 0; }
 #live-view { flex: 1; display: flex; flex-direction: column; min-height: 0; background: #fff; }
 #viewer { flex: 1; border: none; background: #fff; }
 #toolbar { display: flex; gap: 10px 14px; flex-wrap: wrap; align-items: center; padding: 8px 12px; border-bottom: 1px solid #eceef2; }
+.size input { width: 58px; }
 #fresh { padding: 4px 12px; border-bottom: 1px solid #eceef2; }
 #fresh summary { cursor: pointer; color: #2f6fd6; }
 .fresh-body { display: flex; gap: 14px; flex-wrap: wrap; align-items: center; padding: 6px 0; }
@@ -460,13 +463,23 @@ function showDevices(message) {
   if (select.options.length !== message.devices.length + 1) {
     select.replaceChildren(el("option", { value: "" }, ""), ...message.devices.map((name) => el("option", { value: name }, name)));
   }
-  select.options[0].textContent = `${message.settings.width} × ${message.settings.height}`;
+  select.options[0].textContent = "other";
   select.value = message.device || "";
+  for (const key of ["width", "height"]) {
+    const input = $(`set-${key}`);
+    if (document.activeElement !== input) input.value = String(message.settings[key]);
+  }
 }
 $("set-direction").addEventListener("change", (e) => enqueue({ op: "set", key: "layout_direction", value: e.target.value }));
 $("set-reduce-motion").addEventListener("change", (e) => enqueue({ op: "set", key: "reduce_motion", value: e.target.checked }));
 $("set-dynamic-type").addEventListener("change", (e) => enqueue({ op: "set", key: "dynamic_type", value: e.target.value }));
 $("set-device").addEventListener("change", (e) => { if (e.target.value) enqueue({ op: "set", key: "device", value: e.target.value }); });
+for (const key of ["width", "height"]) {
+  $(`set-${key}`).addEventListener("change", (e) => {
+    const value = Number(e.target.value);
+    if (value > 0) enqueue({ op: "set", key, value });
+  });
+}
 $("fresh-open").addEventListener("click", () => {
   const kinds = [...document.querySelectorAll('input[name="kind"]:checked')].map((i) => i.value);
   const settings = { layout_direction: $("set-direction").value, reduce_motion: $("set-reduce-motion").checked,

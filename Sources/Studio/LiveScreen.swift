@@ -115,7 +115,7 @@ final class LiveScreen {
     }
 
     /// A setting changed from the page's toggles: `layout_direction`, `reduce_motion`,
-    /// `dynamic_type`, `device` (a name the matrix knows) or `width`/`height`.
+    /// `dynamic_type`, `device` (a name the matrix knows), `width` or `height` (points).
     func set(_ key: String, _ value: JSONValue, at t: Double?) throws {
         try clock(t)
         switch (key, value) {
@@ -135,6 +135,12 @@ final class LiveScreen {
                 throw StudioError("unknown device '\(name)'")
             }
             try screen.setSize(device.size)
+        case ("width", .number(let width)) where width.isFinite && width > 0:
+            try screen.setSize(Size(width: width, height: screen.settings.size.height))
+        case ("height", .number(let height)) where height.isFinite && height > 0:
+            try screen.setSize(Size(width: screen.settings.size.width, height: height))
+        case ("width", _), ("height", _):
+            throw StudioError("\(key): a number of points above 0, not \(value.text)")
         default: throw StudioError("unknown setting '\(key)'")
         }
     }

@@ -169,6 +169,9 @@ import Traces
         #expect(live.screen.settings.reduceMotion)
         #expect(live.screen.settings.dynamicTypeSize == .accessibility5)
         #expect(live.screen.settings.size == Size(width: 375, height: 667))
+        try live.set("width", .number(500), at: 0)
+        #expect(live.screen.settings.size == Size(width: 500, height: 667))
+        #expect(throws: StudioError.self) { try live.set("height", .number(-1), at: 0) }
         #expect(throws: StudioError.self) { try live.set("device", .string("iphone-99"), at: 0) }
         #expect(throws: StudioError.self) { try live.set("layout_direction", .string("up"), at: 0) }
     }

@@ -268,13 +268,23 @@ function showDevices(message) {
   if (select.options.length !== message.devices.length + 1) {
     select.replaceChildren(el("option", { value: "" }, ""), ...message.devices.map((name) => el("option", { value: name }, name)));
   }
-  select.options[0].textContent = `${message.settings.width} × ${message.settings.height}`;
+  select.options[0].textContent = "other";
   select.value = message.device || "";
+  for (const key of ["width", "height"]) {
+    const input = $(`set-${key}`);
+    if (document.activeElement !== input) input.value = String(message.settings[key]);
+  }
 }
 $("set-direction").addEventListener("change", (e) => enqueue({ op: "set", key: "layout_direction", value: e.target.value }));
 $("set-reduce-motion").addEventListener("change", (e) => enqueue({ op: "set", key: "reduce_motion", value: e.target.checked }));
 $("set-dynamic-type").addEventListener("change", (e) => enqueue({ op: "set", key: "dynamic_type", value: e.target.value }));
 $("set-device").addEventListener("change", (e) => { if (e.target.value) enqueue({ op: "set", key: "device", value: e.target.value }); });
+for (const key of ["width", "height"]) {
+  $(`set-${key}`).addEventListener("change", (e) => {
+    const value = Number(e.target.value);
+    if (value > 0) enqueue({ op: "set", key, value });
+  });
+}
 $("fresh-open").addEventListener("click", () => {
   const kinds = [...document.querySelectorAll('input[name="kind"]:checked')].map((i) => i.value);
   const settings = { layout_direction: $("set-direction").value, reduce_motion: $("set-reduce-motion").checked,
