@@ -72,8 +72,7 @@ final class LiveScreen {
         // Whole milliseconds: a recorded gesture then lasts a number a person would write
         // (`duration = 0.35`, not 0.35000000000002274), and nothing on screen changes for it.
         let t = (page * 1000).rounded() / 1000
-        let resting = screen.pendingAnimationEnd == nil && finger == nil
-        if offset == nil || resting { offset = screen.now - t }
+        if offset == nil || isResting { offset = screen.now - t }
         let target = t + offset!
         // Past the end of the animations, the clock stops where they end (`settle`), so that the
         // recording waits exactly that long, not until the page's next frame noticed the rest.
@@ -147,9 +146,12 @@ final class LiveScreen {
 
     // MARK: Output
 
+    /// Nothing moves: no finger down, no animation running.
+    var isResting: Bool { screen.pendingAnimationEnd == nil && finger == nil }
+
     /// What the page draws: the frame, the settings, whether anything still moves, the guides.
     func message(sequence: Int) -> JSONValue {
-        let resting = screen.pendingAnimationEnd == nil && finger == nil
+        let resting = isResting
         var fields: [(String, JSONValue)] = [
             ("type", .string("frame")), ("seq", .number(Double(sequence))),
             ("settings", TraceFormat.encode(screen.settings)),

@@ -154,7 +154,7 @@ public final class Studio: WebHandler, @unchecked Sendable {
             }
             var replies = [frameMessage(live)]
             // The scenario follows each gesture's end, not each move.
-            if live.recorder != nil, op != "move", op != "frame" || Self.resting(live) {
+            if live.recorder != nil, op != "move", op != "frame" || live.isResting {
                 replies.append(luaMessage(live))
             }
             return replies
@@ -182,10 +182,6 @@ public final class Studio: WebHandler, @unchecked Sendable {
         default:
             throw StudioError("unknown op '\(op)'")
         }
-    }
-
-    private static func resting(_ live: LiveScreen) -> Bool {
-        live.message(sequence: 0)["resting"] == .bool(true)
     }
 
     /// Makes `screen` the live one; its first frame.
