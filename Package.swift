@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // stackplay: a scriptable event-replay engine for card-stack interfaces.
-// Dependencies point one way: stackplay -> StackplayRunner -> Bindings -> {CLua, CEmbeddedLua, Exploration
-// -> Traces -> TestResults -> StackModel}.
+// Dependencies point one way: stackplay -> StackplayRunner -> {Codegen -> Exploration, Bindings -> {CLua,
+// CEmbeddedLua, Exploration -> Traces -> TestResults -> StackModel}}.
 import PackageDescription
 
 let package = Package(

@@ -70,9 +70,18 @@ public struct RecordedGesture: Sendable {
         return out
     }
 
+    /// A tap's durations to try: none first (a click's press time seldom matters), then the
+    /// recorded one.
+    public var tapDurations: [Double] { [0] + durations.filter { $0 != 0 } }
+
+    /// A drag's steps and durations to try: `drag`'s own (10 steps in no time) first, then the
+    /// recorded moves over the recorded time.
+    public var dragTimings: [(steps: Int, duration: Double)] {
+        [(10, 0)] + durations.map { (max(moves, 1), $0) }.filter { !($0.0 == 10 && $0.1 == 0) }
+    }
+
     /// A drag's `{ steps =, duration = }` (what differs from 10 steps in no time), and the values.
-    public func dragOptions(duration: Double) -> (text: String, steps: Int, duration: Double) {
-        let steps = max(moves, 1)
+    public func dragOptions(steps: Int, duration: Double) -> (text: String, steps: Int, duration: Double) {
         var fields: [String] = []
         if steps != 10 { fields.append("steps = \(steps)") }
         if duration > 0 { fields.append("duration = \(luaNumber(duration))") }

@@ -157,7 +157,7 @@ struct BuildState {
         case .card(let id): argument = luaString(id)
         case .part(let part): argument = target == type.defaultTapTarget ? "" : luaString(part)
         }
-        return gesture.durations.map { duration in
+        return gesture.tapDurations.map { duration in
             let options = duration > 0 ? ", { duration = \(luaNumber(duration)) }" : ""
             // The default target with options is `c:tap(nil, { duration = 0.8 })`.
             let text =
@@ -185,8 +185,8 @@ struct BuildState {
         let translations = zip(
             xs + Array(repeating: xs.last!, count: max(0, ys.count - xs.count)),
             ys + Array(repeating: ys.last!, count: max(0, xs.count - ys.count)))
-        return gesture.durations.flatMap { duration in
-            let options = gesture.dragOptions(duration: duration)
+        return gesture.dragTimings.flatMap { timing in
+            let options = gesture.dragOptions(steps: timing.steps, duration: timing.duration)
             return translations.map { x, y in
                 ScenarioCall("\(variable):drag(\(luaString(id)), \(Self.translation(x, y))\(options.text))") {
                     simulation in
@@ -208,7 +208,7 @@ struct BuildState {
             xs + Array(repeating: xs.last!, count: max(0, ys.count - xs.count)),
             ys + Array(repeating: ys.last!, count: max(0, xs.count - ys.count)))
         if isTap {
-            return gesture.durations.flatMap { duration in
+            return gesture.tapDurations.flatMap { duration in
                 let options = duration > 0 ? ", { duration = \(luaNumber(duration)) }" : ""
                 return points.map { x, y in
                     ScenarioCall("screen:tap(\(luaNumber(x)), \(luaNumber(y))\(options))") {
@@ -218,8 +218,8 @@ struct BuildState {
             }
         }
         let translation = gesture.translation
-        return gesture.durations.flatMap { duration in
-            let options = gesture.dragOptions(duration: duration)
+        return gesture.dragTimings.flatMap { timing in
+            let options = gesture.dragOptions(steps: timing.steps, duration: timing.duration)
             return points.map { x, y in
                 ScenarioCall(
                     "screen:drag(\(luaNumber(x)), \(luaNumber(y)), \(Self.translation(translation.x, translation.y))"

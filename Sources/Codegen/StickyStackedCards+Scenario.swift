@@ -33,9 +33,9 @@ extension StickyStackedCards: ScenarioComponent {
     /// with the finger (Bindings' `scroll`), for a gesture that went down anywhere on the cards.
     public static func gestureCalls(_ gesture: RecordedGesture, variable: String) -> [ScenarioCall] {
         guard gesture.moves > 0, let name = gesture.hit?.componentName else { return [] }
-        return gesture.durations.flatMap { duration in
+        return gesture.dragTimings.flatMap { timing in
             gesture.roundings(of: -gesture.translation.y).map { dy in
-                let options = gesture.dragOptions(duration: duration)
+                let options = gesture.dragOptions(steps: timing.steps, duration: timing.duration)
                 return ScenarioCall("\(variable):scroll(\(luaNumber(dy))\(options.text))") { simulation in
                     let component = try simulation.component(name)
                     let start = try component.point(of: "scroll", in: simulation.screen.settings)

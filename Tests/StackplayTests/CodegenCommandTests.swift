@@ -31,7 +31,8 @@ import Testing
     }
 
     /// Writes the test of `trace` (relative to `folder`), checks it passes plain and mirrored,
-    /// and that its own trace ends where `trace` does; returns its text.
+    /// and that its own trace ends in the frame `trace` ends in (the clock may differ: a drag
+    /// written in no time where the finger took 0.1 s); returns its text.
     func writeAndCheck(_ trace: String, in folder: URL, name: String = "gen.lua") throws -> String {
         let written = try stackplay(arguments: ["codegen", trace, "-o", name, "--name", "t"], in: folder)
         #expect(written.status == 0, "\(written.stderr)")
@@ -48,7 +49,6 @@ import Testing
         let own = try #require(traces.first { !$0.contains("mirrored") })
         let original = try Self.finalFrame(folder.appendingPathComponent(trace))
         let replayed = try Self.finalFrame(folder.appendingPathComponent("gen-traces/" + own))
-        #expect(abs(original.time - replayed.time) <= 1e-9, "\(text)")
         #expect(Self.close(original.frame, replayed.frame), "the final frames differ: \(text)")
         try FileManager.default.removeItem(at: folder.appendingPathComponent("gen-traces"))
         return text
@@ -63,7 +63,7 @@ import Testing
                 items = { "messages", "calendar", "mail" }, dismissible = true, title = "Alerts",
               }
               stack:tap(); screen:settle()
-              stack:drag("calendar", { x = 140 }, { steps = 7, duration = 0.1 })
+              stack:drag("calendar", { x = 140 })
               screen:advance(0.2)
               expect(stack:ids()):to_equal { "messages", "calendar" }   -- wrong on purpose
             end)
@@ -86,7 +86,7 @@ import Testing
                   }
                   stack:tap()
                   screen:settle()
-                  stack:drag("calendar", { x = 140 }, { steps = 7, duration = 0.1 })
+                  stack:drag("calendar", { x = 140 })
                   screen:advance(0.2)
                   expect(stack:ids()):to_equal { "messages", "mail" }
                 """), "\(text)")
@@ -143,7 +143,7 @@ import Testing
             arguments: ["explore", "planted.lua", "--seed", "7", "--out", "out"], in: folder)
         #expect(explored.status == 1)
         let text = try writeAndCheck("out/no_card_is_ever_dismissed.jsonl", in: folder)
-        #expect(text.contains("stack:drag(\"mail\", { x = -111 }, { steps = 1 })"), "\(text)")
+        #expect(text.contains("stack:drag(\"mail\", { x = -111 })\n"), "\(text)")
         #expect(text.contains("expect(stack:ids()):to_equal { \"messages\", \"calendar\", \"fitness\" }"))
     }
 
