@@ -8,12 +8,17 @@ RELEASE_BIN := .build/static/release/stackplay
 .PHONY: deps build release run test bench report format clean lua viewer lua-module install install-lua-module test-lua-module lua-tools test-libraries \
 	dependent-package test-browser browser-tools check lint-swift lint-lua drift asan
 
-# Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4.
+# Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4; CivetWeb (the studio's
+# HTTP and WebSocket server, docs/studio.md) when its header is missing (Debian ships no .pc for it).
 deps:
 	@pkg-config --exists lua5.4 2>/dev/null || { \
 	  echo "installing liblua5.4-dev and pkg-config"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq liblua5.4-dev pkg-config >/dev/null; }
+	@[ -f /usr/include/civetweb.h ] || { \
+	  echo "installing libcivetweb-dev"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcivetweb-dev >/dev/null; }
 	@python3 -c 'import jsonschema' 2>/dev/null || { \
 	  echo "installing python3-jsonschema (stackplay mutate's --json is validated with it)"; \
 	  { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-jsonschema >/dev/null; } || \
@@ -116,9 +121,11 @@ release: deps
 # Issue 12's table (today / target / now), after the measures: the bench and the stackplay it
 # runs beside it are both static release builds. lua5.4 is the baseline of the start-up and
 # sandbox rows (lua-tools installs it where it is missing).
+# The studio's rows time its own program, dynamically linked (docs/studio.md): a release build in .build/release.
 bench: deps lua-tools
 	$(SWIFT) build $(STATIC) --product stackplay
 	$(SWIFT) build $(STATIC) --product stackplay-bench
+	$(SWIFT) build -c release --product stackplay-studio
 	.build/static/release/stackplay-bench
 
 # The scenarios' HTML report (the trace viewer), and a screenshot of it taken by headless
@@ -150,10 +157,14 @@ browser-tools:
 	  echo "installing selenium"; \
 	  python3 -m pip install -q selenium 2>/dev/null || $(SUDO) python3 -m pip install -q --break-system-packages selenium; }
 
+# Tests/Browser/studio_test.py: `stackplay studio` on a scratch folder, through its page (runs, watch,
+# the live screen's drags, Record and Save, the token and Host checks); its screenshots go to
+# artifacts/, and the README's picture to docs/studio.png.
 test-browser: build browser-tools
 	mkdir -p artifacts
 	python3 Tests/Browser/viewer_test.py $(BIN) artifacts/viewer.png
 	python3 Tests/Browser/viewer_failures_test.py $(BIN) artifacts
+	python3 Tests/Browser/studio_test.py $(BIN) artifacts docs/studio.png
 
 # The Lua C module, `require "stackplay"` from lua5.4 or busted: .build/lua/stackplay.so. A
 # release build of the stackplay-lua product with the Swift runtime linked in (-static-stdlib, for
@@ -220,7 +231,7 @@ viewer:
 	tools/embed-viewer
 
 # The Swift sources swift-format reads: every tracked one but the generated files (tools/embed-*).
-SWIFT_SOURCES = $(shell git ls-files '*.swift' | grep -v -e 'Sources/Bindings/EmbeddedLua.swift' -e 'Sources/Traces/EmbeddedViewer.swift')
+SWIFT_SOURCES = $(shell git ls-files '*.swift' | grep -v -e 'Sources/Bindings/EmbeddedLua.swift' -e 'Sources/Traces/EmbeddedViewer.swift' -e 'Sources/Studio/EmbeddedPage.swift')
 
 format:
 	@$(SWIFT) format --in-place --parallel $(SWIFT_SOURCES)

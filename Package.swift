@@ -8,6 +8,7 @@ let package = Package(
     name: "stackplay",
     products: [
         .executable(name: "stackplay", targets: ["stackplay"]),
+        .executable(name: "stackplay-studio", targets: ["stackplay-studio"]),
         .library(name: "StackModel", targets: ["StackModel"]),
         // The Lua C module (`require "stackplay"`): `make lua-module` builds it as stackplay.so.
         .library(name: "stackplay-lua", type: .dynamic, targets: ["StackplayLua", "CStackplayLua"]),
@@ -71,6 +72,18 @@ let package = Package(
             ]),
         // The thin executable: hands the arguments to StackplayRunner and exits with its code.
         .executableTarget(name: "stackplay", dependencies: ["StackplayRunner"]),
+        // CivetWeb, the embeddable HTTP and WebSocket server, from Debian (a shared library only,
+        // no pkg-config file): `stackplay studio`'s server.
+        .systemLibrary(name: "CCivetweb", providers: [.apt(["libcivetweb-dev"])]),
+        // `stackplay studio`: the page's server (the live screen, the tests' runs, Record). Its page
+        // (Page/*.html, *.css, *.js) is compiled in through EmbeddedPage.swift (`make viewer`).
+        .target(
+            name: "Studio",
+            dependencies: ["CCivetweb", "StackModel", "Traces", "TestResults", "Codegen", "StackplayRunner"],
+            exclude: ["Page"]),
+        // Its own dynamically linked executable, which `stackplay studio` starts: the static
+        // `stackplay` (make release) links no HTTP server and starts no faster or slower for it.
+        .executableTarget(name: "stackplay-studio", dependencies: ["Studio"]),
         // The Lua C module: luaopen_stackplay in C (it raises), the module itself in Swift.
         .target(name: "CStackplayLua", dependencies: ["CLua"]),
         .target(name: "StackplayLua", dependencies: ["Bindings"]),
@@ -96,8 +109,10 @@ let package = Package(
         .testTarget(
             name: "StackplayRunnerTests",
             dependencies: ["StackplayRunner", "Bindings", "TestResults", "Traces"]),
+        .testTarget(name: "StudioTests", dependencies: ["Studio", "StackModel", "Traces"]),
         // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).
-        .testTarget(name: "StackplayTests", dependencies: ["stackplay"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "StackplayTests", dependencies: ["stackplay", "stackplay-studio"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,7 +30,8 @@ extension Options {
             "--list", commands: [.run],
             help: """
                 list the tests that would run, and exit: 'name [rtl, AX5]
-                (tags: a, b)', each variant in brackets, its tags apart
+                (tags: a, b)', each variant in brackets, its tags apart;
+                with --json, one JSON document of the tests
                 """
         ) { options, _ in options.list = true },
         OptionSpec(

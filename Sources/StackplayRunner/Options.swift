@@ -177,6 +177,7 @@ struct Options {
                stackplay mutate FILE|DIR ... [--mutants ID,...] [--min-score P] [--json FILE]
                                 [--junit FILE] [--suggest DIR] [--jobs N] [selection flags of a run]
                stackplay codegen TRACE [-o FILE] [--force] [--name NAME]
+               stackplay studio [FILE|DIR ...] [--port N] [--address ADDR]
 
         Runs Lua scenario scripts against headless models of the card-stack components. Each
         test(name, fn) of a script runs from a fresh start in its own sandbox; a script without
@@ -214,6 +215,10 @@ struct Options {
                                  output, an explore reproducer's trace, screen:trace()): the
                                  screen and components as made, drag/tap/scroll/settle calls,
                                  expectations of the final state; it passes on the trace's model
+          studio                 serve a local page (127.0.0.1, a token in its URL): the tests
+                                 with their results and traces, re-run on save; a live screen
+                                 of the model to drag, tap and Esc; Record, which writes what
+                                 you do as a Lua scenario (docs/studio.md)
         """
 
     private static let helpTail = """

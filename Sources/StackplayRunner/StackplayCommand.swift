@@ -11,6 +11,8 @@ import Traces
 public enum StackplayCommand {
     /// Runs the command line `arguments` (without the program name); returns the exit code.
     public static func run(_ arguments: [String]) -> Int32 {
+        // The studio is its own program (StudioLauncher): its arguments are its own.
+        if arguments.first == "studio" { return StudioLauncher.run(Array(arguments.dropFirst())) }
         var options: Options
         do {
             options = try Options.parse(arguments)

@@ -179,6 +179,20 @@ struct TestRun {
                 early = ExitCode.failure
                 return false
             }
+            if options.list, options.format == .json {
+                // One JSON document (`stackplay studio` reads it): each test's file, name, line and tags.
+                let listed = chosen.map { test -> JSONValue in
+                    .object([
+                        ("file", .string(test.file)), ("name", .string(test.name)),
+                        ("position", .string(test.position)), ("tags", .array(test.tags.map { .string($0) })),
+                        ("skipped", .bool(test.skipped)),
+                    ])
+                }
+                let files = broken.map { JSONValue.string($0.failed.test.file) }
+                Output.out(JSONValue.object([("tests", .array(listed)), ("broken", .array(files))]).text)
+                early = broken.isEmpty ? ExitCode.success : ExitCode.failure
+                return false
+            }
             if options.list {
                 for test in chosen {
                     // variants in brackets (`[rtl, AX5]`, part of the name), tags named apart

@@ -69,6 +69,21 @@ if let flag = CommandLine.arguments.firstIndex(of: "--sandbox") {
     exit(0)
 }
 
+/// `stackplay-bench --studio`: only the studio's rows (StudioRows.swift), against the
+/// `stackplay-studio` of .build/release (or beside this program) and the `stackplay` beside it.
+if CommandLine.arguments.dropFirst().first == "--studio" {
+    let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let beside = here.appendingPathComponent("stackplay-studio").path
+    let studio =
+        FileManager.default.isExecutableFile(atPath: ".build/release/stackplay-studio")
+        ? ".build/release/stackplay-studio" : beside
+    printTable(
+        BenchTable(
+            rows: studioRows(studio: studio, stackplay: here.appendingPathComponent("stackplay").path),
+            curve: []))
+    exit(0)
+}
+
 /// `stackplay-bench --table`: only issue 21's in-process rows (no binary, no touch-move ratios),
 /// with the exploration's rate: the quick loop for work on per-test cost.
 if CommandLine.arguments.dropFirst().first == "--table" {
@@ -332,7 +347,12 @@ let rows = try measureTable(
     touchMove: fixedRounds == nil ? movesRatio : nil,
     touchMoveCard: fixedRounds == nil ? cardRatio : nil,
     exploreRate: fixedRounds == nil ? exploreRate : nil)
-printTable(BenchTable(rows: rows.rows + (try sandboxRows()), curve: rows.curve))
+// The studio (issue 37): `make bench` builds it in release, dynamically linked, in .build/release.
+let studioBinary = ".build/release/stackplay-studio"
+let studio =
+    binaryExists && fixedRounds == nil && FileManager.default.isExecutableFile(atPath: studioBinary)
+    ? studioRows(studio: studioBinary, stackplay: stackplayBinary) : []
+printTable(BenchTable(rows: rows.rows + (try sandboxRows()) + studio, curve: rows.curve))
 if binaryExists && fixedRounds == nil {
     try onEveryCore {
         try measureReaders(binary: stackplayBinary)
