@@ -114,9 +114,15 @@ dependent-package:
 STATIC := -c release -Xswiftc -static-executable -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
 	--scratch-path .build/static
+# The studio (docs/studio.md) links Debian's shared CivetWeb, so it cannot be static: it is its own
+# release build with the Swift runtime linked in (-static-stdlib, so an installed copy needs no
+# toolchain), copied beside the static stackplay, whose `stackplay studio` starts it from there.
+STUDIO := -c release --product stackplay-studio -Xswiftc -static-stdlib
 release: deps
 	$(SWIFT) build $(STATIC) --product stackplay
-	@echo "built $(RELEASE_BIN)"
+	$(SWIFT) build $(STUDIO)
+	cp .build/release/stackplay-studio $(dir $(RELEASE_BIN))stackplay-studio
+	@echo "built $(RELEASE_BIN) and $(dir $(RELEASE_BIN))stackplay-studio"
 
 # Issue 12's table (today / target / now), after the measures: the bench and the stackplay it
 # runs beside it are both static release builds. lua5.4 is the baseline of the start-up and
@@ -125,7 +131,7 @@ release: deps
 bench: deps lua-tools
 	$(SWIFT) build $(STATIC) --product stackplay
 	$(SWIFT) build $(STATIC) --product stackplay-bench
-	$(SWIFT) build -c release --product stackplay-studio
+	$(SWIFT) build $(STUDIO)
 	.build/static/release/stackplay-bench
 
 # The scenarios' HTML report (the trace viewer), and a screenshot of it taken by headless
@@ -177,7 +183,7 @@ lua-module: deps
 	cp .build/lua-module/release/libstackplay-lua.so $(LUA_MODULE)
 	@echo "built $(LUA_MODULE): package.cpath = \"$(CURDIR)/.build/lua/?.so;\" .. package.cpath"
 
-# `make install` (PREFIX, DESTDIR, BINDIR as usual): the optimised stackplay in BINDIR, and where
+# `make install` (PREFIX, DESTDIR, BINDIR as usual): the optimised stackplay and its studio in BINDIR, and where
 # Debian's lua5.4 looks, the module in LUA_LIBDIR, and beside the Lua files the LuaLS definitions
 # and the luacheck standards (LUA_SHAREDIR/stackplay/). luarocks passes its own dirs.
 PREFIX ?= /usr/local
@@ -188,6 +194,7 @@ BINDIR ?= $(PREFIX)/bin
 install: release install-lua-module
 	$(INSTALL_SUDO) install -d $(DESTDIR)$(BINDIR)
 	$(INSTALL_SUDO) install -m 755 $(RELEASE_BIN) $(DESTDIR)$(BINDIR)/stackplay
+	$(INSTALL_SUDO) install -m 755 $(dir $(RELEASE_BIN))stackplay-studio $(DESTDIR)$(BINDIR)/stackplay-studio
 
 # The Lua module alone (luarocks' install target: a rock installs no stackplay command).
 install-lua-module: lua-module

@@ -23,7 +23,9 @@ extension StickyStackedCards: ScenarioComponent {
             "peek": .number(Defaults.peek), "max_peeking": .number(Double(Defaults.maxPeeking)),
             "x": .number(0), "y": .number(0), "width": .number(max(screen.width - x, 0)),
             "height": .number(max(screen.height - y, 0)), "inset_top": .number(Defaults.insetTop),
-            "inset_bottom": .number(Defaults.insetBottom), "scroll_offset": .number(Defaults.scrollOffset),
+            "inset_bottom": .number(Defaults.insetBottom),
+            "inset_horizontal": .number(Defaults.insetHorizontal),
+            "scroll_offset": .number(Defaults.scrollOffset),
         ]
     }
 
