@@ -3,6 +3,7 @@
 // (budgets and the Swift dispatcher), the small-block allocator, the count hook, and running chunks
 // with the message handler. The trampolines that call Swift, and host mode, are in trampolines.c.
 #include "guard.h"
+#include "seed.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -246,11 +247,18 @@ static lua_State *stackplay_newstate_in(stackplay_arena *arena, size_t limit, do
     g->pool = arena ? NULL : stackplay_pool_new();
     lua_State *L = lua_newstate(stackplay_alloc, g);
     if (!L) { stackplay_pool_free_all(g->pool); free(g); return NULL; }
+    // Before anything else: the string hash's seed is fixed (seed.c), so that nothing a script
+    // reaches (`#t`, stock `next`) depends on the clock or addresses.
+    g->hash_seed_fixed = stackplay_fix_hash_seed(L, stackplay_alloc, g);
     *(stackplay_guard **)lua_getextraspace(L) = g;
     g->main = L;
     lua_atpanic(L, stackplay_panic);
     if (arena) stackplay_arena_attach(arena, L, release);
     return L;
+}
+
+int stackplay_hash_seed_fixed(lua_State *L) {
+    return stackplay_guard_of(L)->hash_seed_fixed && stackplay_hash_seed(L) == STACKPLAY_HASH_SEED;
 }
 
 lua_State *stackplay_newstate(size_t limit, double cpu_budget, stackplay_dispatch_fn dispatch,

@@ -27,10 +27,7 @@ struct JUnitReporter: Reporter {
     func end(to sink: ReportSink) -> Bool {
         guard let path else { return true }
         do {
-            if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-                try TraceFile.makeDirectory(String(path[..<slash]))
-            }
-            try TraceFile.write(xml(results), to: path)
+            try ReportOutput(flag: "--junit", path: path, kind: .junit).write(xml(results))
             return true
         } catch {
             sink.err("stackplay: \(error.message)")

@@ -20,6 +20,10 @@ enum Merge {
             Output.usageError("no such report: \(missing)")
             return ExitCode.usage
         }
+        if let refusal = ReportOutput.check(options, inputs: options.paths, as: "a report merge reads") {
+            Output.usageError(refusal)
+            return ExitCode.usage
+        }
         var results: [TestResult] = []
         var seed: Int?
         // Where each test was first seen: a test in two reports is a shard given twice, or two
@@ -54,7 +58,8 @@ enum Merge {
         }
         results = order(results)
         var written = Reporters.report(
-            results, format: options.format ?? .human, seed: seed, junit: options.junit)
+            results, format: options.format ?? .human, seed: seed, junit: options.junit,
+            jsonFile: options.jsonFile)
         if let directory = options.artifactsDirectory {
             written = TraceOutputs.writeArtifacts(results, in: directory, golden: nil) && written
         }

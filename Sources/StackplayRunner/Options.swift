@@ -129,7 +129,8 @@ struct Options {
     /// `mutate --suggest DIR`: where the tests that would kill the survivors go.
     var suggestDirectory: String?
     var minimumScore: Double?
-    var mutationJSON: String?
+    /// `--json=FILE`: the JSON report (mutate: Stryker's) goes to FILE; the other report stays on stdout.
+    var jsonFile: String?
     var exploreSteps: Int?
     var exploreSeconds: Double?
     var exploreOut: String?
@@ -309,17 +310,16 @@ struct Options {
                     throw UsageError(message: "\(name) needs a value")
                 }
                 value = given
-            case .inlineValue: value = inlineValue
-            case .valueFor(_, let commands) where commands.contains(options.action):
-                guard let given = inlineValue ?? rest.popFirst() else {
-                    throw UsageError(message: "\(name) needs a value with \(options.action.commandName)")
+            case .inlineValue(let label):
+                value = inlineValue
+                // `--json out.json`: a report's file follows '=', in every command; a path after
+                // the flag is a script (merge's are reports: it reads them).
+                if inlineValue == nil, options.action != .merge, let next = rest.first,
+                    label == "FILE", next.hasSuffix(".json")
+                {
+                    throw UsageError(
+                        message: "\(name) writes to stdout; to write \(next), give \(name)=\(next)")
                 }
-                value = given
-            case .valueFor:
-                if let inlineValue {
-                    throw UsageError(message: "\(name) takes no value, not '\(inlineValue)'")
-                }
-                value = nil
             }
             try spec.parse(&options, Flag(spelling: name, value: value))
             if let key = spec.config, key.flagWins { options.given.insert(key.name) }

@@ -11,6 +11,11 @@ import Traces
 public enum StackplayCommand {
     /// Runs the command line `arguments` (without the program name); returns the exit code.
     public static func run(_ arguments: [String]) -> Int32 {
+        Output.holdStandardDescriptors()
+        return Output.finish(command(arguments))
+    }
+
+    private static func command(_ arguments: [String]) -> Int32 {
         var options: Options
         do {
             options = try Options.parse(arguments)
@@ -102,6 +107,11 @@ public enum StackplayCommand {
             }
         }
         if options.action == .check { return Check.run(scripts) ? ExitCode.success : ExitCode.failure }
+        if let source = config.source { ReportOutput.addInput(source.path, as: "the config file") }
+        if let refusal = ReportOutput.check(options, inputs: scripts.map(\.path), as: "a Lua script") {
+            Output.usageError(refusal)
+            return ExitCode.usage
+        }
         var timings: ShardTimings?
         if let path = options.shardTimings {
             guard options.shard != nil else {

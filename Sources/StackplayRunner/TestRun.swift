@@ -110,7 +110,8 @@ struct TestRun {
         func makeStream() {
             reported.stream =
                 options.recordsTraces || format == .tap
-                ? nil : ReportStream(format: format, seed: seed, junit: options.junit)
+                ? nil
+                : ReportStream(format: format, seed: seed, junit: options.junit, jsonFile: options.jsonFile)
         }
         func ranAlready(_ test: TestCase) -> TestResult? {
             ranWhole[ByteKey(test.file)].flatMap { $0.test == test ? $0 : nil }
@@ -245,7 +246,7 @@ struct TestRun {
                 ? ([LoneFile.load(scripts[0], runner: runner)], WorkerPool.interruption == 0)
                 : isolated.discover(scripts)
             guard discoveryEnded else {
-                return Interruption.report([], of: 0, junit: options.junit, format: options.format)
+                return Interruption.report([], of: 0, options: options)
             }
             guard begin(discovered) else { return early ?? ExitCode.failure }
             let pending = ranWhole.isEmpty ? chosen : chosen.filter { ranAlready($0) == nil }
@@ -259,12 +260,14 @@ struct TestRun {
             return written && stream.summary.failed == 0 ? ExitCode.success : ExitCode.failure
         }
         guard runEnded else {
-            return Interruption.report(
-                reported.results, of: total, junit: options.junit, format: options.format)
+            return Interruption.report(reported.results, of: total, options: options)
         }
         let (results, tracesWritten) = TraceOutputs(options: options).apply(to: reported.results)
 
-        guard Reporters.report(results, format: format, seed: seed, junit: options.junit) else {
+        guard
+            Reporters.report(
+                results, format: format, seed: seed, junit: options.junit, jsonFile: options.jsonFile)
+        else {
             return ExitCode.failure
         }
         return Summary(results).failed == 0 && tracesWritten ? ExitCode.success : ExitCode.failure

@@ -33,7 +33,8 @@ enum TraceCommands {
 
     /// Writes the SVG of one frame of a trace.
     static func render(_ path: String, at index: Int?, to output: String?) -> Int32 {
-        emit(to: output) { () throws(TraceError) in
+        emit(to: output.map { ReportOutput(flag: "-o", path: $0, kind: .svg) }, reading: [path]) {
+            () throws(TraceError) in
             try TraceSVG.render(try Trace(contentsOf: path), at: index)
         }
     }
@@ -41,7 +42,8 @@ enum TraceCommands {
     /// Writes the trace viewer for `paths`: one test a trace, named by its path. A trace that
     /// does not read is an error naming it, and nothing is written.
     static func view(_ paths: [String], to output: String?) -> Int32 {
-        emit(to: output) { () throws(TraceError) in
+        emit(to: output.map { ReportOutput(flag: "-o", path: $0, kind: .page) }, reading: paths) {
+            () throws(TraceError) in
             var tests: [TraceViewer.Test] = []
             for path in paths {
                 let text: String
@@ -60,12 +62,19 @@ enum TraceCommands {
 
     /// Makes a document and writes it to `output` (named on stderr), else to stdout; an error
     /// making or writing it goes to stderr and exits 1.
-    private static func emit(to output: String?, _ make: () throws(TraceError) -> String) -> Int32 {
+    private static func emit(
+        to output: ReportOutput?, reading inputs: [String], _ make: () throws(TraceError) -> String
+    ) -> Int32 {
+        for input in inputs { ReportOutput.addInput(input, as: "a file it reads") }
+        if let refusal = output?.refusal() {
+            Output.usageError(refusal.message)
+            return ExitCode.usage
+        }
         do {
             let document = try make()
             if let output {
-                try TraceFile.write(document, to: output)
-                Output.err("stackplay: wrote \(output)")
+                try output.write(document)
+                Output.err("stackplay: wrote \(output.path)")
             } else {
                 Output.write(1, document)
             }

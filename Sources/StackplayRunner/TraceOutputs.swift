@@ -78,7 +78,10 @@ struct TraceOutputs {
             try TraceFile.makeDirectory(directory)
             for result in results {
                 for (name, text) in zip(Self.names(result), result.traces) {
-                    try TraceFile.replace("\(directory)/\(name)", with: text)
+                    try ReportOutput(
+                        flag: "--trace", path: "\(directory)/\(name)", kind: .trace, inFolder: true
+                    )
+                    .write(text)
                 }
             }
             return true
@@ -158,7 +161,8 @@ struct TraceOutputs {
                     let svg = "\(directory)/\(names[traces.count - 1].dropLast(".jsonl".count)).svg"
                     do {
                         let picture = try TraceSVG.render(trace, at: nil, issues: result.auditIssues)
-                        try TraceFile.replace(svg, with: picture)
+                        try ReportOutput(flag: "--artifacts", path: svg, kind: .svg, inFolder: true).write(
+                            picture)
                         Output.err("stackplay: wrote \(svg)")
                     } catch let error as TraceFile.Failure {
                         throw error
@@ -169,12 +173,18 @@ struct TraceOutputs {
                 // --mirror: the unmirrored frame and the mirrored one where they part.
                 if result.status == .failed, !result.picture.isEmpty {
                     let stem = Self.name(result, 0).dropLast(".jsonl".count)
-                    try TraceFile.replace("\(directory)/\(stem).mirror.svg", with: result.picture)
+                    try ReportOutput(
+                        flag: "--artifacts", path: "\(directory)/\(stem).mirror.svg", kind: .svg,
+                        inFolder: true
+                    ).write(result.picture)
                     Output.err("stackplay: wrote \(directory)/\(stem).mirror.svg")
                 }
             }
             let page = TraceViewer.html(viewerTests(results, golden: golden))
-            try TraceFile.replace("\(directory)/report.html", with: page)
+            try ReportOutput(
+                flag: "--artifacts", path: "\(directory)/report.html", kind: .page, inFolder: true
+            )
+            .write(page)
             Output.err("stackplay: wrote \(directory)/report.html")
             return true
         } catch {

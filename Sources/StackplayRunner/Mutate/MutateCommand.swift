@@ -49,6 +49,10 @@ enum MutateCommand {
             Output.usageError(error.message)
             return ExitCode.usage
         }
+        if let refusal = ReportOutput.check(options, inputs: options.paths, as: "a Lua script") {
+            Output.usageError(refusal)
+            return ExitCode.usage
+        }
         WorkerPool.installSignalHandlers()
         let passed = runArguments(arguments)
         let started = ChildRuns.now()
@@ -107,10 +111,15 @@ enum MutateCommand {
         let report = MutationReport(
             outcomes: outcomes.compactMap { $0 }, baseline: baseline, plainSeconds: plainSeconds,
             seconds: ChildRuns.now() - started, jobs: jobs)
-        Output.out(report.human)
+        Output.out(options.format == .json ? report.stryker.text : report.human)
         var written = true
-        if let path = options.mutationJSON { written = write(report.stryker.text, to: path) && written }
-        if let path = options.junit { written = write(report.junit, to: path) && written }
+        if let path = options.jsonFile {
+            written = ReportOutput(flag: "--json", path: path, kind: .mutationJSON).written(
+                report.stryker.text)
+        }
+        if let path = options.junit {
+            written = ReportOutput(flag: "--junit", path: path, kind: .junit).written(report.junit) && written
+        }
         guard written else { return ExitCode.failure }
         if let directory = options.suggestDirectory {
             guard
@@ -212,7 +221,7 @@ enum MutateCommand {
                 }
                 continue
             }
-            if !argument.contains("=") { _ = rest.popFirst() }
+            if !argument.contains("="), case .value = Options.specs[name]?.argument { _ = rest.popFirst() }
         }
         return kept
     }
@@ -264,16 +273,4 @@ enum MutateCommand {
 
     static func firstLine(_ text: String) -> String { String(text.prefix { $0 != "\n" }) }
 
-    private static func write(_ text: String, to path: String) -> Bool {
-        do {
-            if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-                try TraceFile.makeDirectory(String(path[..<slash]))
-            }
-            try TraceFile.write(text, to: path)
-            return true
-        } catch {
-            Output.err("stackplay: \(error.message)")
-            return false
-        }
-    }
 }

@@ -1,0 +1,267 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// Issue 40 (hostile inputs, round three) and issue 35's "reports never clobber", through the
+// built binary: each test plays the attack as the issue tells it.
+
+/// Runs `script` with `/bin/sh -c` in `folder`, `$SP` the built stackplay, stopped after `timeout`
+/// seconds (a run that blocks fails its test instead of hanging the suite).
+func shell(_ script: String, in folder: URL, timeout: Double = 60) throws -> Run {
+    var environment = ProcessInfo.processInfo.environment.filter { $0.key != "CI" }
+    environment["SP"] = stackplayBinary().path
+    return try Spawned.start("/bin/sh", ["-c", script], in: folder.path, environment: environment)
+        .finish(timeout: timeout)
+}
+
+/// The bytes of the file at `path`, nil when there is none.
+func bytes(_ path: URL) -> Data? { FileManager.default.contents(atPath: path.path) }
+
+/// A trace stackplay recorded (the fixtures').
+let fixtureTrace = "\(packageRoot.path)/\(fixtures)/traces/v1/wallet-session.jsonl"
+
+let passingScript = "test(\"a\", function() expect(1):to_equal(1) end)\n"
+
+/// 200 tests that print a line each: a report larger than a pipe holds.
+let largeScript = """
+    for i = 1, 400 do
+      test("t" .. i, function() print(string.rep("x", 200)) expect(i):to_equal(i) end)
+    end
+
+    """
+
+@Suite struct ReportsNeverClobber {
+    @Test func `--junit pointed at a script is a usage error naming it, and the script is unchanged`() throws
+    {
+        let folder = try temporaryFolder(["m3_dt.lua": passingScript, "m1_runtime_typos.lua": passingScript])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = bytes(folder.appendingPathComponent("m3_dt.lua"))
+        let run = try stackplay(arguments: ["--junit", "m3_dt.lua", "m1_runtime_typos.lua"], in: folder)
+        #expect(run.status == 64)
+        #expect(run.stdout == "")
+        #expect(run.stderr.contains("--junit m3_dt.lua would overwrite a Lua script"))
+        #expect(bytes(folder.appendingPathComponent("m3_dt.lua")) == before)
+    }
+
+    @Test func `every report flag refuses a script, the config and a file stackplay did not write`() throws {
+        let folder = try temporaryFolder([
+            "x.lua": passingScript, "notes.txt": "mine\n", ".stackplay.lua": "return {}\n",
+            "helpers/util.lua": "return {}\n", "site/report.html": "<html>my page</html>\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cases: [([String], String)] = [
+            (
+                ["--junit", "notes.txt", "x.lua"],
+                "--junit notes.txt would overwrite a file that is not a JUnit report"
+            ),
+            (["--json=x.lua", "x.lua"], "--json x.lua would overwrite a Lua script"),
+            (["--json=.stackplay.lua", "x.lua"], "--json .stackplay.lua would overwrite the config file"),
+            (
+                ["--junit", "helpers/util.lua", "x.lua"],
+                "--junit helpers/util.lua would overwrite a Lua script"
+            ),
+            (
+                ["--artifacts", "site", "x.lua"],
+                "--artifacts site/report.html would overwrite a file that is not a report page"
+            ),
+            (["mutate", "--junit", "x.lua", "x.lua"], "--junit x.lua would overwrite a Lua script"),
+            (["mutate", "--json=notes.txt", "x.lua"], "--json notes.txt would overwrite a file that is not"),
+        ]
+        for (arguments, message) in cases {
+            let before = (
+                bytes(folder.appendingPathComponent("x.lua")),
+                bytes(folder.appendingPathComponent("notes.txt"))
+            )
+            let run = try stackplay(arguments: arguments, in: folder)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+            #expect(bytes(folder.appendingPathComponent("x.lua")) == before.0)
+            #expect(bytes(folder.appendingPathComponent("notes.txt")) == before.1)
+        }
+    }
+
+    @Test
+    func `a report of the same kind stackplay wrote is written again; --json=FILE keeps stdout's report`()
+        throws
+    {
+        let folder = try temporaryFolder(["x.lua": passingScript])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for _ in 0..<2 {
+            let run = try stackplay(arguments: ["--junit", "r.xml", "--json=r.json", "x.lua"], in: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("1 passed, 0 failed"))
+        }
+        let json = String(decoding: bytes(folder.appendingPathComponent("r.json")) ?? Data(), as: UTF8.self)
+        #expect(json.hasPrefix("{\"format_version\":1,"))
+        // the JSON report goes to merge as before
+        let merged = try stackplay(arguments: ["merge", "r.json", "--junit", "r.xml"], in: folder)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        // merge never writes over a report it reads
+        let clobber = try stackplay(arguments: ["merge", "r.json", "--json=r.json"], in: folder)
+        #expect(clobber.status == 64)
+        #expect(clobber.stderr.contains("--json r.json would overwrite a report merge reads"))
+    }
+
+    @Test func `--json FILE with a space is refused with the one spelling, in run and mutate`() throws {
+        let folder = try temporaryFolder(["x.lua": passingScript])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for arguments in [["--json", "out.json", "x.lua"], ["mutate", "--json", "out.json", "x.lua"]] {
+            let run = try stackplay(arguments: arguments, in: folder)
+            #expect(run.status == 64)
+            #expect(run.stderr.contains("--json writes to stdout; to write out.json, give --json=out.json"))
+            #expect(bytes(folder.appendingPathComponent("out.json")) == nil)
+        }
+    }
+
+    @Test func `render -o and view -o refuse the trace they read and a script`() throws {
+        let folder = try temporaryFolder(["x.lua": passingScript])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(
+            atPath: fixtureTrace, toPath: folder.appendingPathComponent("t.jsonl").path)
+        for arguments in [["render", "t.jsonl", "-o", "x.lua"], ["view", "t.jsonl", "-o", "t.jsonl"]] {
+            let before = bytes(folder.appendingPathComponent(arguments.last!))
+            let run = try stackplay(arguments: arguments, in: folder)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("would overwrite"))
+            #expect(bytes(folder.appendingPathComponent(arguments.last!)) == before)
+        }
+    }
+
+    @Test func `a file in --trace's folder that is not a trace is never replaced`() throws {
+        let folder = try temporaryFolder(["x.lua": "test(\"a\", function() stackplay.screen {} end)\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try stackplay(arguments: ["--trace", "out", "x.lua"], in: folder)
+        #expect(first.status == 0, "\(first.stderr)")
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path)
+                .first)
+        let path = folder.appendingPathComponent("out/\(name)")
+        try "precious\n".write(to: path, atomically: true, encoding: .utf8)
+        let second = try stackplay(arguments: ["--trace", "out", "x.lua"], in: folder)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("would overwrite a file that is not a trace stackplay wrote"))
+        #expect(bytes(path) == Data("precious\n".utf8))
+    }
+}
+
+@Suite struct EveryOutputErrorIsAnError {
+    @Test(arguments: [[String](), ["--tap"], ["--json"]])
+    func `a report written to a full disk exits 1 and says so`(_ format: [String]) throws {
+        let folder = try temporaryFolder(["x.lua": passingScript])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try shell("\"$SP\" \(format.joined(separator: " ")) x.lua > /dev/full", in: folder)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("stackplay: cannot write to stdout: No space left on device"))
+    }
+
+    @Test func `a closed stdout and a reader that went away (EPIPE) fail the run`() throws {
+        let folder = try temporaryFolder(["x.lua": passingScript, "big.lua": largeScript])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let closed = try shell("\"$SP\" x.lua >&-", in: folder)
+        #expect(closed.status == 1)
+        #expect(closed.stderr.contains("cannot write to stdout: Bad file descriptor"))
+        let gone = try shell("(\"$SP\" --json big.lua; echo \"rc=$?\" >&2) | (exec 0<&-; true)", in: folder)
+        #expect(gone.stderr.contains("cannot write to stdout: Broken pipe"), "\(gone.stderr)")
+        #expect(gone.stderr.contains("rc=1"))
+    }
+
+    @Test func `a FIFO with no reader is refused, never waited on`() throws {
+        let folder = try temporaryFolder(["x.lua": passingScript])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for command in ["\"$SP\" --junit f x.lua", "\"$SP\" render '\(fixtureTrace)' -o f"] {
+            let run = try shell("mkfifo f; \(command); echo \"rc=$?\"; rm f", in: folder, timeout: 30)
+            #expect(run.status == 0, "\(command) blocked")
+            #expect(run.stdout.contains("rc=1"), "\(command): \(run.stdout)")
+            #expect(run.stderr.contains("cannot write f: it is a FIFO with no reader"))
+        }
+    }
+
+    @Test(arguments: [("TERM", 143), ("INT", 130)])
+    func `a signal ends a run writing to a reader that does not read`(_ signal: String, _ code: Int) throws {
+        let folder = try temporaryFolder(["big.lua": largeScript])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // `exec 3<>f` holds the FIFO open for reading and never reads: the writes fill it, then wait.
+        for output in ["--junit f big.lua >/dev/null", "--json big.lua >f"] {
+            let run = try shell(
+                """
+                mkfifo f; exec 3<>f
+                "$SP" \(output) & pid=$!
+                sleep 3; kill -\(signal) $pid; wait $pid; echo "rc=$?"
+                """, in: folder, timeout: 40)
+            #expect(run.stdout.contains("rc=\(code)"), "\(output): \(run.stdout) \(run.stderr)")
+        }
+    }
+}
+
+@Suite struct ConfigTrustBoundary {
+    @Test func `another user's config in a parent folder is not obeyed, and stderr says so`() throws {
+        guard geteuid() == 0 else { return }  // running as another user needs root
+        let folder = try temporaryFolder([
+            ".stackplay.lua": "return { junit = \"precious.txt\" }\n", "mine/x.lua": passingScript,
+            "mine/precious.txt": "keep\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try shell(
+            """
+            chmod 755 . && chown -R nobody mine && cd mine && \
+            setpriv --reuid=nobody --regid=nogroup --clear-groups "$SP" x.lua
+            """, in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(bytes(folder.appendingPathComponent("mine/precious.txt")) == Data("keep\n".utf8))
+        #expect(run.stderr.contains("not reading \(folder.resolvingSymlinksInPath().path)/.stackplay.lua"))
+        #expect(run.stderr.contains("is owned by root (uid 0), not by nobody (uid 65534)"))
+    }
+
+    @Test(arguments: ["ln -s missing.lua .stackplay.lua", "mkdir .stackplay.lua", "mkfifo .stackplay.lua"])
+    func `a config that is there but cannot be read is an error, never passed over`(_ make: String) throws {
+        let folder = try temporaryFolder([
+            ".stackplay.lua": "return { seed = 7 }\n", "sub/x.lua": passingScript,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try shell("cd sub && \(make) && \"$SP\" x.lua", in: folder, timeout: 30)
+        #expect(run.status == 64, "\(make): \(run.stderr)")
+        #expect(run.stdout == "")
+        #expect(run.stderr.contains("sub/.stackplay.lua: "), "\(run.stderr)")
+    }
+}
+
+@Suite struct StringHashSeed {
+    /// 3,000 tables that mix string keys with integer keys and holes: the border `#t` of each
+    /// depends on where the string keys land, so on the string hash's seed (with Debian's Lua,
+    /// seeded from the clock and addresses, six runs gave six outputs).
+    static let borders = """
+        test("borders", function()
+          local out = {}
+          for seed = 1, 3000 do
+            math.randomseed(seed)
+            local t = {}
+            for j = 1, math.random(1, 12) do t["s" .. j] = j end
+            for _ = 1, math.random(5, 40) do
+              local k = math.random(1, 48)
+              if math.random() < 0.8 then t[k] = true else t[k] = nil end
+            end
+            out[#out + 1] = #t
+          end
+          print(table.concat(out, ","))
+        end)
+
+        """
+
+    @Test func `the border of tables with holes is the same in every fresh process and state mode`() throws {
+        let folder = try temporaryFolder(["t.lua": Self.borders])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var outputs: Set<String> = []
+        for environment in [[:], ["STACKPLAY_FRESH_STATES": "1"]] {
+            for _ in 0..<3 {
+                let run = try stackplay(arguments: ["--json", "t.lua"], in: folder, environment: environment)
+                #expect(run.status == 0, "\(run.stderr)")
+                let output = try #require(run.stdout.range(of: "\"output\":\"")).upperBound
+                outputs.insert(String(run.stdout[output...].prefix { $0 != "\"" }))
+            }
+        }
+        #expect(outputs.count == 1, "\(outputs.count) different outputs in 6 processes")
+    }
+}
