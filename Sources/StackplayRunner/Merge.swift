@@ -61,7 +61,8 @@ enum Merge {
             results, format: options.format ?? .human, seed: seed, junit: options.junit,
             jsonFile: options.jsonFile)
         if let directory = options.artifactsDirectory {
-            written = TraceOutputs.writeArtifacts(results, in: directory, golden: nil) && written
+            written =
+                TraceOutputs.writeArtifacts(results, in: directory, golden: nil, scripts: false) && written
         }
         return Summary(results).failed == 0 && written ? ExitCode.success : ExitCode.failure
     }

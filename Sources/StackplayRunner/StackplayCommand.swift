@@ -48,7 +48,7 @@ public enum StackplayCommand {
             }
             return TraceCommands.render(options.paths[0], at: options.at, to: options.outputFile)
         case .view:
-            guard !options.paths.isEmpty else {
+            guard options.paths.contains(where: { !$0.hasSuffix(".lua") }) else {
                 Output.usageError("view needs at least one trace")
                 return ExitCode.usage
             }

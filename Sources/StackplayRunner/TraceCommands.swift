@@ -41,11 +41,14 @@ enum TraceCommands {
 
     /// Writes the trace viewer for `paths`: one test a trace, named by its path. A trace that
     /// does not read is an error naming it, and nothing is written.
+    /// The scripts among `paths` (`.lua`) are not traces: a trace's source pane shows the one its
+    /// actions name, and no other file.
     static func view(_ paths: [String], to output: String?) -> Int32 {
-        emit(to: output.map { ReportOutput(flag: "-o", path: $0, kind: .page) }, reading: paths) {
+        let scripts = paths.filter { $0.hasSuffix(".lua") }.compactMap(TraceFile.realPath)
+        return emit(to: output.map { ReportOutput(flag: "-o", path: $0, kind: .page) }, reading: paths) {
             () throws(TraceError) in
             var tests: [TraceViewer.Test] = []
-            for path in paths {
+            for path in paths where !path.hasSuffix(".lua") {
                 let text: String
                 do throws(TraceFile.Failure) { text = try TraceFile.read(path) } catch {
                     throw TraceError(file: path, line: 0, message: error.message)
@@ -54,7 +57,9 @@ enum TraceCommands {
                 tests.append(
                     TraceViewer.Test(
                         name: path, status: .trace, screens: [.init(name: path, trace: text)],
-                        sources: TraceViewer.sources(of: [text])))
+                        sources: TraceViewer.sources(of: [text]) { file in
+                            TraceFile.realPath(file).map(scripts.contains) ?? false
+                        }))
             }
             return TraceViewer.html(tests, title: "stackplay view")
         }

@@ -118,12 +118,14 @@ struct TraceOutputs {
     }
 
     private func artifacts(_ results: [TestResult], in directory: String) -> Bool {
-        Self.writeArtifacts(results, in: directory, golden: options.goldenDirectory)
+        Self.writeArtifacts(results, in: directory, golden: options.goldenDirectory, scripts: true)
     }
 
     /// The viewer's tests for `results`: each screen's trace, and for a failed test its golden
-    /// trace from `golden` when that folder holds one (a passing test's equals its trace).
-    static func viewerTests(_ results: [TestResult], golden: String?) -> [TraceViewer.Test] {
+    /// trace from `golden` when that folder holds one (a passing test's equals its trace). With
+    /// `scripts`, each test's script and the modules under its root that its actions name, which
+    /// the run read; without (`merge`: reports name the files), no script text.
+    static func viewerTests(_ results: [TestResult], golden: String?, scripts: Bool) -> [TraceViewer.Test] {
         results.map { result in
             let screens = zip(names(result), result.traces).map { name, text in
                 TraceViewer.Screen(
@@ -136,12 +138,18 @@ struct TraceOutputs {
             return TraceViewer.Test(
                 name: result.test.fullName, status: .result(result.status), seconds: result.seconds,
                 message: result.message, screens: screens, output: result.output,
-                sources: TraceViewer.sources(of: result.traces, script: result.test.file))
+                sources: scripts
+                    ? TraceViewer.sources(of: result.traces, script: result.test.file) { file in
+                        TraceViewer.isModule(
+                            file, under: result.test.root ?? Discovery.folder(of: result.test.file))
+                    } : [:])
         }
     }
 
     /// An SVG of each failure's last frame, and `report.html`, the trace viewer of the run.
-    static func writeArtifacts(_ results: [TestResult], in directory: String, golden: String?) -> Bool {
+    static func writeArtifacts(_ results: [TestResult], in directory: String, golden: String?, scripts: Bool)
+        -> Bool
+    {
         do {
             try TraceFile.makeDirectory(directory)
             for result in results where result.status == .failed {
@@ -180,7 +188,7 @@ struct TraceOutputs {
                     Output.err("stackplay: wrote \(directory)/\(stem).mirror.svg")
                 }
             }
-            let page = TraceViewer.html(viewerTests(results, golden: golden))
+            let page = TraceViewer.html(viewerTests(results, golden: golden, scripts: scripts))
             try ReportOutput(
                 flag: "--artifacts", path: "\(directory)/report.html", kind: .page, inFolder: true
             )

@@ -265,3 +265,83 @@ let largeScript = """
         #expect(outputs.count == 1, "\(outputs.count) different outputs in 6 processes")
     }
 }
+
+@Suite struct NoFileSmuggledIntoAPage {
+    static let secret = "SECRET-do-not-share-4c1f"
+
+    /// A golden trace of the fixtures with every action's `file` set to `path`.
+    static func crafted(naming path: String) throws -> String {
+        let golden = "\(packageRoot.path)/\(fixtures)/traces/golden"
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: golden).sorted().first)
+        let text = try String(contentsOfFile: "\(golden)/\(name)", encoding: .utf8)
+        return text.replacingOccurrences(
+            of: "\"file\":\"\(fixtures)/traces/session.lua\"", with: "\"file\":\"\(path)\"")
+    }
+
+    @Test func `view embeds no file a crafted trace names, only the scripts given`() throws {
+        let folder = try temporaryFolder([
+            "secret.txt": Self.secret + "\n", "s.lua": "-- \(Self.secret) in a script\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let secret = folder.appendingPathComponent("secret.txt").path
+        try Self.crafted(naming: secret).write(
+            to: folder.appendingPathComponent("t.jsonl"), atomically: true, encoding: .utf8)
+        let run = try stackplay(arguments: ["view", "t.jsonl", "-o", "page.html"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = try String(contentsOf: folder.appendingPathComponent("page.html"), encoding: .utf8)
+        #expect(page.contains("\"sources\":{}"))
+        // a script the trace names is embedded only when it is given
+        try Self.crafted(naming: "s.lua").write(
+            to: folder.appendingPathComponent("u.jsonl"), atomically: true, encoding: .utf8)
+        let without = try stackplay(arguments: ["view", "u.jsonl"], in: folder)
+        #expect(without.stdout.contains("\"sources\":{}"))
+        let with = try stackplay(arguments: ["view", "u.jsonl", "s.lua"], in: folder)
+        #expect(with.stdout.contains("\"sources\":{\"s.lua\":\"s0\"}"))
+    }
+
+    @Test func `merge --artifacts embeds no file a shard report names`() throws {
+        let folder = try temporaryFolder([
+            "secret.txt": Self.secret + "\n",
+            "x.lua": "test(\"a\", function() stackplay.screen {} expect(1):to_equal(2) end)\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shard = try stackplay(arguments: ["--json", "--trace", "t", "x.lua"], in: folder)
+        #expect(shard.status == 1)
+        // the report's test now says its file is the secret
+        let report = shard.stdout.replacingOccurrences(
+            of: "\"file\":\"x.lua\"", with: "\"file\":\"secret.txt\"")
+        #expect(report != shard.stdout)
+        try report.write(to: folder.appendingPathComponent("shard.json"), atomically: true, encoding: .utf8)
+        let merged = try stackplay(arguments: ["merge", "shard.json", "--artifacts", "out"], in: folder)
+        #expect(merged.status == 1, "\(merged.stderr)")
+        let page = try String(contentsOf: folder.appendingPathComponent("out/report.html"), encoding: .utf8)
+        #expect(page.contains("\"sources\":{}"))
+    }
+
+    @Test func `a run's page embeds its script and modules under its root, not a chunk named after a file`()
+        throws
+    {
+        let folder = try temporaryFolder([
+            "secret.txt": Self.secret + "\n",
+            "helpers/moves.lua": "return function(s) s:tap(195, 300) end\n",
+            "x.lua": """
+            local moves = require "helpers.moves"
+            test("a", function()
+              local screen = stackplay.screen {}
+              screen:wallet_card_stack { items = { "a", "b" } }
+              moves(screen)
+              load("local s = ...; s:tap(195, 300)", "@secret.txt")(screen)
+              expect(1):to_equal(2)
+            end)
+
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay(arguments: ["--artifacts", "out", "x.lua"], in: folder)
+        #expect(run.status == 1, "\(run.stderr)")
+        let page = try String(contentsOf: folder.appendingPathComponent("out/report.html"), encoding: .utf8)
+        #expect(page.contains("\"x.lua\":\"s"), "the script is embedded")
+        #expect(page.contains("helpers/moves.lua\":\"s"), "its module is embedded")
+        #expect(!page.contains("secret.txt\":\"s"), "a chunk named after a file is not")
+    }
+}
