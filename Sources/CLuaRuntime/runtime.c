@@ -218,7 +218,15 @@ static void *stackplay_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         stackplay_trip(g, NULL, STACKPLAY_STOP_MEMORY);
     }
     void *block = stackplay_block_realloc(g, ptr, old, nsize);
-    if (block) g->used = g->used - old + nsize;
+    if (block) {
+        g->used = g->used - old + nsize;
+    } else if (g->exempt == 0 && !g->tripped) {
+        // Within the budget but no room for the block (an arena whose small blocks of other sizes
+        // hold it): a memory stop all the same, with the script's line, never a bare error.
+        snprintf(g->memory_text, sizeof g->memory_text,
+                 "stopped: no room for %zu more bytes of memory (%zu MiB in use)", nsize, (g->used + g->charged) >> 20);
+        stackplay_trip(g, ptr == NULL ? g->main : NULL, STACKPLAY_STOP_MEMORY);
+    }
     return block;
 }
 

@@ -345,3 +345,64 @@ let largeScript = """
         #expect(!page.contains("secret.txt\":\"s"), "a chunk named after a file is not")
     }
 }
+
+@Suite struct ArenaReturnsMemory {
+    /// 40 phases, each holding ~24 MiB of strings of one size (a size class of its own) and then
+    /// dropping them: the arena kept every class's blocks, used up its 512 MiB reserve at the 21st
+    /// phase and failed with `(error object is a nil value: nil)`; a fresh state passed.
+    static let phases = """
+        test("phases of different sizes", function()
+          for phase = 1, 40 do
+            local size = 1000 + phase * 1537
+            local keep = {}
+            for i = 1, (24 << 20) // size do
+              keep[i] = string.rep(string.char(65 + phase % 26), size - 8) .. string.format("%08d", i)
+            end
+            keep = nil
+            collectgarbage()
+          end
+          expect(true):to_be_truthy()
+        end)
+
+        """
+
+    @Test func `a test within its budget never fails for fragmentation of the arena`() throws {
+        let folder = try temporaryFolder(["f.lua": Self.phases])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay(arguments: ["--memory-budget", "64", "--jobs", "1", "f.lua"], in: folder)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("1 passed, 0 failed"))
+    }
+
+    @Test func `a matrix of more variants than 8 keeps a state for each`() throws {
+        let script = """
+            for i = 1, 20 do
+              test("t" .. i, function()
+                local screen = stackplay.screen {}
+                screen:wallet_card_stack { items = { "a", "b", "c" } }
+                screen:tap(195, 300)
+                screen:settle()
+                expect(true):to_be_truthy()
+              end)
+            end
+
+            """
+        let folder = try temporaryFolder(["m.lua": script])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func seconds(_ widths: Int) throws -> Double {
+            let matrix = "width=" + (0..<widths).map { String(300 + 10 * $0) }.joined(separator: ",")
+            var best = Double.infinity
+            for _ in 0..<2 {
+                let start = Date()
+                let run = try stackplay(arguments: ["--jobs", "1", "--matrix", matrix, "m.lua"], in: folder)
+                #expect(run.status == 0, "\(run.stderr)")
+                best = min(best, Date().timeIntervalSince(start))
+            }
+            return best
+        }
+        // 8 variants fit the cache as it was; the 9th made a state again for every test (3.8x)
+        let eight = try seconds(8)
+        let twelve = try seconds(12)
+        #expect(twelve < eight * 2.5, "12 variants took \(twelve) s, 8 took \(eight) s")
+    }
+}
