@@ -256,8 +256,10 @@ static lua_State *stackplay_newstate_in(stackplay_arena *arena, size_t limit, do
     lua_State *L = lua_newstate(stackplay_alloc, g);
     if (!L) { stackplay_pool_free_all(g->pool); free(g); return NULL; }
     // Before anything else: the string hash's seed is fixed (seed.c), so that nothing a script
-    // reaches (`#t`, stock `next`) depends on the clock or addresses.
-    g->hash_seed_fixed = stackplay_fix_hash_seed(L, stackplay_alloc, g);
+    // reaches (`#t`, stock `next`) depends on the clock or addresses. STACKPLAY_RANDOM_HASH_SEED=1
+    // keeps Lua's own seed (to see what `--repeat` finds across processes; docs/sandbox.md).
+    const char *random_seed = getenv("STACKPLAY_RANDOM_HASH_SEED");
+    if (!random_seed || strcmp(random_seed, "1") != 0) g->hash_seed_fixed = stackplay_fix_hash_seed(L, stackplay_alloc, g);
     *(stackplay_guard **)lua_getextraspace(L) = g;
     g->main = L;
     lua_atpanic(L, stackplay_panic);

@@ -169,8 +169,9 @@ extension Options {
         OptionSpec(
             "--repeat", value: "N", commands: [.run],
             help: """
-                run every test N times, each from a fresh start, and fail a test
-                whose outcome, output or trace differs between runs
+                run every test N times, each from a fresh start, then once more
+                in another process, and fail a test whose outcome, output or
+                trace differs between runs
                 """,
             number: .whole(1...1_000_000)
         ) { options, count in options.repeats = count },

@@ -134,6 +134,8 @@ struct Options {
     var exploreSteps: Int?
     var exploreSeconds: Double?
     var exploreOut: String?
+    /// The command line as given (`--repeat` runs the tests again in another process with it).
+    var arguments: [String] = []
 
     /// Whether the run records traces.
     var recordsTraces: Bool { traceDirectory != nil || goldenDirectory != nil || artifactsDirectory != nil }
@@ -263,6 +265,7 @@ struct Options {
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
+        options.arguments = arguments
         if let ci = getenv("CI"), ci.pointee != 0 { options.ci = true }
         var rest = arguments[...]
         switch rest.first {

@@ -108,8 +108,9 @@ struct TestRun {
             Output.err("stackplay: every test runs in a fresh Lua state (\(reason))")
         }
         func makeStream() {
+            // --repeat compares the results with another process's before reporting them
             reported.stream =
-                options.recordsTraces || format == .tap
+                options.recordsTraces || format == .tap || options.repeats > 1
                 ? nil
                 : ReportStream(format: format, seed: seed, junit: options.junit, jsonFile: options.jsonFile)
         }
@@ -262,7 +263,14 @@ struct TestRun {
         guard runEnded else {
             return Interruption.report(reported.results, of: total, options: options)
         }
-        let (results, tracesWritten) = TraceOutputs(options: options).apply(to: reported.results)
+        var ran = reported.results
+        if options.repeats > 1 {
+            guard let compared = RepeatElsewhere.compare(ran, options: options, seed: seed) else {
+                return Interruption.report(ran, of: total, options: options)
+            }
+            ran = compared
+        }
+        let (results, tracesWritten) = TraceOutputs(options: options).apply(to: ran)
 
         guard
             Reporters.report(

@@ -264,6 +264,25 @@ let largeScript = """
         }
         #expect(outputs.count == 1, "\(outputs.count) different outputs in 6 processes")
     }
+
+    @Test func `--repeat compares the runs with a run in another process, which sees a per-process seed`()
+        throws
+    {
+        let folder = try temporaryFolder(["t.lua": Self.borders])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixed = try stackplay(arguments: ["--repeat", "3", "--junit", "j.xml", "t.lua"], in: folder)
+        #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)")
+        #expect(fixed.stdout.contains("1 passed, 0 failed"))
+        // Lua's own seed (as Debian builds it): the repeats in one process agree, the other
+        // process's run does not, and --repeat says so.
+        let seeded = try stackplay(
+            arguments: ["--repeat", "3", "t.lua"], in: folder,
+            environment: ["STACKPLAY_RANDOM_HASH_SEED": "1"])
+        #expect(seeded.status == 1)
+        #expect(
+            seeded.stderr.contains(
+                "t.lua:1: flaky: a run in another process differs from this one: the output"))
+    }
 }
 
 @Suite struct NoFileSmuggledIntoAPage {

@@ -201,7 +201,7 @@ enum MutateCommand {
     }
 
     /// The command line of each run: `mutate`'s own flags (and their values) taken out.
-    static func runArguments(_ arguments: [String]) -> [String] {
+    static func runArguments(_ arguments: [String], dropping ownFlags: Set<String> = ownFlags) -> [String] {
         var rest = arguments.first == "mutate" ? arguments.dropFirst() : arguments[...]
         var kept: [String] = []
         var onlyPaths = false
