@@ -113,7 +113,8 @@ enum ExploreCommand {
         var finished: [(script: String, exploration: String, passed: Bool, files: [String])] = []
         for (index, job) in jobs.enumerated() {
             if let answer = answers[index], let status = answer.first {
-                Output.out(String(decoding: answer.dropFirst(), as: UTF8.self))
+                // a name's escape sequences shown, never sent to the terminal
+                Output.out(terminalSafe(String(decoding: answer.dropFirst(), as: UTF8.self), newlines: true))
                 if status == 1 { passed += 1 } else { failed += 1 }
                 // What a failure wrote (a setup that failed wrote nothing).
                 let files = ["\(job.fileName).lua", "\(job.fileName).jsonl"].filter {
@@ -121,7 +122,10 @@ enum ExploreCommand {
                 }
                 finished.append((job.script.path, job.name, status == 1, files))
             } else {
-                Output.out("  FAIL \(job.name) (\(job.script.path)): \(crashed[index] ?? "did not finish")")
+                Output.out(
+                    terminalSafe(
+                        "  FAIL \(job.name) (\(job.script.path)): \(crashed[index] ?? "did not finish")",
+                        newlines: true))
                 failed += 1
             }
         }

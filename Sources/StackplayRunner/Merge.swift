@@ -39,6 +39,16 @@ enum Merge {
                 let text: String
                 do { text = try TraceFile.read(path) } catch { throw Malformed(description: error.message) }
                 let report = try read(text, path: path)
+                // One test listed twice in one report (an edited or concatenated report) would
+                // count twice too.
+                var listed: Set<ByteKey> = []
+                for result in report.results
+                where !listed.insert(ByteKey(result.test.file + "\u{0}" + result.test.fullName)).inserted {
+                    throw Malformed(
+                        description:
+                            "\(path): test '\(terminalSafe(result.test.fullName))' is listed twice: a "
+                            + "report lists each test once (its counts would be wrong)")
+                }
                 for result in report.results {
                     let key = ByteKey(result.test.file + "\u{0}" + result.test.name)
                     if let first = seen[key], first != number {

@@ -177,9 +177,11 @@ struct TestRun {
             if options.list {
                 for test in chosen {
                     let tags = test.tags.isEmpty ? "" : " [" + test.tags.joined(separator: ", ") + "]"
-                    Output.out(test.fullName + tags + (test.skipped ? " (skipped)" : ""))
+                    Output.out(terminalSafe(test.fullName + tags) + (test.skipped ? " (skipped)" : ""))
                 }
-                for (failed, _) in broken { Output.out(failed.test.fullName + " (does not load)") }
+                for (failed, _) in broken {
+                    Output.out(terminalSafe(failed.test.fullName) + " (does not load)")
+                }
                 early = broken.isEmpty ? ExitCode.success : ExitCode.failure
                 return false
             }

@@ -425,3 +425,50 @@ let largeScript = """
         #expect(twelve < eight * 2.5, "12 variants took \(twelve) s, 8 took \(eight) s")
     }
 }
+
+@Suite struct RoundThreeSmallerFindings {
+    @Test func `merge refuses one test listed twice in one report`() throws {
+        let folder = try temporaryFolder(["x.lua": passingScript])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shard = try stackplay(arguments: ["--json", "x.lua"], in: folder)
+        let start = try #require(shard.stdout.range(of: "\"tests\":[")).upperBound
+        let end = try #require(shard.stdout.range(of: "],\"passed\"")).lowerBound
+        let tests = String(shard.stdout[start..<end])
+        let doubled = shard.stdout.replacingCharacters(in: start..<end, with: tests + "," + tests)
+        try doubled.write(to: folder.appendingPathComponent("r.json"), atomically: true, encoding: .utf8)
+        let merged = try stackplay(arguments: ["merge", "r.json"], in: folder)
+        #expect(merged.status == 1)
+        #expect(merged.stderr.contains("r.json: test 'x.lua: a' is listed twice"), "\(merged.stderr)")
+    }
+
+    @Test func `two tests of 1e308 s make a merged JUnit suite of the largest time, not 0`() throws {
+        let folder = try temporaryFolder([
+            "x.lua": passingScript + "test(\"b\", function() expect(1):to_equal(1) end)\n"
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shard = try stackplay(arguments: ["--json", "x.lua"], in: folder)
+        let slow = shard.stdout.replacing(/"seconds":[0-9.e+-]+/, with: "\"seconds\":1e308")
+        try slow.write(to: folder.appendingPathComponent("r.json"), atomically: true, encoding: .utf8)
+        let merged = try stackplay(arguments: ["merge", "r.json", "--junit", "j.xml"], in: folder)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let xml = try String(contentsOf: folder.appendingPathComponent("j.xml"), encoding: .utf8)
+        #expect(xml.contains("time=\"1.7976931348623157e+308\""), "\(xml)")
+        #expect(!xml.contains("time=\"0.0\""))
+    }
+
+    @Test func `--list shows a name's escape sequences instead of sending them`() throws {
+        let run = try runScript("test(\"clear\\27[2J\\27]0;title\\7\", function() end)\n", ["--list"])
+        #expect(run.status == 0)
+        #expect(!run.stdout.contains("\u{1B}"))
+        #expect(run.stdout.contains("clear\\u{1B}[2J\\u{1B}]0;title\\u{7}"), "\(run.stdout)")
+    }
+
+    @Test func `a matrix past 4096 variants is a usage error naming its sizes`() throws {
+        let widths = (300..<400).map(String.init).joined(separator: ",")
+        let heights = (600..<700).map(String.init).joined(separator: ",")
+        let run = try runScript(
+            passingScript, ["--matrix", "width=" + widths, "--matrix", "height=" + heights])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("the matrix would run every test 100 × 100 times; at most 4096 variants"))
+    }
+}
