@@ -472,3 +472,50 @@ let largeScript = """
         #expect(run.stderr.contains("the matrix would run every test 100 × 100 times; at most 4096 variants"))
     }
 }
+
+@Suite struct MutateVerdicts {
+    static let stack = """
+        local function stack()
+          local screen = stackplay.screen { width = 390, height = 844 }
+          return screen, screen:notification_stack {
+            items = { "messages", "calendar", "mail" }, card_height = 70, dismissible = true,
+            expanded = true, x = 16, y = 180, width = 358,
+          }
+        end
+
+        """
+
+    @Test func `an only() left in fails the unmutated run instead of killing every mutant`() throws {
+        let folder = try temporaryFolder([
+            "o.lua": Self.stack + """
+                only("checks nothing", function() local screen, s = stack() s:drag("mail", { x = -100 }) end)
+                test("another", function() end)
+
+                """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay(
+            arguments: ["mutate", "o.lua", "--mutants", "N13.strict", "--min-score", "100"], in: folder)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("the suite fails without a mutant"), "\(run.stdout)\(run.stderr)")
+    }
+
+    @Test func `a test that only errors under a mutant is no verdict, and the score leaves it out`() throws {
+        let folder = try temporaryFolder([
+            "e.lua": Self.stack + """
+                test("errors", function()
+                  local screen, s = stack()
+                  s:drag("calendar", { x = -100 }); screen:settle()
+                  if #s:ids() == 2 then error("boom") end
+                end)
+
+                """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay(
+            arguments: ["mutate", "e.lua", "--mutants", "N13.threshold-", "--min-score", "100"], in: folder)
+        #expect(run.stdout.contains("0 killed, 0 survived, 0 timed out, 1 runtime errors"), "\(run.stdout)")
+        #expect(run.stdout.contains("mutation score: 0%"), "\(run.stdout)")
+        #expect(run.status == 1)
+    }
+}

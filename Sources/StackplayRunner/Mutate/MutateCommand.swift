@@ -62,7 +62,8 @@ enum MutateCommand {
         var baselineProblem: String?
         let jobs = options.jobs ?? 2
         let baselineJob = ChildRuns.Job(
-            arguments: passed + ["--json", "--jobs", String(jobs)],
+            // --forbid-only: an only(...) left in fails here, as it fails every mutant's run (CI=true)
+            arguments: passed + ["--json", "--jobs", String(jobs), "--forbid-only"],
             environment: [Mutant.environmentVariable: nil])
         guard
             ChildRuns.run(
@@ -104,8 +105,9 @@ enum MutateCommand {
                 // CI: a script's `to_match_trace` never records a golden trace from a mutant.
                 environment: [Mutant.environmentVariable: mutant.id, "CI": "true"])
         }
+        let verdicts = Verdicts(baseline: baseline, timeout: options.timeout, given: timeout.isEmpty)
         let ended = ChildRuns.run(runs, jobs: jobs) { index, ended in
-            outcomes[index] = judge(mutants[index], ended)
+            outcomes[index] = verdicts.checked(judge(mutants[index], ended))
         }
         guard ended else { return 128 + WorkerPool.interruption }
         let report = MutationReport(
