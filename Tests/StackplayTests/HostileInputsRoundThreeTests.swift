@@ -519,3 +519,36 @@ let largeScript = """
         #expect(run.status == 1)
     }
 }
+
+@Suite struct SuggestNeverOverwrites {
+    @Test
+    func `--suggest never writes over a test it did not write, and checks its tests under the suite's flags`()
+        throws
+    {
+        let folder = try temporaryFolder([
+            "suite/t.lua": "test(\"nothing\", function() expect(1):to_equal(1) end)\n",
+            "out/N13.strict.lua": "-- mine, by hand\ntest(\"mine\", function() end)\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mine = bytes(folder.appendingPathComponent("out/N13.strict.lua"))
+        let run = try stackplay(
+            arguments: [
+                "mutate", "suite", "--mutants", "N13.strict,N13.threshold+", "--matrix",
+                "reduce_motion=on,off",
+                "--suggest", "out",
+            ], in: folder)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr.contains("--suggest out/N13.strict.lua would overwrite a Lua script"), "\(run.stderr)")
+        #expect(bytes(folder.appendingPathComponent("out/N13.strict.lua")) == mine)
+        // the other survivor's test, found in the plain variant, fails on the real model with
+        // Reduce Motion on: it is not written (6 of 11 suggested tests failed under the suite's flags)
+        #expect(
+            run.stderr.contains(
+                "N13.threshold+: the test found fails on the real model under the suite's flags "
+                    + "(out/N13.threshold+.lua: N13 N13.threshold+ is told apart from the model [reduce_motion=on]"
+            ),
+            "\(run.stderr)")
+        #expect(bytes(folder.appendingPathComponent("out/N13.threshold+.lua")) == nil)
+    }
+}

@@ -159,9 +159,19 @@ enum MutateCommand {
             runs: suggestRuns, steps: suggestSteps, seed: options.seed ?? RunSeed.standard,
             jobs: options.jobs ?? 2)
         var ok = true
+        // the suite's own flags (a --matrix, --mirror, --audit, the seed, the budgets), without its paths
+        let flags = runArguments(options.arguments).filter { !options.paths.contains($0) }
         for mutant in survivors {
             switch search.find(mutant, runner: runner, directory: directory, scratch: scratch) {
             case .test(let path, let steps):
+                if let failure = SuggestCheck.failure(of: path, flags: flags) {
+                    // written by this run (ReportOutput refused anything else), so removed by it
+                    unlink(path)
+                    Output.err(
+                        "stackplay mutate --suggest: \(mutant.id): the test found fails on the real model "
+                            + "under the suite's flags (\(failure)): not written")
+                    continue
+                }
                 Output.out("suggested: \(path) (\(steps) step\(steps == 1 ? "" : "s")) kills \(mutant.id)")
             case .none(let steps):
                 Output.out("no difference found for \(mutant.id) in \(steps) steps (possibly equivalent)")
