@@ -92,22 +92,35 @@ int stackplay_arena_fixed(const stackplay_arena *arena) { return arena->slot >= 
 void *stackplay_arena_base(const stackplay_arena *arena) { return arena->base; }
 size_t stackplay_arena_used(const stackplay_arena *arena) { return (size_t)(arena->heap->bump - arena->base); }
 
+/// A block of `n` bytes: a small one of its class (arena_heap.c), or a large chunk (arena_large.c).
+static void *stackplay_block_take(stackplay_heap *h, size_t n) {
+    return n > STACKPLAY_LARGE_FROM ? stackplay_large_take(h, n) : stackplay_heap_take(h, n);
+}
+
+static void stackplay_block_give(stackplay_heap *h, void *block, size_t n) {
+    if (n > STACKPLAY_LARGE_FROM) stackplay_large_give(h, block);
+    else stackplay_heap_give(h, block, n);
+}
+
 void *stackplay_arena_realloc(stackplay_arena *arena, void *ptr, size_t osize, size_t nsize) {
     stackplay_heap *h = arena->heap;
     if (nsize == 0) {
-        if (ptr) stackplay_heap_give(h, ptr, osize);
+        if (ptr) stackplay_block_give(h, ptr, osize);
         return NULL;
     }
     if (ptr) {
+        if (osize > STACKPLAY_LARGE_FROM && nsize > STACKPLAY_LARGE_FROM) return stackplay_large_resize(h, ptr, nsize);
         size_t old_bytes, new_bytes;
-        if (stackplay_class_of(osize, &old_bytes) == stackplay_class_of(nsize, &new_bytes)) return ptr;
-        void *block = stackplay_heap_take(h, nsize);
+        if (osize <= STACKPLAY_LARGE_FROM && nsize <= STACKPLAY_LARGE_FROM &&
+            stackplay_class_of(osize, &old_bytes) == stackplay_class_of(nsize, &new_bytes))
+            return ptr;
+        void *block = stackplay_block_take(h, nsize);
         if (!block) return NULL;
         memcpy(block, ptr, osize < nsize ? osize : nsize);
-        stackplay_heap_give(h, ptr, osize);
+        stackplay_block_give(h, ptr, osize);
         return block;
     }
-    return stackplay_heap_take(h, nsize);
+    return stackplay_block_take(h, nsize);
 }
 
 void stackplay_arena_close(stackplay_arena *arena) {

@@ -49,11 +49,17 @@
 /// for it, so blocks carry no header; a free block's first word links it into its class's list.
 #define STACKPLAY_SMALL_LARGEST 256
 #define STACKPLAY_CLASSES 200
+/// Blocks over this many bytes are large (arena_large.c): chunks that merge when freed.
+#define STACKPLAY_LARGE_FROM 1024
+#define STACKPLAY_LARGE_BINS 160
 
 typedef struct stackplay_heap {
     char *bump;                      // the first byte never handed out
     char *end;                       // the end of the reserved range
     void *free[STACKPLAY_CLASSES];   // free blocks per class
+    void *large[STACKPLAY_LARGE_BINS];      // free large chunks per bin (arena_large.c)
+    unsigned long long large_map[(STACKPLAY_LARGE_BINS + 63) / 64]; // bins that are not empty
+    char *large_top;                 // the end mark of the newest segment of large chunks
 } stackplay_heap;
 
 
@@ -142,6 +148,10 @@ struct stackplay_arena {
 size_t stackplay_class_of(size_t n, size_t *bytes);
 void *stackplay_heap_take(stackplay_heap *h, size_t n);
 void stackplay_heap_give(stackplay_heap *h, void *block, size_t n);
+void *stackplay_large_take(stackplay_heap *h, size_t n);
+void stackplay_large_give(stackplay_heap *h, void *block);
+/// `block` holding `n` bytes, in place when it can be; NULL (the block kept) when out of room.
+void *stackplay_large_resize(stackplay_heap *h, void *block, size_t n);
 stackplay_ledger_entry *stackplay_ledger_find(stackplay_ledger *l, const void *object);
 int stackplay_ledger_add(stackplay_ledger *l, void *object);
 void stackplay_ledger_release_all(stackplay_ledger *l, void (*release)(void *));

@@ -31,6 +31,7 @@ typedef struct stackplay_guard {
     char stop[512];       // the full stop message, built by stackplay_stop_message
     struct stackplay_pool *pool; // small blocks of this state (stackplay_pool_*); NULL: malloc only
     stackplay_arena *arena; // the arena every block comes from (arena.c); NULL: the pool
+    int hash_seed_fixed;  // 1: the string hash's seed is STACKPLAY_HASH_SEED (seed.c)
 } stackplay_guard;
 
 /// The guard of the state `L` belongs to (in its extra space).

@@ -3,6 +3,7 @@
 // (budgets and the Swift dispatcher), the small-block allocator, the count hook, and running chunks
 // with the message handler. The trampolines that call Swift, and host mode, are in trampolines.c.
 #include "guard.h"
+#include "seed.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -217,7 +218,15 @@ static void *stackplay_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         stackplay_trip(g, NULL, STACKPLAY_STOP_MEMORY);
     }
     void *block = stackplay_block_realloc(g, ptr, old, nsize);
-    if (block) g->used = g->used - old + nsize;
+    if (block) {
+        g->used = g->used - old + nsize;
+    } else if (g->exempt == 0 && !g->tripped) {
+        // Within the budget but no room for the block (an arena whose small blocks of other sizes
+        // hold it): a memory stop all the same, with the script's line, never a bare error.
+        snprintf(g->memory_text, sizeof g->memory_text,
+                 "stopped: no room for %zu more bytes of memory (%zu MiB in use)", nsize, (g->used + g->charged) >> 20);
+        stackplay_trip(g, ptr == NULL ? g->main : NULL, STACKPLAY_STOP_MEMORY);
+    }
     return block;
 }
 
@@ -246,11 +255,20 @@ static lua_State *stackplay_newstate_in(stackplay_arena *arena, size_t limit, do
     g->pool = arena ? NULL : stackplay_pool_new();
     lua_State *L = lua_newstate(stackplay_alloc, g);
     if (!L) { stackplay_pool_free_all(g->pool); free(g); return NULL; }
+    // Before anything else: the string hash's seed is fixed (seed.c), so that nothing a script
+    // reaches (`#t`, stock `next`) depends on the clock or addresses. STACKPLAY_RANDOM_HASH_SEED=1
+    // keeps Lua's own seed (to see what `--repeat` finds across processes; docs/sandbox.md).
+    const char *random_seed = getenv("STACKPLAY_RANDOM_HASH_SEED");
+    if (!random_seed || strcmp(random_seed, "1") != 0) g->hash_seed_fixed = stackplay_fix_hash_seed(L, stackplay_alloc, g);
     *(stackplay_guard **)lua_getextraspace(L) = g;
     g->main = L;
     lua_atpanic(L, stackplay_panic);
     if (arena) stackplay_arena_attach(arena, L, release);
     return L;
+}
+
+int stackplay_hash_seed_fixed(lua_State *L) {
+    return stackplay_guard_of(L)->hash_seed_fixed && stackplay_hash_seed(L) == STACKPLAY_HASH_SEED;
 }
 
 lua_State *stackplay_newstate(size_t limit, double cpu_budget, stackplay_dispatch_fn dispatch,

@@ -1,6 +1,7 @@
 import Bindings
 import LuaRuntime
 import StackModel
+import Traces
 
 #if canImport(Glibc)
     import Glibc
@@ -48,7 +49,9 @@ struct Config {
             // A path that is not there is discovery's to report.
             let given = options.paths.filter { Discovery.kind(of: $0) != .missing }
             let starts = given.isEmpty ? ["."] : given
-            guard let found = try ensureOne(starts.map { ($0, nearest(from: $0)) }) else { return Config() }
+            var nearestOfStarts: [(String, Found?)] = []
+            for start in starts { nearestOfStarts.append((start, try nearest(from: start))) }
+            guard let found = try ensureOne(nearestOfStarts) else { return Config() }
             var config = try read(found.path, root: Discovery.folder(of: found.path), named: found.name)
             config.source = found
             return config
@@ -75,13 +78,26 @@ struct Config {
     /// The nearest `.stackplay.lua` of `path` (a script or a folder): in the folder itself for a
     /// folder, else in the script's folder, then each parent, up to a repository's root (a folder
     /// holding `.git`) or the filesystem's, as `.editorconfig` and `.luacheckrc` are found.
-    static func nearest(from path: String) -> Found? {
+    ///
+    /// The search is a trust boundary (docs/sandbox.md): it stops at a folder owned by another user
+    /// than the one running (as git's `safe.directory`), whose config is never read (said once on
+    /// stderr when there is one), and a `.stackplay.lua` that is there but is not a readable
+    /// regular file (a dangling link, a folder, a FIFO) is an error, never passed over for the
+    /// parent's.
+    static func nearest(from path: String) throws(Invalid) -> Found? {
         let start = Discovery.kind(of: path) == .folder ? path : Discovery.folder(of: path)
         guard var folder = absolute(start) else { return nil }
         let here = absolute(".")
         while true {
+            if let owner = ConfigTrust.foreignOwner(of: folder) {
+                ConfigTrust.sayIgnored(in: folder, owner: owner)
+                return nil
+            }
             let candidate = (folder == "/" ? "" : folder) + "/" + fileName
-            if Discovery.kind(of: candidate) == .file {
+            if let problem = ConfigTrust.problem(with: candidate) {
+                throw Invalid(message: "\(candidate): \(problem)")
+            }
+            if TraceFile.exists(candidate) {
                 return Found(path: candidate, name: folder == here ? fileName : candidate)
             }
             let marker = (folder == "/" ? "" : folder) + "/.git"
@@ -114,7 +130,7 @@ struct Config {
         for script in scripts {
             let folder = Discovery.folder(of: script)
             if seen[folder] == nil {
-                let config = nearest(from: folder)
+                let config = try nearest(from: folder)
                 seen[folder] = config
                 found.append((script, config))
             }

@@ -113,7 +113,8 @@ enum ExploreCommand {
         var finished: [(script: String, exploration: String, passed: Bool, files: [String])] = []
         for (index, job) in jobs.enumerated() {
             if let answer = answers[index], let status = answer.first {
-                Output.out(String(decoding: answer.dropFirst(), as: UTF8.self))
+                // a name's escape sequences shown, never sent to the terminal
+                Output.out(terminalSafe(String(decoding: answer.dropFirst(), as: UTF8.self), newlines: true))
                 if status == 1 { passed += 1 } else { failed += 1 }
                 // What a failure wrote (a setup that failed wrote nothing).
                 let files = ["\(job.fileName).lua", "\(job.fileName).jsonl"].filter {
@@ -121,7 +122,10 @@ enum ExploreCommand {
                 }
                 finished.append((job.script.path, job.name, status == 1, files))
             } else {
-                Output.out("  FAIL \(job.name) (\(job.script.path)): \(crashed[index] ?? "did not finish")")
+                Output.out(
+                    terminalSafe(
+                        "  FAIL \(job.name) (\(job.script.path)): \(crashed[index] ?? "did not finish")",
+                        newlines: true))
                 failed += 1
             }
         }
@@ -252,16 +256,22 @@ enum ExploreCommand {
             builtin: BuiltinInvariant(rawValue: failure.invariant) != nil)
         do {
             try TraceFile.makeDirectory(out)
-            try TraceFile.write(script, to: base + ".lua")
-            if let recorder { try TraceFile.write(recorder.text, to: base + ".jsonl") }
+            try ReportOutput(flag: "--out", path: base + ".lua", kind: .reproducer, inFolder: true).write(
+                script)
+            if let recorder {
+                try ReportOutput(flag: "--out", path: base + ".jsonl", kind: .trace, inFolder: true)
+                    .write(recorder.text)
+            }
             lines.append("    wrote \(base).lua (run it: stackplay \(base).lua) and \(base).jsonl")
             if let artifacts {
                 let folder = "\(artifacts)/\(job.fileName)"
                 try TraceFile.makeDirectory(folder)
                 for (index, frame) in frames.enumerated() {
                     let caption = "\(index + 1). \(steps[index].action.lua)"
-                    try TraceFile.write(
-                        TraceSVG.render(frame, caption: caption), to: "\(folder)/step-\(index + 1).svg")
+                    try ReportOutput(
+                        flag: "--artifacts", path: "\(folder)/step-\(index + 1).svg", kind: .svg,
+                        inFolder: true
+                    ).write(TraceSVG.render(frame, caption: caption))
                 }
                 // The filmstrip: every step's frame in a row, with its line of Lua.
                 var html =
@@ -274,7 +284,9 @@ enum ExploreCommand {
                         + "<figcaption>\(index + 1). \(TraceSVG.escape(step.action.lua))</figcaption></figure>\n"
                 }
                 html += "</div>\n<p>\(TraceSVG.escape(failure.message))</p>\n"
-                try TraceFile.write(html, to: "\(folder)/filmstrip.html")
+                try ReportOutput(
+                    flag: "--artifacts", path: "\(folder)/filmstrip.html", kind: .filmstrip, inFolder: true
+                ).write(html)
                 lines.append("    wrote \(frames.count) SVG frames and filmstrip.html to \(folder)/")
             }
         } catch {

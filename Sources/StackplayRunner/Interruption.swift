@@ -8,10 +8,10 @@ import Traces
 /// SIGINT or SIGTERM ended the run: report what finished, write a valid (partial) JUnit file,
 /// exit 130 or 143 as shells do.
 enum Interruption {
-    static func report(_ results: [TestResult], of total: Int, junit: String?, format: Options.Format?)
-        -> Int32
-    {
-        Reporters.report(results, format: format ?? .human, seed: nil, junit: junit)
+    static func report(_ results: [TestResult], of total: Int, options: Options) -> Int32 {
+        Reporters.report(
+            results, format: options.format ?? .human, seed: nil, junit: options.junit,
+            jsonFile: options.jsonFile)
         return ended(finished: results.count, of: total)
     }
 

@@ -10,7 +10,13 @@ struct JSONReporter: Reporter {
     private var tests: [JSONValue] = []
     private var summary = Summary([])
 
-    init(seed: Int? = nil) { self.seed = seed }
+    /// `--json=FILE`: where ``end(to:)`` writes the document; nil: stdout.
+    var path: String? = nil
+
+    init(seed: Int? = nil, path: String? = nil) {
+        self.seed = seed
+        self.path = path
+    }
 
     /// The version of this document's shape; it goes up when a field changes meaning or goes away.
     /// Version 1: `format_version`, `tests` (file, name, position, status, seconds, message,
@@ -39,8 +45,18 @@ struct JSONReporter: Reporter {
             ("skipped", .number(Double(summary.skipped))),
         ]
         if let seed { fields.append(("seed", .number(Double(seed)))) }
-        sink.out(JSONValue.object(fields).text)
-        return true
+        guard let path else {
+            sink.out(JSONValue.object(fields).text)
+            return true
+        }
+        do {
+            try ReportOutput(flag: "--json", path: path, kind: .json).write(
+                JSONValue.object(fields).text + "\n")
+            return true
+        } catch {
+            sink.err("stackplay: \(error.message)")
+            return false
+        }
     }
 
 }

@@ -28,10 +28,7 @@ struct JUnitReporter: Reporter {
     func end(to sink: ReportSink) -> Bool {
         guard let path else { return true }
         do {
-            if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-                try TraceFile.makeDirectory(String(path[..<slash]))
-            }
-            try TraceFile.write(xml(results), to: path)
+            try ReportOutput(flag: "--junit", path: path, kind: .junit).write(xml(results))
             return true
         } catch {
             sink.err("stackplay: \(error.message)")
@@ -132,9 +129,12 @@ struct JUnitReporter: Reporter {
         results.count { $0.status == .failed && $0.kind == .error }
     }
 
-    /// A duration as JUnit's `time` holds it: seconds >= 0 (a duration that is not finite, which
-    /// no run measures, is written as 0 rather than `inf` or `nan`, which are not numbers there).
-    static func time(_ seconds: Double) -> String { seconds.isFinite && seconds >= 0 ? "\(seconds)" : "0.0" }
+    /// A duration as JUnit's `time` holds it: seconds >= 0 (NaN or a negative duration, which no
+    /// run measures, is written as 0 rather than `nan`, which is not a number there). A sum past the largest double (two tests of 1e308 s, from merged reports) is that largest
+    /// double, never 0: a suite never takes less time than one of its tests.
+    static func time(_ seconds: Double) -> String {
+        seconds.isNaN || seconds < 0 ? "0.0" : "\(min(seconds, .greatestFiniteMagnitude))"
+    }
 
     /// XML text or an attribute's value, well-formed whatever `text` holds: `& < > "` as entities;
     /// in an attribute tab, newline and carriage return as `&#9;`, `&#10;`, `&#13;` (a parser

@@ -63,6 +63,7 @@ enum LoneFile {
         // SIGINT or SIGTERM stops the script at once, as killing its worker would
         Syscall.installSignalHandler([SIGINT, SIGTERM]) { signal in
             WorkerPool.interruption = signal
+            Syscall.signalled = signal
             Watchdog.interrupt()
         }
         defer {

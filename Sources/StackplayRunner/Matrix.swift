@@ -60,8 +60,22 @@ struct Matrix: Equatable {
                     + (all ? " (dynamic_type=all holds every size already)" : "")
                     + ": each test would run twice under one name")
         }
+        // Each axis multiplies the run: past the cap it is a typo, refused before any copy is made
+        // (12 million copies of one test took 3.3 GB before the system stopped the run).
+        // (the axes so far make at most mostVariants: the product cannot overflow)
+        let count = axes.reduce(expanded.count) { $0 * $1.values.count }
+        guard count <= Self.mostVariants else {
+            let sizes = (axes.map(\.values.count) + [expanded.count]).map(String.init).joined(
+                separator: " × ")
+            throw VariantError(
+                "\(key): the matrix would run every test \(sizes) times; at most \(Self.mostVariants) variants"
+            )
+        }
         axes.append((key, expanded))
     }
+
+    /// The most variants a matrix may have (every test runs once under each).
+    static let mostVariants = 4096
 
     /// Every combination, the first axis changing slowest (each value was checked by ``add``).
     var variants: [ScreenVariant] {

@@ -20,6 +20,10 @@ enum Merge {
             Output.usageError("no such report: \(missing)")
             return ExitCode.usage
         }
+        if let refusal = ReportOutput.check(options, inputs: options.paths, as: "a report merge reads") {
+            Output.usageError(refusal)
+            return ExitCode.usage
+        }
         var results: [TestResult] = []
         var seed: Int?
         // Where each test was first seen: a test in two reports is a shard given twice, or two
@@ -35,6 +39,16 @@ enum Merge {
                 let text: String
                 do { text = try TraceFile.read(path) } catch { throw Malformed(description: error.message) }
                 let report = try read(text, path: path)
+                // One test listed twice in one report (an edited or concatenated report) would
+                // count twice too.
+                var listed: Set<ByteKey> = []
+                for result in report.results
+                where !listed.insert(ByteKey(result.test.file + "\u{0}" + result.test.fullName)).inserted {
+                    throw Malformed(
+                        description:
+                            "\(path): test '\(terminalSafe(result.test.fullName))' is listed twice: a "
+                            + "report lists each test once (its counts would be wrong)")
+                }
                 for result in report.results {
                     let key = ByteKey(result.test.file + "\u{0}" + result.test.name)
                     if let first = seen[key], first != number {
@@ -54,9 +68,11 @@ enum Merge {
         }
         results = order(results)
         var written = Reporters.report(
-            results, format: options.format ?? .human, seed: seed, junit: options.junit)
+            results, format: options.format ?? .human, seed: seed, junit: options.junit,
+            jsonFile: options.jsonFile)
         if let directory = options.artifactsDirectory {
-            written = TraceOutputs.writeArtifacts(results, in: directory, golden: nil) && written
+            written =
+                TraceOutputs.writeArtifacts(results, in: directory, golden: nil, scripts: false) && written
         }
         return Summary(results).failed == 0 && written ? ExitCode.success : ExitCode.failure
     }

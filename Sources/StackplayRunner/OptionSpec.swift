@@ -16,8 +16,6 @@ struct OptionSpec: Sendable {
         case value(String)
         /// `--audit[=TYPES]`: a value only after `=`.
         case inlineValue(String)
-        /// `mutate --json FILE` but `--json` elsewhere: a value for these commands only.
-        case valueFor(String, Set<Options.Action>)
     }
 
     /// Every spelling the parser accepts, in the order `--help` shows them: `--tag, --tags`.
@@ -34,15 +32,13 @@ struct OptionSpec: Sendable {
 
     init(
         _ spellings: String..., value: String? = nil, inlineValue: String? = nil,
-        valueFor: (String, Set<Options.Action>)? = nil, commands: Set<Options.Action>?,
+        commands: Set<Options.Action>?,
         config: ConfigKey? = nil,
         help: String, parse: @escaping @Sendable (inout Options, Flag) throws(Options.UsageError) -> Void
     ) {
         self.spellings = spellings
         self.argument =
-            value.map(Argument.value) ?? inlineValue.map(Argument.inlineValue) ?? valueFor.map(
-                Argument.valueFor)
-            ?? .none
+            value.map(Argument.value) ?? inlineValue.map(Argument.inlineValue) ?? .none
         self.commands = commands
         self.config = config
         self.help = help
@@ -76,10 +72,6 @@ struct OptionSpec: Sendable {
         case .none: return names
         case .value(let name): return names + " " + name
         case .inlineValue(let name): return names + "[=" + name + "]"
-        case .valueFor(let name, let commands):
-            return names + " [" + name + ", with "
-                + commands.sorted { $0.order < $1.order }.map(\.word)
-                .joined(separator: ", ") + "]"
         }
     }
 }

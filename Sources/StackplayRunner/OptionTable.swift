@@ -67,13 +67,20 @@ extension Options {
             "--tap", commands: [.run], help: "report as TAP version 13 on stdout"
         ) { options, _ in options.format = .tap },
         OptionSpec(
-            "--json", valueFor: ("FILE", [.mutate]), commands: [.run, .merge, .mutate],
+            "--json", inlineValue: "FILE", commands: [.run, .merge, .mutate],
             help: """
-                report as JSON on stdout; mutate: write Stryker's
-                mutation-testing-report-schema (version 2) to FILE
+                report as JSON on stdout instead; with =FILE, write it to FILE
+                and keep the other report on stdout (mutate: Stryker's
+                mutation-testing-report-schema, version 2); an existing FILE
+                must be a report of that kind stackplay wrote
                 """
-        ) { options, flag in
-            if let file = flag.value { options.mutationJSON = file } else { options.format = .json }
+        ) { options, flag throws(UsageError) in
+            if let file = flag.value {
+                guard !file.isEmpty else { throw flag.needs("a file name after '='") }
+                options.jsonFile = file
+            } else {
+                options.format = .json
+            }
         },
         OptionSpec(
             "--reporter", value: "NAME", commands: [.run, .merge],
@@ -89,7 +96,10 @@ extension Options {
                 // Bazel's XML_OUTPUT_FILE, applied before the config, wins over it too.
                 return { $0.junit = $0.junit ?? path }
             },
-            help: "also write a JUnit XML report to FILE"
+            help: """
+                also write a JUnit XML report to FILE (an existing FILE must be
+                a JUnit report stackplay wrote: a script is never overwritten)
+                """
         ) { options, flag in options.junit = flag.text },
         OptionSpec(
             "--trace", value: "DIR", commands: [.run],
@@ -171,8 +181,9 @@ extension Options {
         OptionSpec(
             "--repeat", value: "N", commands: [.run],
             help: """
-                run every test N times, each from a fresh start, and fail a test
-                whose outcome, output or trace differs between runs
+                run every test N times, each from a fresh start, then once more
+                in another process, and fail a test whose outcome, output or
+                trace differs between runs
                 """,
             number: .whole(1...1_000_000)
         ) { options, count in options.repeats = count },

@@ -132,7 +132,8 @@ struct Options {
     /// `mutate --suggest DIR`: where the tests that would kill the survivors go.
     var suggestDirectory: String?
     var minimumScore: Double?
-    var mutationJSON: String?
+    /// `--json=FILE`: the JSON report (mutate: Stryker's) goes to FILE; the other report stays on stdout.
+    var jsonFile: String?
     var exploreSteps: Int?
     var exploreSeconds: Double?
     var exploreOut: String?
@@ -145,6 +146,8 @@ struct Options {
     /// `codegen --force`: write over an existing file; `codegen --name NAME`: the test's name.
     var force = false
     var testName: String?
+    /// The command line as given (`--repeat` runs the tests again in another process with it).
+    var arguments: [String] = []
 
     /// Whether the run records traces.
     var recordsTraces: Bool { traceDirectory != nil || goldenDirectory != nil || artifactsDirectory != nil }
@@ -285,6 +288,7 @@ struct Options {
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
+        options.arguments = arguments
         if let ci = getenv("CI"), ci.pointee != 0 { options.ci = true }
         var rest = arguments[...]
         switch rest.first {
@@ -333,17 +337,16 @@ struct Options {
                     throw UsageError(message: "\(name) needs a value")
                 }
                 value = given
-            case .inlineValue: value = inlineValue
-            case .valueFor(_, let commands) where commands.contains(options.action):
-                guard let given = inlineValue ?? rest.popFirst() else {
-                    throw UsageError(message: "\(name) needs a value with \(options.action.commandName)")
+            case .inlineValue(let label):
+                value = inlineValue
+                // `--json out.json`: a report's file follows '=', in every command; a path after
+                // the flag is a script (merge's are reports: it reads them).
+                if inlineValue == nil, options.action != .merge, let next = rest.first,
+                    label == "FILE", next.hasSuffix(".json")
+                {
+                    throw UsageError(
+                        message: "\(name) writes to stdout; to write \(next), give \(name)=\(next)")
                 }
-                value = given
-            case .valueFor:
-                if let inlineValue {
-                    throw UsageError(message: "\(name) takes no value, not '\(inlineValue)'")
-                }
-                value = nil
             }
             try spec.parse(&options, Flag(spelling: name, value: value))
             if let key = spec.config, key.flagWins { options.given.insert(key.name) }

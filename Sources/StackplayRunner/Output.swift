@@ -34,9 +34,66 @@ enum Output {
             return
         }
         fflush(nil)  // a script's own print() output first
-        // A terminal or pipe that refuses the bytes (closed, full disk) loses this line only; the
-        // exit code says whether a report the run had to write was written.
-        _ = Syscall.writeAll(descriptor, newline ? text + "\n" : text)
+        // A terminal or pipe that refuses the bytes (closed, full disk) loses this line; the
+        // first such failure is kept, said at the end, and fails the run (``finish(_:)``).
+        send(descriptor, newline ? text + "\n" : text)
+    }
+
+    /// The first write to stdout or stderr that failed: where, and why.
+    nonisolated(unsafe) private(set) static var failure: (descriptor: Int32, error: Errno)?
+    /// stdout and stderr when the process started with them closed (`>&-`): /dev/null holds
+    /// their numbers, so that no file the run opens takes them, and every write to them fails.
+    nonisolated(unsafe) private static var closed: Set<Int32> = []
+
+    private static func send(_ descriptor: Int32, _ text: String) {
+        guard !closed.contains(descriptor) else { return record(descriptor, Errno(EBADF)) }
+        if let error = Syscall.writeAll(descriptor, text, interruptible: true) { record(descriptor, error) }
+    }
+
+    private static func send(_ descriptor: Int32, _ bytes: [UInt8]) {
+        guard !closed.contains(descriptor) else { return record(descriptor, Errno(EBADF)) }
+        if let error = bytes.withUnsafeBytes({ Syscall.writeAll(descriptor, $0, interruptible: true) }) {
+            record(descriptor, error)
+        }
+    }
+
+    private static func record(_ descriptor: Int32, _ error: Errno) {
+        if failure == nil { failure = (descriptor, error) }
+    }
+
+    /// Run first: stdin, stdout and stderr that the process started without are held by /dev/null
+    /// (stdout and stderr remembered as closed).
+    static func holdStandardDescriptors() {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 && errno == EBADF {
+            let null = open("/dev/null", O_RDWR)
+            if null >= 0, null != descriptor {
+                dup2(null, descriptor)
+                close(null)
+            }
+            if descriptor > 0 { closed.insert(descriptor) }
+        }
+    }
+
+    /// The exit code of a run that ended with `code`, once its output is written: a write to
+    /// stdout or stderr that failed (a full disk, a closed stdout, a reader gone: EPIPE) loses the
+    /// report, so it is said on stderr (when stderr can still say it) and a run that would have
+    /// passed exits 1.
+    static func finish(_ code: Int32) -> Int32 {
+        flush()
+        fflush(nil)
+        let signal = Syscall.signalled
+        // A signal that ended a write waiting for its reader ends the run as any signal does.
+        let ended = signal != 0 && code != 128 + signal ? 128 + signal : code
+        guard let failure else { return ended }
+        let name = failure.descriptor == STDOUT_FILENO ? "stdout" : "stderr"
+        if failure.descriptor != STDERR_FILENO {
+            let why =
+                failure.error.code == EINTR || failure.error.code == ETIMEDOUT
+                ? "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT") while its reader was not reading"
+                : "\(failure.error)"
+            send(STDERR_FILENO, "stackplay: cannot write to \(name): \(why) (the report is incomplete)\n")
+        }
+        return ended == ExitCode.success ? ExitCode.failure : ended
     }
 
     /// Writes `first` then `second` as one line of stdout: a report's line a result, without the
@@ -100,12 +157,10 @@ enum Output {
     static func flush() {
         guard !held.isEmpty || !tail.isEmpty else { return }
         fflush(nil)
-        for run in held {
-            _ = run.bytes.withUnsafeBytes { Syscall.writeAll(run.descriptor, $0) }
-        }
+        for run in held { send(run.descriptor, run.bytes) }
         held.removeAll(keepingCapacity: true)
         if !tail.isEmpty {
-            _ = tail.withUnsafeBytes { Syscall.writeAll(tailDescriptor, $0) }
+            send(tailDescriptor, tail)
             tail.removeAll(keepingCapacity: true)
         }
         heldBytes = 0

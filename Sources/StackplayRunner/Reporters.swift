@@ -60,19 +60,27 @@ extension Reporter {
 
 /// The one path every report takes.
 enum Reporters {
-    /// Reports `results` on stdout in `format`, and as JUnit XML to `junit` when given; false when
-    /// the JUnit file could not be written (the error is on stderr).
+    /// Reports `results` on stdout in `format`, and as JUnit XML to `junit` and JSON to `jsonFile`
+    /// when given; false when a file could not be written (the error is on stderr).
     @discardableResult
     static func report(
-        _ results: [TestResult], format: Options.Format, seed: Int?, junit: String?, repeats: Int = 1
+        _ results: [TestResult], format: Options.Format, seed: Int?, junit: String?, jsonFile: String? = nil,
+        repeats: Int = 1
     ) -> Bool {
         var reporter = reporter(format, seed: seed, repeats: repeats)
         var written = feed(results, to: &reporter, sink: .standard)
-        if let junit {
-            var file = JUnitReporter(seed: seed, path: junit)
+        for var file in files(seed: seed, junit: junit, jsonFile: jsonFile) {
             written = feed(results, to: &file, sink: .standard) && written
         }
         return written
+    }
+
+    /// The reports that go to files: `--junit FILE`, `--json=FILE`.
+    static func files(seed: Int?, junit: String?, jsonFile: String?) -> [any Reporter] {
+        var files: [any Reporter] = []
+        if let junit { files.append(JUnitReporter(seed: seed, path: junit)) }
+        if let jsonFile { files.append(JSONReporter(seed: seed, path: jsonFile)) }
+        return files
     }
 
     static func reporter(_ format: Options.Format, seed: Int?, repeats: Int = 1) -> any Reporter {
@@ -98,31 +106,32 @@ enum Reporters {
 /// Not for TAP, whose plan counts the results before the first.
 struct ReportStream {
     private var reporter: any Reporter
-    private var junit: JUnitReporter?
+    private var files: [any Reporter]
     /// The counts of the results so far.
     private(set) var summary = Summary([])
     private(set) var count = 0
 
-    init(format: Options.Format, seed: Int?, junit: String?, repeats: Int = 1) {
+    init(format: Options.Format, seed: Int?, junit: String?, jsonFile: String? = nil, repeats: Int = 1) {
         precondition(format != .tap, "a TAP report counts its results first")
         reporter = Reporters.reporter(format, seed: seed, repeats: repeats)
-        self.junit = junit.map { JUnitReporter(seed: seed, path: $0) }
+        files = Reporters.files(seed: seed, junit: junit, jsonFile: jsonFile)
     }
 
     mutating func add(_ result: TestResult) {
         summary.add(result.status)
         count += 1
         reporter.finished(result, to: .standard)
-        junit?.finished(result, to: .standard)
+        for index in files.indices { files[index].finished(result, to: .standard) }
     }
 
     /// Ends the reports (with no seed when `interrupted`); false when the JUnit file could not be written.
     mutating func end(interrupted: Bool = false) -> Bool {
         if interrupted {
             reporter.forgetSeed()
-            junit?.forgetSeed()
+            for index in files.indices { files[index].forgetSeed() }
         }
-        let written = reporter.end(to: .standard)
-        return (junit?.end(to: .standard) ?? true) && written
+        var written = reporter.end(to: .standard)
+        for index in files.indices { written = files[index].end(to: .standard) && written }
+        return written
     }
 }

@@ -13,6 +13,11 @@ public enum StackplayCommand {
     public static func run(_ arguments: [String]) -> Int32 {
         // The studio is its own program (StudioLauncher): its arguments are its own.
         if arguments.first == "studio" { return StudioLauncher.run(Array(arguments.dropFirst())) }
+        Output.holdStandardDescriptors()
+        return Output.finish(command(arguments))
+    }
+
+    private static func command(_ arguments: [String]) -> Int32 {
         var options: Options
         do {
             options = try Options.parse(arguments)
@@ -45,7 +50,7 @@ public enum StackplayCommand {
             }
             return TraceCommands.render(options.paths[0], at: options.at, to: options.outputFile)
         case .view:
-            guard !options.paths.isEmpty else {
+            guard options.paths.contains(where: { !$0.hasSuffix(".lua") }) else {
                 Output.usageError("view needs at least one trace")
                 return ExitCode.usage
             }
@@ -116,6 +121,11 @@ public enum StackplayCommand {
             }
         }
         if options.action == .check { return Check.run(scripts) ? ExitCode.success : ExitCode.failure }
+        if let source = config.source { ReportOutput.addInput(source.path, as: "the config file") }
+        if let refusal = ReportOutput.check(options, inputs: scripts.map(\.path), as: "a Lua script") {
+            Output.usageError(refusal)
+            return ExitCode.usage
+        }
         var timings: ShardTimings?
         if let path = options.shardTimings {
             guard options.shard != nil else {

@@ -113,10 +113,13 @@ struct TestRun {
             Output.err("stackplay: every test runs in a fresh Lua state (\(reason))")
         }
         func makeStream() {
+            // --repeat compares the results with another process's before reporting them
             reported.stream =
-                options.recordsTraces || format == .tap
+                options.recordsTraces || format == .tap || options.repeats > 1
                 ? nil
-                : ReportStream(format: format, seed: seed, junit: options.junit, repeats: options.repeats)
+                : ReportStream(
+                    format: format, seed: seed, junit: options.junit, jsonFile: options.jsonFile,
+                    repeats: options.repeats)
         }
         func ranAlready(_ test: TestCase) -> TestResult? {
             ranWhole[ByteKey(test.file)].flatMap { $0.test == test ? $0 : nil }
@@ -197,9 +200,11 @@ struct TestRun {
                 for test in chosen {
                     // variants in brackets (`[rtl, AX5]`, part of the name), tags named apart
                     let tags = test.tags.isEmpty ? "" : " (tags: " + test.tags.joined(separator: ", ") + ")"
-                    Output.out(test.fullName + tags + (test.skipped ? " (skipped)" : ""))
+                    Output.out(terminalSafe(test.fullName + tags) + (test.skipped ? " (skipped)" : ""))
                 }
-                for (failed, _) in broken { Output.out(failed.test.fullName + " (does not load)") }
+                for (failed, _) in broken {
+                    Output.out(terminalSafe(failed.test.fullName) + " (does not load)")
+                }
                 early = broken.isEmpty ? ExitCode.success : ExitCode.failure
                 return false
             }
@@ -267,7 +272,7 @@ struct TestRun {
                 ? ([LoneFile.load(scripts[0], runner: runner)], WorkerPool.interruption == 0)
                 : isolated.discover(scripts)
             guard discoveryEnded else {
-                return Interruption.report([], of: 0, junit: options.junit, format: options.format)
+                return Interruption.report([], of: 0, options: options)
             }
             guard begin(discovered) else { return early ?? ExitCode.failure }
             let pending = ranWhole.isEmpty ? chosen : chosen.filter { ranAlready($0) == nil }
@@ -281,14 +286,21 @@ struct TestRun {
             return written && stream.summary.failed == 0 ? ExitCode.success : ExitCode.failure
         }
         guard runEnded else {
-            return Interruption.report(
-                reported.results, of: total, junit: options.junit, format: options.format)
+            return Interruption.report(reported.results, of: total, options: options)
         }
-        let (results, tracesWritten) = TraceOutputs(options: options).apply(to: reported.results)
+        var ran = reported.results
+        if options.repeats > 1 {
+            guard let compared = RepeatElsewhere.compare(ran, options: options, seed: seed) else {
+                return Interruption.report(ran, of: total, options: options)
+            }
+            ran = compared
+        }
+        let (results, tracesWritten) = TraceOutputs(options: options).apply(to: ran)
 
         guard
             Reporters.report(
-                results, format: format, seed: seed, junit: options.junit, repeats: options.repeats)
+                results, format: format, seed: seed, junit: options.junit, jsonFile: options.jsonFile,
+                repeats: options.repeats)
         else {
             return ExitCode.failure
         }

@@ -33,7 +33,8 @@ enum TraceCommands {
 
     /// Writes the SVG of one frame of a trace.
     static func render(_ path: String, at index: Int?, to output: String?) -> Int32 {
-        emit(to: output) { () throws(TraceError) in
+        emit(to: output.map { ReportOutput(flag: "-o", path: $0, kind: .svg) }, reading: [path]) {
+            () throws(TraceError) in
             try TraceSVG.render(try Trace(contentsOf: path), at: index)
         }
     }
@@ -42,17 +43,29 @@ enum TraceCommands {
     /// report of a run (a file that reads as one) gives its tests with their verdicts, messages,
     /// output, likely causes and traces. A trace that does not read is an error naming it, and
     /// nothing is written.
+    /// The scripts among `paths` (`.lua`) are not traces: a trace's source pane shows the one its
+    /// actions name, and no other file.
     static func view(_ paths: [String], to output: String?) -> Int32 {
-        emit(to: output) { () throws(TraceError) in
+        let scripts = paths.filter { $0.hasSuffix(".lua") }.compactMap(TraceFile.realPath)
+        return emit(to: output.map { ReportOutput(flag: "-o", path: $0, kind: .page) }, reading: paths) {
+            () throws(TraceError) in
             var tests: [TraceViewer.Test] = []
             var seed: Int?
-            for path in paths {
+            for path in paths where !path.hasSuffix(".lua") {
                 let text: String
                 do throws(TraceFile.Failure) { text = try TraceFile.read(path) } catch {
                     throw TraceError(file: path, line: 0, message: error.message)
                 }
                 if let report = try? Merge.read(text, path: path) {
-                    tests += TraceOutputs.viewerTests(report.results, golden: nil)
+                    // A report names its scripts: the page shows those given beside it, never a
+                    // path the report names (a crafted one could name any readable file).
+                    let viewed = TraceOutputs.viewerTests(report.results, golden: nil, scripts: false)
+                    for (result, var test) in zip(report.results, viewed) {
+                        test.sources = TraceViewer.sources(of: result.traces) { file in
+                            TraceFile.realPath(file).map(scripts.contains) ?? false
+                        }
+                        tests.append(test)
+                    }
                     seed = seed ?? report.seed
                     continue
                 }
@@ -60,7 +73,9 @@ enum TraceCommands {
                 tests.append(
                     TraceViewer.Test(
                         name: path, status: .trace, screens: [.init(name: path, trace: text)],
-                        sources: TraceViewer.sources(of: [text])))
+                        sources: TraceViewer.sources(of: [text]) { file in
+                            TraceFile.realPath(file).map(scripts.contains) ?? false
+                        }))
             }
             return TraceViewer.html(
                 tests, title: "stackplay view", metadata: TraceOutputs.metadata(seed: seed, command: []))
@@ -69,12 +84,19 @@ enum TraceCommands {
 
     /// Makes a document and writes it to `output` (named on stderr), else to stdout; an error
     /// making or writing it goes to stderr and exits 1.
-    private static func emit(to output: String?, _ make: () throws(TraceError) -> String) -> Int32 {
+    private static func emit(
+        to output: ReportOutput?, reading inputs: [String], _ make: () throws(TraceError) -> String
+    ) -> Int32 {
+        for input in inputs { ReportOutput.addInput(input, as: "a file it reads") }
+        if let refusal = output?.refusal() {
+            Output.usageError(refusal.message)
+            return ExitCode.usage
+        }
         do {
             let document = try make()
             if let output {
-                try TraceFile.write(document, to: output)
-                Output.err("stackplay: wrote \(output)")
+                try output.write(document)
+                Output.err("stackplay: wrote \(output.path)")
             } else {
                 Output.write(1, document)
             }

@@ -79,7 +79,10 @@ struct TraceOutputs {
             try TraceFile.makeDirectory(directory)
             for result in results {
                 for (name, text) in zip(Self.names(result), result.traces) {
-                    try TraceFile.replace("\(directory)/\(name)", with: text)
+                    try ReportOutput(
+                        flag: "--trace", path: "\(directory)/\(name)", kind: .trace, inFolder: true
+                    )
+                    .write(text)
                 }
             }
             return true
@@ -121,13 +124,15 @@ struct TraceOutputs {
         if let tolerance = options.tolerance { settings.append("--tolerance \(formatNumber(tolerance))") }
         if let golden = options.goldenDirectory { settings.append("--golden \(golden)") }
         return Self.writeArtifacts(
-            results, in: directory, golden: options.goldenDirectory,
+            results, in: directory, golden: options.goldenDirectory, scripts: true,
             metadata: Self.metadata(seed: options.seed, settings: settings.joined(separator: " ")))
     }
 
     /// The viewer's tests for `results`: each screen's trace, and for a failed test its golden
-    /// trace from `golden` when that folder holds one (a passing test's equals its trace).
-    static func viewerTests(_ results: [TestResult], golden: String?) -> [TraceViewer.Test] {
+    /// trace from `golden` when that folder holds one (a passing test's equals its trace). With
+    /// `scripts`, each test's script and the modules under its root that its actions name, which
+    /// the run read; without (`merge`: reports name the files), no script text.
+    static func viewerTests(_ results: [TestResult], golden: String?, scripts: Bool) -> [TraceViewer.Test] {
         results.map { result in
             let screens = zip(names(result), result.traces).map { name, text in
                 TraceViewer.Screen(
@@ -140,7 +145,11 @@ struct TraceOutputs {
             var test = TraceViewer.Test(
                 name: result.test.fullName, status: .result(result.status), seconds: result.seconds,
                 message: result.message, screens: screens, output: result.output,
-                sources: TraceViewer.sources(of: result.traces, script: result.test.file))
+                sources: scripts
+                    ? TraceViewer.sources(of: result.traces, script: result.test.file) { file in
+                        TraceViewer.isModule(
+                            file, under: result.test.root ?? Discovery.folder(of: result.test.file))
+                    } : [:])
             if result.status == .failed {
                 test.kind = result.kind.rawValue
                 test.position = result.position
@@ -187,7 +196,7 @@ struct TraceOutputs {
 
     /// An SVG of each failure's last frame, and `report.html`, the trace viewer of the run.
     static func writeArtifacts(
-        _ results: [TestResult], in directory: String, golden: String?,
+        _ results: [TestResult], in directory: String, golden: String?, scripts: Bool,
         metadata: [(String, String)] = metadata(seed: nil)
     ) -> Bool {
         do {
@@ -214,7 +223,8 @@ struct TraceOutputs {
                                 try TraceSVG.cause(
                                     trace, action: action, title: result.test.fullName, cause: result.cause)
                             } ?? TraceSVG.render(trace, at: nil, issues: result.auditIssues)
-                        try TraceFile.replace(svg, with: picture)
+                        try ReportOutput(flag: "--artifacts", path: svg, kind: .svg, inFolder: true).write(
+                            picture)
                         Output.err("stackplay: wrote \(svg)")
                     } catch let error as TraceFile.Failure {
                         throw error
@@ -225,12 +235,19 @@ struct TraceOutputs {
                 // --mirror: the unmirrored frame and the mirrored one where they part.
                 if result.status == .failed, !result.picture.isEmpty {
                     let stem = Self.name(result, 0).dropLast(".jsonl".count)
-                    try TraceFile.replace("\(directory)/\(stem).mirror.svg", with: result.picture)
+                    try ReportOutput(
+                        flag: "--artifacts", path: "\(directory)/\(stem).mirror.svg", kind: .svg,
+                        inFolder: true
+                    ).write(result.picture)
                     Output.err("stackplay: wrote \(directory)/\(stem).mirror.svg")
                 }
             }
-            let page = TraceViewer.html(viewerTests(results, golden: golden), metadata: metadata)
-            try TraceFile.replace("\(directory)/report.html", with: page)
+            let page = TraceViewer.html(
+                viewerTests(results, golden: golden, scripts: scripts), metadata: metadata)
+            try ReportOutput(
+                flag: "--artifacts", path: "\(directory)/report.html", kind: .page, inFolder: true
+            )
+            .write(page)
             Output.err("stackplay: wrote \(directory)/report.html")
             return true
         } catch {

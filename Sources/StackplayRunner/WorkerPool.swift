@@ -72,8 +72,17 @@ final class WorkerPool {
 
     /// Catches SIGINT and SIGTERM (the run reports what finished and exits 130/143) and ignores
     /// SIGPIPE (a dead worker's pipe must not kill the parent).
+    /// SIGINT's and SIGTERM's handler: records the first (the run ends, reporting what finished;
+    /// a write waiting for its reader gives up, ``Syscall/writeAll(_:_:interruptible:)``); a
+    /// second ends the process at once, whatever it is doing, with 128 + the signal.
+    static let interruptionHandler: @convention(c) (Int32) -> Void = { signal in
+        if WorkerPool.interruption != 0 || Syscall.signalled != 0 { _exit(128 + signal) }
+        WorkerPool.interruption = signal
+        Syscall.signalled = signal
+    }
+
     static func installSignalHandlers() {
-        Syscall.installSignalHandler([SIGINT, SIGTERM]) { signal in WorkerPool.interruption = signal }
+        Syscall.installSignalHandler([SIGINT, SIGTERM], interruptionHandler)
         signal(SIGPIPE, SIG_IGN)
         // a parent may have started us with them blocked (spawned processes inherit the mask)
         var signals = sigset_t()

@@ -227,7 +227,11 @@ final class TestsPane: @unchecked Sendable {
         let viewed = TraceViewer.Test(
             name: "\(display(file)): \(test)", status: status, seconds: seconds, message: message,
             screens: screens,
-            output: output, sources: TraceViewer.sources(of: traces, script: file))
+            output: output,
+            sources: TraceViewer.sources(of: traces, script: file) { name in
+                // only scripts inside the studio's folders, never another path a trace names
+                roots.contains { TraceViewer.isModule(name, under: $0) }
+            })
         return TraceViewer.html([viewed], title: "\(display(file)): \(test)")
     }
 

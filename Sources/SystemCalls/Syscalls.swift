@@ -49,13 +49,41 @@ public enum Syscall {
         }
     }
 
+    /// The SIGINT or SIGTERM the run's handler recorded (0: none). A write to a pipe, a terminal
+    /// or a FIFO that waits for its reader gives up when it is set (``writeAll(_:_:)``).
+    nonisolated(unsafe) public static var signalled: Int32 = 0
+
+    /// How long a write that waits for its reader may wait once a signal ended the run: the
+    /// partial report of an interrupted run is written when someone reads it, and dropped otherwise.
+    static let interruptedWaitMilliseconds: Int32 = 2000
+
     /// Writes all of `bytes`: nil, or the `errno` that stopped it (`ENOSPC` for a write of nothing).
-    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Errno? {
+    /// With `interruptible` (an output of the run: stdout, stderr, a report the user named), to
+    /// anything but a regular file (a pipe, a terminal, a FIFO), it waits for room with
+    /// `poll(2)`, which a signal always interrupts (the kernel never restarts it), and writes at
+    /// most `PIPE_BUF` bytes at a time, which then never block: a reader that stops reading
+    /// cannot keep the run from ending on SIGINT or SIGTERM (`EINTR`), whatever it was writing.
+    public static func writeAll(
+        _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, interruptible: Bool = false
+    ) -> Errno? {
+        var info = stat()
+        let waits = interruptible && fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
         var offset = 0
         while offset < bytes.count {
-            let count = retryingInterrupts {
-                Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            var chunk = bytes.count - offset
+            if waits {
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                let timeout = signalled == 0 ? -1 : interruptedWaitMilliseconds
+                let polled = poll(&ready, 1, timeout)
+                if polled < 0 {
+                    if errno != EINTR { return Errno(errno) }
+                    if signalled != 0 { return Errno(EINTR) }
+                    continue
+                }
+                if polled == 0 { return Errno(ETIMEDOUT) }
+                chunk = min(chunk, Int(PIPE_BUF))
             }
+            let count = retryingInterrupts { Glibc.write(descriptor, bytes.baseAddress! + offset, chunk) }
             if count < 0 { return Errno(errno) }
             if count == 0 { return Errno(ENOSPC) }
             offset += count
@@ -64,9 +92,11 @@ public enum Syscall {
     }
 
     /// Writes all of `text` (its UTF-8 bytes), as ``writeAll(_:_:)-(_,UnsafeRawBufferPointer)``.
-    public static func writeAll(_ descriptor: Int32, _ text: String) -> Errno? {
+    public static func writeAll(_ descriptor: Int32, _ text: String, interruptible: Bool = false) -> Errno? {
         var text = text
-        return text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+        return text.withUTF8 {
+            writeAll(descriptor, UnsafeRawBufferPointer($0), interruptible: interruptible)
+        }
     }
 
     /// Waits for the child `pid` to end: its raw wait status, or nil when there is no such child.

@@ -79,8 +79,16 @@ public enum TraceFile {
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 throw Failure(message: "cannot write \(path): it is a folder")
             }
-            let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
-            guard descriptor >= 0 else { throw failure(path) }
+            // Opened without blocking: a FIFO with no reader is an error, never a hang.
+            let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+            guard descriptor >= 0 else {
+                if errno == ENXIO {
+                    throw Failure(
+                        message: "cannot write \(path): it is a FIFO with no reader (start its reader first)")
+                }
+                throw failure(path)
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
             try writeAll(text, to: descriptor, path: path, sync: false)
             return
         }
@@ -118,7 +126,7 @@ public enum TraceFile {
     private static func writeAll(_ text: String, to descriptor: Int32, path: String, sync: Bool)
         throws(Failure)
     {
-        if let error = Syscall.writeAll(descriptor, text) {
+        if let error = Syscall.writeAll(descriptor, text, interruptible: true) {
             close(descriptor)
             throw Failure(message: "cannot write \(path): \(error)")
         }

@@ -1,5 +1,9 @@
 import TestResults
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The trace viewer: one self-contained HTML page (`stackplay view`, and `report.html` of
 /// `--artifacts`) with a test list and a filter, and for the selected test a timeline to scrub,
 /// the frame at each event drawn large with the fingers and drag translations, the event list,
@@ -54,7 +58,7 @@ public enum TraceViewer {
         public var screens: [Screen]
         /// What the test printed (the viewer's console pane).
         public var output: String
-        /// The text of each script file the test's actions name (``TraceViewer/sources(of:script:)``),
+        /// The text of each script file the test's actions name (``TraceViewer/sources(of:script:embeds:)``),
         /// for the source pane.
         public var sources: [String: String]
         /// How it failed: `failure` (an expectation, a golden trace) or `error` (a Lua error, a
@@ -86,17 +90,35 @@ public enum TraceViewer {
         }
     }
 
-    /// The text of `script` and of every other file the actions of `traces` name (a module the
-    /// script required), by the name they give; a file that cannot be read is left out.
-    public static func sources(of traces: [String], script: String? = nil) -> [String: String] {
+    /// The text of `script` and of the other files the actions of `traces` name that `embeds`
+    /// allows (a module the script required), by the name they give; a file that cannot be read is
+    /// left out. A name a trace gives is never read unless `embeds` says the command itself read
+    /// that file: a crafted trace's `file: "/etc/shadow"` puts nothing in a page (docs/runner.md,
+    /// "Trust boundaries").
+    public static func sources(
+        of traces: [String], script: String? = nil, embeds: (String) -> Bool
+    ) -> [String: String] {
         var files = script.map { [$0] } ?? []
         for text in traces {
             guard let trace = try? Trace(text: text, file: "") else { continue }
-            for action in trace.actions where !files.contains(action.file) { files.append(action.file) }
+            for action in trace.actions where !files.contains(action.file) && embeds(action.file) {
+                files.append(action.file)
+            }
         }
         var sources: [String: String] = [:]
         for file in files { sources[file] = try? TraceFile.read(file) }
         return sources
+    }
+
+    /// Whether `path` is a regular `.lua` file inside the folder `root` (links resolved): a
+    /// module a script rooted there could `require`.
+    public static func isModule(_ path: String, under root: String) -> Bool {
+        guard path.hasSuffix(".lua"), let file = TraceFile.realPath(path),
+            let folder = TraceFile.realPath(root)
+        else { return false }
+        var info = stat()
+        guard stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+        return file.hasPrefix(folder == "/" ? "/" : folder + "/")
     }
 
     /// The page for `tests`, in their order (the viewer opens the first failure).

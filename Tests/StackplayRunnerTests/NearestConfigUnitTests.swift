@@ -33,12 +33,12 @@ import Testing
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         let path = root.path
-        #expect(Config.nearest(from: "\(path)/repo/a/b/x.lua")?.path == "\(path)/repo/.stackplay.lua")
-        #expect(Config.nearest(from: "\(path)/repo/a/c/y.lua")?.path == "\(path)/repo/a/c/.stackplay.lua")
-        #expect(Config.nearest(from: "\(path)/repo/a/c")?.path == "\(path)/repo/a/c/.stackplay.lua")
-        #expect(Config.nearest(from: "\(path)/plain/z.lua")?.path == "\(path)/.stackplay.lua")
-        #expect(Config.nearest(from: "\(path)/inner/w.lua") == nil, "inner's .git stops the search")
-        #expect(Config.nearest(from: "\(path)/missing/m.lua") == nil)
+        #expect(try Config.nearest(from: "\(path)/repo/a/b/x.lua")?.path == "\(path)/repo/.stackplay.lua")
+        #expect(try Config.nearest(from: "\(path)/repo/a/c/y.lua")?.path == "\(path)/repo/a/c/.stackplay.lua")
+        #expect(try Config.nearest(from: "\(path)/repo/a/c")?.path == "\(path)/repo/a/c/.stackplay.lua")
+        #expect(try Config.nearest(from: "\(path)/plain/z.lua")?.path == "\(path)/.stackplay.lua")
+        #expect(try Config.nearest(from: "\(path)/inner/w.lua") == nil, "inner's .git stops the search")
+        #expect(try Config.nearest(from: "\(path)/missing/m.lua") == nil)
     }
 
     @Test func `paths with one nearest config share it; two differ and are named`() throws {

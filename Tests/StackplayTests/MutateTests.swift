@@ -157,7 +157,7 @@ import Testing
         let json = folder.appendingPathComponent("mutation.json").path
         let junit = folder.appendingPathComponent("mutation.xml").path
         let run = try stackplay(
-            "mutate", Self.weak, "--mutants", "N13,W4", "--json", json, "--junit", junit)
+            "mutate", Self.weak, "--mutants", "N13,W4", "--json=" + json, "--junit", junit)
         #expect(run.status == 0, "\(run.stderr)")
         let validate = Process()
         validate.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -45,7 +45,9 @@ import Testing
         let folder = try temporaryFolder([:])
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("v.html").path
-        let run = try stackplay(arguments: ["view"] + traces + ["-o", out])
+        // the script is given beside the traces: a page shows only scripts the command read
+        let script = "\(fixtures)/traces/session.lua"
+        let run = try stackplay(arguments: ["view"] + traces + [script, "-o", out])
         #expect(run.status == 0)
         #expect(run.stdout == "")
         #expect(run.stderr == "stackplay: wrote \(out)\n")
@@ -55,7 +57,7 @@ import Testing
             page.components(separatedBy: "data-encoding=\"deflate-raw;base64\"").count == traces.count + 2)
         #expect(page.contains("\"sources\":{\"\(fixtures)/traces/session.lua\":\"s0\"}"))
         #expect(page.contains("\"status\":\"trace\",\"seconds\":null"))
-        let toStdout = try stackplay(arguments: ["view"] + traces)
+        let toStdout = try stackplay(arguments: ["view"] + traces + [script])
         #expect(toStdout.status == 0 && toStdout.stderr == "")
         #expect(toStdout.stdout == page)
     }

@@ -99,7 +99,7 @@ import Testing
         #expect(Deflate.base64(Deflate.compress(Array(script.utf8))) == String(blob))
     }
 
-    @Test func `a test's sources are its script and the files its actions name`() throws {
+    @Test func `a test's sources are its script and the files its actions name that it read`() throws {
         let folder = NSTemporaryDirectory() + "stackplay-sources-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -110,8 +110,15 @@ import Testing
         let call = TraceCall(serial: 1, method: "advance", file: "\(folder)/helper.lua", line: 1, source: "")
         let recorder = TraceRecorder(screen: screen, stackplay: "test", calls: { call })
         try screen.advance(by: 0.1)
-        let sources = TraceViewer.sources(of: [recorder.text, "not a trace"], script: "\(folder)/a.lua")
+        let sources = TraceViewer.sources(of: [recorder.text, "not a trace"], script: "\(folder)/a.lua") {
+            TraceViewer.isModule($0, under: folder)
+        }
         #expect(sources == ["\(folder)/a.lua": "-- the script\n", "\(folder)/helper.lua": "-- a helper\n"])
-        #expect(TraceViewer.sources(of: [], script: "\(folder)/missing.lua") == [:])
+        #expect(TraceViewer.sources(of: [], script: "\(folder)/missing.lua") { _ in true } == [:])
+        // a file the command did not read is never embedded, whatever the trace names
+        let alone = TraceViewer.sources(of: [recorder.text], script: "\(folder)/a.lua") { _ in false }
+        #expect(alone == ["\(folder)/a.lua": "-- the script\n"])
+        #expect(!TraceViewer.isModule("\(folder)/helper.lua", under: folder + "/sub"))
+        #expect(!TraceViewer.isModule("/etc/passwd", under: "/"), "only .lua files")
     }
 }

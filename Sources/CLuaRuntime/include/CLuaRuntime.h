@@ -164,4 +164,8 @@ void stackplay_release_held(lua_State *L, void **slot);
 
 #include "arena.h"
 
+/// Whether the string hash of `L`'s state has stackplay's fixed seed (seed.c): 1, or 0 when this
+/// Lua's private layout did not allow setting it (every run's hash then differs).
+int stackplay_hash_seed_fixed(lua_State *L);
+
 #endif

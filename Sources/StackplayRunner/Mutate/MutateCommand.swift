@@ -49,6 +49,10 @@ enum MutateCommand {
             Output.usageError(error.message)
             return ExitCode.usage
         }
+        if let refusal = ReportOutput.check(options, inputs: options.paths, as: "a Lua script") {
+            Output.usageError(refusal)
+            return ExitCode.usage
+        }
         WorkerPool.installSignalHandlers()
         let passed = runArguments(arguments)
         let started = ChildRuns.now()
@@ -58,7 +62,8 @@ enum MutateCommand {
         var baselineProblem: String?
         let jobs = options.jobs ?? 2
         let baselineJob = ChildRuns.Job(
-            arguments: passed + ["--json", "--jobs", String(jobs)],
+            // --forbid-only: an only(...) left in fails here, as it fails every mutant's run (CI=true)
+            arguments: passed + ["--json", "--jobs", String(jobs), "--forbid-only"],
             environment: [Mutant.environmentVariable: nil])
         guard
             ChildRuns.run(
@@ -100,17 +105,23 @@ enum MutateCommand {
                 // CI: a script's `to_match_trace` never records a golden trace from a mutant.
                 environment: [Mutant.environmentVariable: mutant.id, "CI": "true"])
         }
+        let verdicts = Verdicts(baseline: baseline, timeout: options.timeout, given: timeout.isEmpty)
         let ended = ChildRuns.run(runs, jobs: jobs) { index, ended in
-            outcomes[index] = judge(mutants[index], ended)
+            outcomes[index] = verdicts.checked(judge(mutants[index], ended))
         }
         guard ended else { return 128 + WorkerPool.interruption }
         let report = MutationReport(
             outcomes: outcomes.compactMap { $0 }, baseline: baseline, plainSeconds: plainSeconds,
             seconds: ChildRuns.now() - started, jobs: jobs)
-        Output.out(report.human)
+        Output.out(options.format == .json ? report.stryker.text : report.human)
         var written = true
-        if let path = options.mutationJSON { written = write(report.stryker.text, to: path) && written }
-        if let path = options.junit { written = write(report.junit, to: path) && written }
+        if let path = options.jsonFile {
+            written = ReportOutput(flag: "--json", path: path, kind: .mutationJSON).written(
+                report.stryker.text)
+        }
+        if let path = options.junit {
+            written = ReportOutput(flag: "--junit", path: path, kind: .junit).written(report.junit) && written
+        }
         guard written else { return ExitCode.failure }
         if let directory = options.suggestDirectory {
             guard
@@ -148,9 +159,19 @@ enum MutateCommand {
             runs: suggestRuns, steps: suggestSteps, seed: options.seed ?? RunSeed.standard,
             jobs: options.jobs ?? 2)
         var ok = true
+        // the suite's own flags (a --matrix, --mirror, --audit, the seed, the budgets), without its paths
+        let flags = runArguments(options.arguments).filter { !options.paths.contains($0) }
         for mutant in survivors {
             switch search.find(mutant, runner: runner, directory: directory, scratch: scratch) {
             case .test(let path, let steps):
+                if let failure = SuggestCheck.failure(of: path, flags: flags) {
+                    // written by this run (ReportOutput refused anything else), so removed by it
+                    unlink(path)
+                    Output.err(
+                        "stackplay mutate --suggest: \(mutant.id): the test found fails on the real model "
+                            + "under the suite's flags (\(failure)): not written")
+                    continue
+                }
                 Output.out("suggested: \(path) (\(steps) step\(steps == 1 ? "" : "s")) kills \(mutant.id)")
             case .none(let steps):
                 Output.out("no difference found for \(mutant.id) in \(steps) steps (possibly equivalent)")
@@ -192,7 +213,7 @@ enum MutateCommand {
     }
 
     /// The command line of each run: `mutate`'s own flags (and their values) taken out.
-    static func runArguments(_ arguments: [String]) -> [String] {
+    static func runArguments(_ arguments: [String], dropping ownFlags: Set<String> = ownFlags) -> [String] {
         var rest = arguments.first == "mutate" ? arguments.dropFirst() : arguments[...]
         var kept: [String] = []
         var onlyPaths = false
@@ -212,7 +233,7 @@ enum MutateCommand {
                 }
                 continue
             }
-            if !argument.contains("=") { _ = rest.popFirst() }
+            if !argument.contains("="), case .value = Options.specs[name]?.argument { _ = rest.popFirst() }
         }
         return kept
     }
@@ -264,16 +285,4 @@ enum MutateCommand {
 
     static func firstLine(_ text: String) -> String { String(text.prefix { $0 != "\n" }) }
 
-    private static func write(_ text: String, to path: String) -> Bool {
-        do {
-            if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-                try TraceFile.makeDirectory(String(path[..<slash]))
-            }
-            try TraceFile.write(text, to: path)
-            return true
-        } catch {
-            Output.err("stackplay: \(error.message)")
-            return false
-        }
-    }
 }

@@ -17,12 +17,14 @@ struct MutationReport {
         outcomes.filter { $0.status == status }.count
     }
 
-    /// `killed / (killed + survived)` in percent, a timeout or an error counting as killed (it
-    /// kills the mutant, and is listed apart); 100 with no mutant.
+    /// `(killed + timed out) / (killed + timed out + survived)` in percent, as Stryker counts it: a
+    /// runtime error is no verdict and is left out (``Verdicts``); 100 with no mutant, 0 when
+    /// every mutant ended in an error (nothing was shown to kill one).
     var score: Double {
-        let survived = count(.survived)
-        let detected = outcomes.count - survived
-        return outcomes.isEmpty ? 100 : Double(detected) / Double(outcomes.count) * 100
+        let detected = count(.killed) + count(.timeout)
+        let judged = detected + count(.survived)
+        if outcomes.isEmpty { return 100 }
+        return judged == 0 ? 0 : Double(detected) / Double(judged) * 100
     }
 
     // MARK: Human

@@ -211,7 +211,8 @@ struct Suggest {
         else { return .none(steps: total) }
         let path = directory + "/" + mutant.id + ".lua"
         do {
-            try TraceFile.write(Self.test(mutant, actions, setup: setup, part: part), to: path)
+            try ReportOutput(flag: "--suggest", path: path, kind: .suggestion, inFolder: true)
+                .write(Self.test(mutant, actions, setup: setup, part: part))
         } catch { return .broken(error.message) }
         return .test(path: path, steps: actions.count)
     }

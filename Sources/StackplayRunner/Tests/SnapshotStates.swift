@@ -48,10 +48,16 @@ final class SnapshotStates: @unchecked Sendable {
         }
     }
 
-    /// The states kept at once (one for each variant a worker runs: `--mirror` needs two).
+    /// The states kept at once at least, and at most: the cache grows to one state for each
+    /// variant (and root) the worker has run, up to `mostKept` (a `--matrix` of 12 dynamic type
+    /// sizes keeps 12: each test of a file runs in every variant in turn, and a cache smaller than
+    /// that cycle made a state again for every test, ten times slower).
     static let kept = 8
+    static let mostKept = 48
 
     private var entries: [Key: Entry] = [:]
+    /// Every key asked for so far: how many states the run's cycle of variants needs.
+    private var seen: Set<Key> = []
     private var uses = 0
     /// Set when no arena can be made in this process: every test then gets a fresh state.
     private var unavailable: String? = LuaState.freshStatesReason
@@ -175,8 +181,12 @@ final class SnapshotStates: @unchecked Sendable {
             entry.used = uses
             return entry
         }
-        if entries.count >= Self.kept, let oldest = entries.min(by: { $0.value.used < $1.value.used })?.key {
-            entries[oldest] = nil
+        seen.insert(key)
+        let room = min(max(Self.kept, seen.count), Self.mostKept)
+        // Past the most kept, the state used last goes: a cycle over more variants than that then
+        // keeps all but one of the states warm (the oldest would go just before its next use).
+        if entries.count >= room, let newest = entries.max(by: { $0.value.used < $1.value.used })?.key {
+            entries[newest] = nil
         }
         let lua: LuaState
         do {
