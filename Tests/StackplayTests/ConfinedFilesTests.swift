@@ -143,10 +143,10 @@ import Testing
         #expect(render.stderr == "stackplay: cannot write /dev/full: No space left on device\n")
         #expect(!render.stderr.contains("wrote"))
 
-        // A folder where the JUnit file should go: refused, exit 1.
+        // A folder where the JUnit file should go: refused before the run, a usage error (issue 40).
         let folderTarget = try stackplay(arguments: ["--junit", "traces", "s.lua"], in: folder)
-        #expect(folderTarget.status == 1)
-        #expect(folderTarget.stderr.contains("cannot write traces: it is a folder"))
+        #expect(folderTarget.status == 64)
+        #expect(folderTarget.stderr.contains("--junit traces would overwrite a folder"))
     }
 
     @Test("stackplay replay and render refuse a FIFO or a device at once")
