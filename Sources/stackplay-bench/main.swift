@@ -69,7 +69,7 @@ if let flag = CommandLine.arguments.firstIndex(of: "--sandbox") {
     exit(0)
 }
 
-/// `stackplay-bench --studio`: only the studio's rows (StudioRows.swift), against the
+/// `stackplay-bench --studio`: only the studio's rows and `--watch`'s (StudioRows.swift), against the
 /// `stackplay-studio` of .build/release (or beside this program) and the `stackplay` beside it.
 if CommandLine.arguments.dropFirst().first == "--studio" {
     let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -79,7 +79,8 @@ if CommandLine.arguments.dropFirst().first == "--studio" {
         ? ".build/release/stackplay-studio" : beside
     printTable(
         BenchTable(
-            rows: studioRows(studio: studio, stackplay: here.appendingPathComponent("stackplay").path),
+            rows: studioRows(studio: studio, stackplay: here.appendingPathComponent("stackplay").path)
+                + [onEveryCore { watchRow(stackplay: here.appendingPathComponent("stackplay").path) }],
             curve: []))
     exit(0)
 }
@@ -352,7 +353,8 @@ let studioBinary = ".build/release/stackplay-studio"
 let studio =
     binaryExists && fixedRounds == nil && FileManager.default.isExecutableFile(atPath: studioBinary)
     ? studioRows(studio: studioBinary, stackplay: stackplayBinary) : []
-printTable(BenchTable(rows: rows.rows + (try sandboxRows()) + studio, curve: rows.curve))
+let watch = binaryExists && fixedRounds == nil ? [onEveryCore { watchRow(stackplay: stackplayBinary) }] : []
+printTable(BenchTable(rows: rows.rows + (try sandboxRows()) + studio + watch, curve: rows.curve))
 if binaryExists && fixedRounds == nil {
     try onEveryCore {
         try measureReaders(binary: stackplayBinary)
