@@ -75,9 +75,9 @@ public final class FileWatcher {
                 }
             }
         } catch {
-            close(descriptor)
-            close(wake.read)
-            close(wake.write)
+            // Every stored property is set: deinit runs and closes the three descriptors (closing
+            // them here too closed them twice, and a second close can close another thread's
+            // newly opened file that got the same number).
             throw error
         }
     }
