@@ -257,8 +257,8 @@ def main():
         WebDriverWait(driver, 10).until(
             lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
         check("short drag" in driver.find_element(By.ID, "title").text, "the trace viewer shows the result")
-        check(len(driver.find_elements(By.CSS_SELECTOR, "#events li.failing")) == 1,
-              "the viewer marks the failing event")
+        check(len(driver.find_elements(By.CSS_SELECTOR, "#actions li.failing")) == 1,
+              "the viewer marks the failing expectation")
         driver.switch_to.default_content()
         shot(driver, "viewer")
         driver.find_element(By.ID, "tab-live").click()

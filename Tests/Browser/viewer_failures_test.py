@@ -208,7 +208,7 @@ def main():
             with open(os.path.join(folder, "report.json"), "w") as f:
                 f.write(run.stdout)
             page = os.path.join(folder, "view.html")
-            stackplay(["view", "report.json", "-o", page], folder, 0)
+            stackplay(["view", "report.json", "x.lua", "-o", page], folder, 0)
             driver.get("about:blank")
             driver.get("file://" + page)
             ready(driver)

@@ -256,7 +256,8 @@ def main():
             print("stackplay view")
             trace = sorted(os.listdir(os.path.join(folder, "traces")))[0]
             page = os.path.join(folder, "view.html")
-            stackplay(["view", os.path.join("traces", trace), "-o", page], folder, 0)
+            # the script given beside the trace: a page embeds only the scripts its command read
+            stackplay(["view", os.path.join("traces", trace), "viewer.lua", "-o", page], folder, 0)
             driver.get("file://" + page)
             ready(driver)
             check(driver.find_element(By.ID, "summary").text == "1 trace", "view lists the trace")
