@@ -279,9 +279,14 @@ let largeScript = """
             arguments: ["--repeat", "3", "t.lua"], in: folder,
             environment: ["STACKPLAY_RANDOM_HASH_SEED": "1"])
         #expect(seeded.status == 1)
+        // Under AddressSanitizer every repeat is a fresh state, so the repeats in one process
+        // already differ; with snapshot-restored states only the other process's run does.
         #expect(
             seeded.stderr.contains(
-                "t.lua:1: flaky: a run in another process differs from this one: the output"))
+                builtWithAddressSanitizer
+                    ? "t.lua:1: flaky: run 2 of 3 differs from run 1: the output"
+                    : "t.lua:1: flaky: a run in another process differs from this one: the output"),
+            "\(seeded.stderr)")
     }
 }
 
@@ -385,7 +390,12 @@ let largeScript = """
 
         """
 
-    @Test func `a test within its budget never fails for fragmentation of the arena`() throws {
+    @Test(
+        .disabled(
+            if: builtWithAddressSanitizer,
+            "no arena under AddressSanitizer (fresh states on the system allocator), and its 40 phases of string.rep take about a minute of CPU there"
+        ))
+    func `a test within its budget never fails for fragmentation of the arena`() throws {
         let folder = try temporaryFolder(["f.lua": Self.phases])
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try stackplay(arguments: ["--memory-budget", "64", "--jobs", "1", "f.lua"], in: folder)
