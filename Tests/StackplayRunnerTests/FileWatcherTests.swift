@@ -6,21 +6,28 @@ import Testing
 /// The watcher behind `stackplay --watch` and the studio: inotify rounds, atomic saves, new
 /// folders, stop; and which scripts a change re-runs.
 @Suite struct FileWatcherTests {
+    /// A new folder holding `files` (paths under it, made with their folders).
     func folder(_ files: [String: String]) throws -> String {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString)")
             .resolvingSymlinksInPath()
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        for (path, text) in files {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: false, encoding: .utf8)
+        for (path, text) in files.sorted(by: { $0.key < $1.key }) {
+            try write(root.path + "/" + path, text)
         }
         return root.path
     }
 
+    /// Writes `text` to `path` (making its folder) from a child process, never from this one:
+    /// the suite forks workers without exec in other tests meanwhile, and a fork that copied a
+    /// descriptor of ours open for writing closes it whenever that worker ends, which inotify
+    /// reports as a save made long after the write (a flaky extra file in a round).
     func write(_ path: String, _ text: String) throws {
-        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", #"mkdir -p "$(dirname "$1")" && printf %s "$2" > "$1""#, "sh", path, text]
+        try shell.run()
+        shell.waitUntilExit()
+        try #require(shell.terminationStatus == 0, "writing \(path)")
     }
 
     @Test func `a save is one round naming the file, after a quiet moment`() throws {

@@ -31,10 +31,13 @@ import Testing
     func `--watch re-runs only the saved file, then the scripts requiring a saved helper; Ctrl-C exits 130`()
         throws
     {
-        let folder = try temporaryFolder([
-            "s/a.lua": Self.usesHelper, "s/b.lua": "test(\"b\", function() expect(1):to_equal(1) end)\n",
-            "s/c.lua": "test(\"c\", function() end)\n", "s/helpers/lock.lua": Self.helper,
-        ])
+        // Every file this watcher sees is written by a child process (see `writeFromChild`).
+        let folder = try temporaryFolder([:])
+        try writeFromChild(
+            [
+                "s/a.lua": Self.usesHelper, "s/b.lua": "test(\"b\", function() expect(1):to_equal(1) end)\n",
+                "s/c.lua": "test(\"c\", function() end)\n", "s/helpers/lock.lua": Self.helper,
+            ], in: folder)
         defer { try? FileManager.default.removeItem(at: folder) }
         let child = try Spawned.start(
             stackplayBinary().path, ["--watch", "s", "--jobs", "1"], in: folder.path,
@@ -50,8 +53,7 @@ import Testing
         #expect(try Self.cpuTicks(child.pid) - before <= 1, "the watcher spins while nothing changes")
 
         // A saved script: only it runs.
-        try "test(\"b\", function() expect(2):to_equal(2) end)\n".write(
-            to: folder.appendingPathComponent("s/b.lua"), atomically: false, encoding: .utf8)
+        try writeFromChild(["s/b.lua": "test(\"b\", function() expect(2):to_equal(2) end)\n"], in: folder)
         out = child.readOut(until: "round 1: 1 passed", timeout: 60)
         #expect(
             out.contains("stackplay --watch: round 1: s/b.lua changed; running s/b.lua\ns/b.lua\n  ok   b\n"),
@@ -59,8 +61,8 @@ import Testing
         #expect(!out.contains("s/a.lua") && !out.contains("s/c.lua"), "\(out)")
 
         // A helper saved as editors do (a new file renamed over it): the script requiring it runs.
-        try "return { items = { \"a\", \"b\", \"c\" } }\n".write(
-            to: folder.appendingPathComponent("s/helpers/.lock.lua.tmp"), atomically: false, encoding: .utf8)
+        try writeFromChild(
+            ["s/helpers/.lock.lua.tmp": "return { items = { \"a\", \"b\", \"c\" } }\n"], in: folder)
         #expect(rename(folder.path + "/s/helpers/.lock.lua.tmp", folder.path + "/s/helpers/lock.lua") == 0)
         out = child.readOut(until: "round 2: 0 passed, 1 failed", timeout: 60)
         #expect(
@@ -72,10 +74,7 @@ import Testing
         #expect(!out.contains("s/b.lua") && !out.contains("s/c.lua"), "\(out)")
 
         // A new script under the watched folder runs.
-        try FileManager.default.createDirectory(
-            at: folder.appendingPathComponent("s/more"), withIntermediateDirectories: true)
-        try "test(\"d\", function() end)\n".write(
-            to: folder.appendingPathComponent("s/more/d.lua"), atomically: false, encoding: .utf8)
+        try writeFromChild(["s/more/d.lua": "test(\"d\", function() end)\n"], in: folder)
         out = child.readOut(until: "round 3: 1 passed", timeout: 60)
         #expect(out.contains("round 3: s/more/d.lua changed; running s/more/d.lua"), "\(out)")
 

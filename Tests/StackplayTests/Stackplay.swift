@@ -74,6 +74,22 @@ func temporaryFolder(_ files: [String: String]) throws -> URL {
     return folder
 }
 
+/// Writes `files` (relative path → text) under `folder` from a child process, never from the test
+/// process: for tests whose stackplay watches the files. Other tests fork workers without exec
+/// meanwhile, and a fork that copied a descriptor of ours open for writing closes it when that
+/// worker ends, which inotify reports as a save made long after the write.
+func writeFromChild(_ files: [String: String], in folder: URL) throws {
+    for (path, text) in files.sorted(by: { $0.key < $1.key }) {
+        let result = try Spawned.start(
+            "/bin/sh", ["-c", #"mkdir -p "$(dirname "$1")" && printf %s "$2" > "$1""#, "sh", path, text],
+            in: folder.path, environment: [:]
+        ).finish()
+        guard result.status == 0 else {
+            throw FixtureError(message: "cannot write \(path) under \(folder.path): \(result.stderr)")
+        }
+    }
+}
+
 /// The 1-based line of `fixture` that contains `marker`, so tests need not hard-code line numbers.
 func line(of marker: String, in fixture: String) throws -> Int {
     let text = try String(contentsOf: packageRoot.appendingPathComponent(fixture), encoding: .utf8)
