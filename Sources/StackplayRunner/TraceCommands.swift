@@ -1,4 +1,5 @@
 import Bindings
+import TestResults
 import Traces
 
 /// `stackplay replay`, `stackplay render` and `stackplay view`.
@@ -39,9 +40,10 @@ enum TraceCommands {
         }
     }
 
-    /// Writes the trace viewer for `paths`: one test a trace, named by its path; a `--json`
-    /// report of a run (a file that reads as one) gives its tests with their verdicts, messages,
-    /// output, likely causes and traces. A trace that does not read is an error naming it, and
+    /// Writes the trace viewer for `paths`: one test a trace, named by its path; a `--trace` file
+    /// of a run (it ends with its test's result line) gives its test with its verdict, message and
+    /// output, the test's next screens joining it; a `--json` report of a run (a file that reads
+    /// as one) gives its tests with their verdicts, messages, output, likely causes and traces. A trace that does not read is an error naming it, and
     /// nothing is written.
     /// The scripts among `paths` (`.lua`) are not traces: a trace's source pane shows the one its
     /// actions name, and no other file.
@@ -50,6 +52,9 @@ enum TraceCommands {
         return emit(to: output.map { ReportOutput(flag: "-o", path: $0, kind: .page) }, reading: paths) {
             () throws(TraceError) in
             var tests: [TraceViewer.Test] = []
+            // The `--trace` files read so far that carry their test's verdict, and where each is
+            // in `tests`.
+            var ran: [(result: TestResult, at: Int, screens: [(Int, String)])] = []
             var seed: Int?
             for path in paths where !path.hasSuffix(".lua") {
                 let text: String
@@ -69,7 +74,29 @@ enum TraceCommands {
                     seed = seed ?? report.seed
                     continue
                 }
-                _ = try Trace(text: text, file: path)
+                let trace = try Trace(text: text, file: path)
+                if var result = trace.result {
+                    // A `--trace` file of a run: its test with its verdict, message and output; the
+                    // test's other screens (`<stem>.2.jsonl`, ...), given in any order, join it.
+                    let screen = (trace.resultScreen, TraceResultLine.removed(from: text))
+                    if let known = ran.firstIndex(where: { $0.result.test == result.test }) {
+                        ran[known].screens.append(screen)
+                        result = ran[known].result
+                    } else {
+                        ran.append((result, tests.count, [screen]))
+                        tests.append(TraceViewer.Test(name: "", status: .trace, screens: []))
+                    }
+                    let entry = ran.first { $0.result.test == result.test }!
+                    result.traces = entry.screens.sorted { $0.0 < $1.0 }.map(\.1)
+                    var test = TraceOutputs.viewerTests([result], golden: nil, scripts: false)[0]
+                    test.seconds = nil  // a trace's bytes hold no time: none is shown
+                    test.sources = TraceViewer.sources(of: result.traces) { file in
+                        TraceFile.realPath(file).map(scripts.contains) ?? false
+                    }
+                    tests[entry.at] = test
+                    seed = seed ?? result.seed
+                    continue
+                }
                 tests.append(
                     TraceViewer.Test(
                         name: path, status: .trace, screens: [.init(name: path, trace: text)],

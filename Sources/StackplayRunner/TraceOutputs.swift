@@ -78,11 +78,12 @@ struct TraceOutputs {
         do {
             try TraceFile.makeDirectory(directory)
             for result in results {
-                for (name, text) in zip(Self.names(result), result.traces) {
+                for (screen, (name, text)) in zip(Self.names(result), result.traces).enumerated() {
+                    // Each file ends with its test's verdict: `stackplay view` shows it.
                     try ReportOutput(
                         flag: "--trace", path: "\(directory)/\(name)", kind: .trace, inFolder: true
                     )
-                    .write(text)
+                    .write(TraceResultLine.appending(result, screen: screen + 1, to: text))
                 }
             }
             return true

@@ -1,4 +1,5 @@
 import StackModel
+import TestResults
 
 /// What a trace line after the header feeds the screen: an input, or a component put on the
 /// screen after the first input (its parameters, as in the header).
@@ -69,6 +70,12 @@ public struct Trace: Sendable {
     public var version: Int
     /// The component kinds it may hold: what its replay builds them from.
     public var kinds: ComponentKinds
+    /// The run's verdict on the test that recorded it: a `--trace` file's last line
+    /// (`{"result": {...}}`, a test as the `--json` report writes it, without its traces); nil
+    /// for a trace from elsewhere (a script's `screen:trace()`, a golden trace, explore).
+    public var result: TestResult?
+    /// Which of its test's screens this trace is, from 1 (the result line's `screen`).
+    public var resultScreen = 1
 
     /// Reads the text of a trace; `file` is the name messages use. A UTF-8 byte order mark and
     /// Windows line ends (`\r\n`) are accepted.
@@ -155,6 +162,7 @@ public struct Trace: Sendable {
         settings = try TraceFormat.decodeSettings(screen)
         isMirrored = screen.has("mirror") ? try screen.bool("mirror") : false
         components = []
+        result = nil
         for spec in try header.objects("components") {
             _ = try TraceFormat.makeComponent(spec, kinds: kinds)
             components.append(.object(spec.fields))
@@ -166,6 +174,26 @@ public struct Trace: Sendable {
         var open: (action: Int, left: Int)?
         for line in stride(from: 2, through: count, by: 1) {
             let o = try TraceFields(read(line), file: file, line: line)
+            if !o.has("type"), !o.has("action"), o.has("result") {
+                guard line == count else { throw o.error("result", "the result line is a trace's last line") }
+                guard version >= 2 else { throw o.error("result", "a result line needs trace version 2") }
+                do {
+                    result = try JSONValueDecoder().decode(
+                        TestResult.self, from: o.value("result"), at: [JSONKey("result")])
+                    if o.has("screen") {
+                        resultScreen = try o.integer("screen")
+                        guard resultScreen >= 1 else {
+                            throw o.error("screen", "a screen's number starts at 1")
+                        }
+                    }
+                } catch let error as TraceError {
+                    throw error
+                } catch {
+                    let problem = JSONDecodingProblem(error)
+                    throw o.error(problem.path.isEmpty ? "result" : problem.path, problem.message)
+                }
+                continue
+            }
             if !o.has("type"), o.has("action") {
                 if let open {
                     throw o.error(

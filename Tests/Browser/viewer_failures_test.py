@@ -231,6 +231,21 @@ def main():
             driver.find_element(By.CSS_SELECTOR, "#metadata summary").click()
             driver.execute_script("document.getElementById('detail-head').scrollTop = 0")
             shot(driver, "viewer-view.png")
+
+            print("stackplay view of the same run's --trace files")
+            traces = sorted(os.path.join("traces", n) for n in os.listdir(os.path.join(folder, "traces")))
+            page = os.path.join(folder, "view-traces.html")
+            stackplay(["view"] + traces + ["x.lua", "-o", page], folder, 0)
+            driver.get("about:blank")
+            driver.get("file://" + page)
+            ready(driver)
+            check(text(driver, "#summary") == "1 passed, 2 failed", f"each file's verdict ({text(driver, '#summary')})")
+            check(text(driver, "#verdict").startswith("FAILED"), "the first failure with its verdict")
+            check(text(driver, "#message") != "", "and its message")
+            open_test(driver, page, name, event=drag_event)
+            check(text(driver, "#title-text") == name, "a deep link opens a test of the traces by its name")
+            check("values differ" in text(driver, "#message"), "with its message")
+            shot(driver, "viewer-view-traces.png")
         finally:
             driver.quit()
     finally:

@@ -62,6 +62,63 @@ import Testing
         #expect(toStdout.stdout == page)
     }
 
+    @Test func `view of a run's --trace files shows each test's verdict, message and output`() throws {
+        let folder = try temporaryFolder([
+            "g.lua": """
+            test("fails", function()
+              local s = stackplay.screen {}
+              s:notification_stack { items = { "a", "b" } }
+              local wallet = stackplay.screen {}:wallet_card_stack { items = { "amex" } }
+              print("hello out")
+              wallet:tap("amex")
+              expect(1):to_equal(2)
+            end)
+            test("passes", function()
+              stackplay.screen {}:notification_stack { items = { "a" } }
+            end)
+
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try stackplay(arguments: ["--trace", "t", "g.lua"], in: folder)
+        #expect(first.status == 1, "\(first.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("t").path
+        ).sorted()
+        #expect(names.count == 3, "\(names)")
+        var texts: [String] = []
+        for name in names {
+            let text = try String(contentsOf: folder.appendingPathComponent("t/\(name)"), encoding: .utf8)
+            // Each file ends with its test's verdict, and the same run writes the same bytes.
+            #expect(text.split(separator: "\n").last?.hasPrefix(#"{"result":{"file":"g.lua","#) == true)
+            texts.append(text)
+        }
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("t"))
+        #expect(try stackplay(arguments: ["--trace", "t", "g.lua"], in: folder).status == 1)
+        for (name, text) in zip(names, texts) {
+            #expect(
+                try String(contentsOf: folder.appendingPathComponent("t/\(name)"), encoding: .utf8) == text)
+        }
+        // The files still replay and render: the result line is not an event.
+        let paths = names.map { "t/\($0)" }
+        let replay = try stackplay(arguments: ["replay"] + paths, in: folder)
+        #expect(
+            replay.status == 0 && replay.stdout.hasSuffix("3 replayed, 0 failed\n"),
+            "\(replay.stdout)\(replay.stderr)")
+        // Given in any order, the failing test's two screens are one test of the page, in order.
+        let view = try stackplay(arguments: ["view"] + paths.reversed() + ["g.lua"], in: folder)
+        #expect(view.status == 0, "\(view.stderr)")
+        let page = view.stdout
+        #expect(page.contains(#""name":"g.lua: fails","status":"failed""#))
+        #expect(page.contains(#""name":"g.lua: passes","status":"passed""#))
+        #expect(page.components(separatedBy: #""status":"trace""#).count == 1, "no bare traces")
+        #expect(page.contains("values differ") && page.contains("hello out"))
+        let stem = try #require(names.first { $0.hasSuffix(".2.jsonl") }?.dropLast(".2.jsonl".count))
+        let one = try #require(page.range(of: "\"name\":\"\(stem).jsonl\""))
+        let two = try #require(page.range(of: "\"name\":\"\(stem).2.jsonl\""))
+        #expect(one.lowerBound < two.lowerBound)
+    }
+
     @Test func `view: a malformed trace names its file and line, and nothing is written`() throws {
         let folder = try temporaryFolder([
             "bad.jsonl": "{\"format\":\"stackplay-trace\",\"version\":1}\n{\"i\":0,"
