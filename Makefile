@@ -35,13 +35,10 @@ run: release
 	$(RELEASE_BIN) --mirror scripts
 	$(RELEASE_BIN) explore scripts/explore --seed 0 --runs 50 --steps 100 --out .build/explore-out
 
-# The mutants no scenario can tell from the model (docs/mutate.md says why); `make test` leaves them out.
-EQUIVALENT_MUTANTS := S3.floor+,S3.floor-,S3.floor-clamp,W8.shadow-room+,W8.shadow-room-
-
 test: build
 	$(SWIFT) test
 	$(BIN) --mirror scripts
-	$(BIN) mutate scripts --min-score 100 --exclude-mutants $(EQUIVALENT_MUTANTS)
+	$(BIN) mutate scripts --min-score 100
 	$(MAKE) test-lua-module
 	$(MAKE) test-differential
 	$(MAKE) test-libraries

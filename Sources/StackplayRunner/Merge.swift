@@ -3,7 +3,7 @@ import Traces
 import Wording
 
 /// `stackplay merge REPORT.json ... [--junit FILE] [--json] [--artifacts DIR]`: the `--json`
-/// reports of shards as one run. Tests are ordered by file, then by where they are defined; the
+/// reports of shards as one run (`mutate --json` reports: ``MutationMerge``). Tests are ordered by file, then by where they are defined; the
 /// report is human by default. Exits 1 when any test failed (or a report is malformed, naming
 /// the file and the field), 0 otherwise, 64 for usage errors (no report, a missing file).
 enum Merge {
@@ -20,6 +20,8 @@ enum Merge {
             Output.usageError("no such report: \(missing)")
             return ExitCode.usage
         }
+        // `mutate --json` reports (mutate --shard K/N) merge into one mutation report.
+        if MutationMerge.isMutationReport(options.paths[0]) { return MutationMerge.run(options) }
         if let refusal = ReportOutput.check(options, inputs: options.paths, as: "a report merge reads") {
             Output.usageError(refusal)
             return ExitCode.usage
