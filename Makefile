@@ -162,12 +162,14 @@ browser-tools:
 
 # Tests/Browser/studio_test.py: `stackplay studio` on a scratch folder, through its page (runs, watch,
 # the live screen's drags, Record and Save, the token and Host checks); its screenshots go to
-# artifacts/, and the README's picture to docs/studio.png.
+# artifacts/, and the README's picture to docs/studio.png. Tests/Browser/mutation_page_test.py:
+# `stackplay mutate --html` (the survivor's suggested test, the link into the killing test's trace).
 test-browser: build browser-tools
 	mkdir -p artifacts
 	python3 Tests/Browser/viewer_test.py $(BIN) artifacts/viewer.png
 	python3 Tests/Browser/viewer_failures_test.py $(BIN) artifacts
 	python3 Tests/Browser/studio_test.py $(BIN) artifacts docs/studio.png
+	python3 Tests/Browser/mutation_page_test.py $(BIN) artifacts/mutation.png
 
 # The Lua C module, `require "stackplay"` from lua5.4 or busted: .build/lua/stackplay.so. A
 # release build of the stackplay-lua product with the Swift runtime linked in (-static-stdlib, for
