@@ -353,7 +353,12 @@ let studioBinary = ".build/release/stackplay-studio"
 let studio =
     binaryExists && fixedRounds == nil && FileManager.default.isExecutableFile(atPath: studioBinary)
     ? studioRows(studio: studioBinary, stackplay: stackplayBinary) : []
-let watch = binaryExists && fixedRounds == nil ? [onEveryCore { watchRow(stackplay: stackplayBinary) }] : []
+let watch =
+    binaryExists && fixedRounds == nil
+    ? [
+        onEveryCore { watchRow(stackplay: stackplayBinary) },
+        onEveryCore { mutateIncrementalRow(stackplay: stackplayBinary) },
+    ] : []
 printTable(BenchTable(rows: rows.rows + (try sandboxRows()) + studio + watch, curve: rows.curve))
 if binaryExists && fixedRounds == nil {
     try onEveryCore {
