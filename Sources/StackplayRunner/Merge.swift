@@ -22,6 +22,12 @@ enum Merge {
         }
         // `mutate --json` reports (mutate --shard K/N) merge into one mutation report.
         if MutationMerge.isMutationReport(options.paths[0]) { return MutationMerge.run(options) }
+        if options.htmlFile != nil {
+            Output.usageError(
+                "--html writes a mutation report's page: merge it mutate --json reports (\(options.paths[0]) is not one)"
+            )
+            return ExitCode.usage
+        }
         if let refusal = ReportOutput.check(options, inputs: options.paths, as: "a report merge reads") {
             Output.usageError(refusal)
             return ExitCode.usage

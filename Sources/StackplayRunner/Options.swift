@@ -180,7 +180,7 @@ struct Options {
                stackplay replay [--tolerance X] TRACE ...
                stackplay render TRACE [--at EVENT] [-o FILE]
                stackplay view TRACE ... [-o FILE.html]
-               stackplay merge REPORT.json ... [--junit FILE] [--json] [--artifacts DIR]
+               stackplay merge REPORT.json ... [--junit FILE] [--json] [--artifacts DIR] [--html FILE]
                stackplay explore FILE|DIR ... [--seed N] [--runs N] [--steps N] [--time SECONDS]
                                  [--out DIR] [--jobs N] [--artifacts DIR]
                stackplay mutate FILE|DIR ... [--mutants ID,...] [--min-score P] [--json FILE]

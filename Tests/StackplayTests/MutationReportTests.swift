@@ -152,6 +152,15 @@ import Testing
         let twice = try stackplay(arguments: ["merge", "1.json", "whole.json"], in: folder)
         #expect(twice.status == 1)
         #expect(twice.stderr.contains("is in both 1.json and whole.json"), "\(twice.stderr)")
+        let badShard = try stackplay(arguments: ["mutate", ".", "--shard", "4/3"], in: folder)
+        #expect(badShard.status == 64)
+        #expect(badShard.stderr.contains("--shard"), "\(badShard.stderr)")
+        // A run's --json report merges as before, and has no mutation page.
+        let run = try stackplay(arguments: [".", "--json=run.json"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let page = try stackplay(arguments: ["merge", "run.json", "--html", "page.html"], in: folder)
+        #expect(page.status == 64)
+        #expect(page.stderr.contains("--html writes a mutation report's page"), "\(page.stderr)")
     }
 
     @Test func anIncrementalRunReRunsOnlyWhatTheTouchedFileKilled() throws {
