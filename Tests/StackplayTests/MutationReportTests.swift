@@ -229,6 +229,10 @@ import Testing
         #expect(page.contains("<code>closedHint = &quot;Shows all&quot;</code>"))
         let trace = folder.appendingPathComponent("out/mutants/N13.strict/report.html")
         #expect(try String(contentsOf: trace, encoding: .utf8).contains("exactly 110 pt springs back"))
+        // A run no test failed in leaves no page of passes behind.
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("out/mutants/N15.hint").path))
         let beside = try String(
             contentsOf: folder.appendingPathComponent("out/mutation.html"), encoding: .utf8)
         #expect(beside.contains("href=\"mutants/N13.strict/report.html#test="))

@@ -168,6 +168,12 @@ enum MutateCommand {
                 outcome.reason = "no test reached its mutated point"
             }
             unlink(reachedFile(index))
+            // A run no test failed in has no trace to link: its page of passes goes.
+            if let folder = options.artifactsDirectory, outcome.killer == nil {
+                let traces = MutationPage.traceFolder(folder, mutants[index])
+                unlink(traces + "/report.html")
+                rmdir(traces)
+            }
             outcomes[index] = outcome
         }
         guard ended else { return 128 + WorkerPool.interruption }
