@@ -85,6 +85,19 @@ if CommandLine.arguments.dropFirst().first == "--studio" {
     exit(0)
 }
 
+/// `stackplay-bench --mutate`: only `mutate --incremental`'s row (MutateIncrementalRow.swift), against
+/// the `stackplay` beside this program, from the package (it copies scripts/).
+if CommandLine.arguments.dropFirst().first == "--mutate" {
+    let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    printTable(
+        BenchTable(
+            rows: [
+                onEveryCore { mutateIncrementalRow(stackplay: here.appendingPathComponent("stackplay").path) }
+            ],
+            curve: []))
+    exit(0)
+}
+
 /// `stackplay-bench --table`: only issue 21's in-process rows (no binary, no touch-move ratios),
 /// with the exploration's rate: the quick loop for work on per-test cost.
 if CommandLine.arguments.dropFirst().first == "--table" {
