@@ -35,13 +35,10 @@ run: release
 	$(RELEASE_BIN) --mirror scripts
 	$(RELEASE_BIN) explore scripts/explore --seed 0 --runs 50 --steps 100 --out .build/explore-out
 
-# The mutants no scenario can tell from the model (docs/mutate.md says why); `make test` leaves them out.
-EQUIVALENT_MUTANTS := S3.floor+,S3.floor-,S3.floor-clamp,W8.shadow-room+,W8.shadow-room-
-
 test: build
 	$(SWIFT) test
 	$(BIN) --mirror scripts
-	$(BIN) mutate scripts --min-score 100 --exclude-mutants $(EQUIVALENT_MUTANTS)
+	$(BIN) mutate scripts --min-score 100
 	$(MAKE) test-lua-module
 	$(MAKE) test-differential
 	$(MAKE) test-libraries
@@ -165,12 +162,14 @@ browser-tools:
 
 # Tests/Browser/studio_test.py: `stackplay studio` on a scratch folder, through its page (runs, watch,
 # the live screen's drags, Record and Save, the token and Host checks); its screenshots go to
-# artifacts/, and the README's picture to docs/studio.png.
+# artifacts/, and the README's picture to docs/studio.png. Tests/Browser/mutation_page_test.py:
+# `stackplay mutate --html` (the survivor's suggested test, the link into the killing test's trace).
 test-browser: build browser-tools
 	mkdir -p artifacts
 	python3 Tests/Browser/viewer_test.py $(BIN) artifacts/viewer.png
 	python3 Tests/Browser/viewer_failures_test.py $(BIN) artifacts
 	python3 Tests/Browser/studio_test.py $(BIN) artifacts docs/studio.png
+	python3 Tests/Browser/mutation_page_test.py $(BIN) artifacts/mutation.png
 
 # The Lua C module, `require "stackplay"` from lua5.4 or busted: .build/lua/stackplay.so. A
 # release build of the stackplay-lua product with the Swift runtime linked in (-static-stdlib, for

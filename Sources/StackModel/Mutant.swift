@@ -48,8 +48,26 @@ public struct Mutant: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { id }
 
-    /// Whether this mutant is the process's active one.
-    @inlinable public var isActive: Bool { Mutant.activeCode == code }
+    /// Whether this mutant is the process's active one. The active mutant's first check also
+    /// says it was reached (``reachedVariable``): a mutant no test reached changed nothing.
+    @inlinable public var isActive: Bool {
+        guard Mutant.activeCode == code else { return false }
+        _ = Mutant.reached
+        return true
+    }
+
+    /// The environment variable naming the file that the active mutant's first check creates,
+    /// so that `stackplay mutate` tells a mutant no test reached (Stryker's `NoCoverage`) from one
+    /// that every test that reached it let survive.
+    public static let reachedVariable = "STACKPLAY_MUTANT_REACHED"
+
+    /// Creates ``reachedVariable``'s file, once a process (the first time it is read).
+    @usableFromInline static let reached: Bool = {
+        guard let path = getenv(reachedVariable) else { return false }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { close(descriptor) }
+        return descriptor >= 0
+    }()
 
     /// The code of the active mutant; 0 when none is (the environment variable is unset, empty, or
     /// names no mutant). Read once, on first use.

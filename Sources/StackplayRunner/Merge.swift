@@ -3,7 +3,7 @@ import Traces
 import Wording
 
 /// `stackplay merge REPORT.json ... [--junit FILE] [--json] [--artifacts DIR]`: the `--json`
-/// reports of shards as one run. Tests are ordered by file, then by where they are defined; the
+/// reports of shards as one run (`mutate --json` reports: ``MutationMerge``). Tests are ordered by file, then by where they are defined; the
 /// report is human by default. Exits 1 when any test failed (or a report is malformed, naming
 /// the file and the field), 0 otherwise, 64 for usage errors (no report, a missing file).
 enum Merge {
@@ -18,6 +18,14 @@ enum Merge {
         }
         if let missing = options.paths.first(where: { !TraceFile.exists($0) }) {
             Output.usageError("no such report: \(missing)")
+            return ExitCode.usage
+        }
+        // `mutate --json` reports (mutate --shard K/N) merge into one mutation report.
+        if MutationMerge.isMutationReport(options.paths[0]) { return MutationMerge.run(options) }
+        if options.htmlFile != nil {
+            Output.usageError(
+                "--html writes a mutation report's page: merge it mutate --json reports (\(options.paths[0]) is not one)"
+            )
             return ExitCode.usage
         }
         if let refusal = ReportOutput.check(options, inputs: options.paths, as: "a report merge reads") {

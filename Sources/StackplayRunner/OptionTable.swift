@@ -50,10 +50,11 @@ extension Options {
             number: .whole(jobRange)
         ) { options, jobs in options.jobs = jobs },
         OptionSpec(
-            "--shard", value: "K/N", commands: [.run],
+            "--shard", value: "K/N", commands: [.run, .mutate],
             help: """
                 run the K-th of N deterministic shards (1 <= K <= N), so that N
-                CI machines together run every test exactly once
+                CI machines together run every test (mutate: every mutant)
+                exactly once
                 """
         ) { options, flag throws(UsageError) in options.shard = try shard(flag) },
         OptionSpec(
@@ -129,10 +130,11 @@ extension Options {
             number: .tolerance
         ) { options, tolerance in options.tolerance = tolerance },
         OptionSpec(
-            "--artifacts", value: "DIR", commands: [.run, .merge, .explore],
+            "--artifacts", value: "DIR", commands: [.run, .merge, .explore, .mutate],
             help: """
                 write an SVG of each failed test's last frame and report.html,
                 the trace viewer of the run (one self-contained page), to DIR
+                (mutate: mutation.html, and each killed mutant's trace viewer)
                 """
         ) { options, flag in options.artifactsDirectory = flag.text },
         OptionSpec(
@@ -341,6 +343,29 @@ extension Options {
                 it from the model and write it to DIR/<mutant>.lua as a test
                 """
         ) { options, flag in options.suggestDirectory = flag.text },
+        OptionSpec(
+            "--include-equivalent", commands: [.mutate],
+            help: """
+                run the documented equivalent mutants too (by default they are
+                reported Ignored, with the reason, and run by nobody)
+                """
+        ) { options, _ in options.includeEquivalent = true },
+        OptionSpec(
+            "--incremental", value: "FILE", commands: [.mutate],
+            help: """
+                reuse the verdicts of FILE, a previous mutate --json report, for
+                the mutants whose killing test's file and models did not change
+                (FILE may be the --json=FILE this run writes)
+                """
+        ) { options, flag in options.incrementalFile = flag.text },
+        OptionSpec(
+            "--html", value: "FILE", commands: [.mutate, .merge],
+            help: """
+                write the mutation report as one self-contained page: mutants by
+                SPEC id, what each survivor changes, --suggest's tests, links
+                to the trace of the test that killed each (with --artifacts)
+                """
+        ) { options, flag in options.htmlFile = flag.text },
         OptionSpec(
             "--min-score", value: "P", commands: [.mutate],
             help: "exit 1 when the mutation score is under P percent (0 to 100)",

@@ -132,6 +132,12 @@ struct Options {
     /// `mutate --suggest DIR`: where the tests that would kill the survivors go.
     var suggestDirectory: String?
     var minimumScore: Double?
+    /// `mutate --include-equivalent`: run the documented equivalent mutants too.
+    var includeEquivalent = false
+    /// `mutate --incremental FILE`: a previous report whose verdicts may be reused.
+    var incrementalFile: String?
+    /// `mutate --html FILE`, `merge --html FILE`: the mutation report as a page.
+    var htmlFile: String?
     /// `--json=FILE`: the JSON report (mutate: Stryker's) goes to FILE; the other report stays on stdout.
     var jsonFile: String?
     var exploreSteps: Int?
@@ -174,11 +180,13 @@ struct Options {
                stackplay replay [--tolerance X] TRACE ...
                stackplay render TRACE [--at EVENT] [-o FILE]
                stackplay view TRACE ... [-o FILE.html]
-               stackplay merge REPORT.json ... [--junit FILE] [--json] [--artifacts DIR]
+               stackplay merge REPORT.json ... [--junit FILE] [--json] [--artifacts DIR] [--html FILE]
                stackplay explore FILE|DIR ... [--seed N] [--runs N] [--steps N] [--time SECONDS]
                                  [--out DIR] [--jobs N] [--artifacts DIR]
                stackplay mutate FILE|DIR ... [--mutants ID,...] [--min-score P] [--json FILE]
-                                [--junit FILE] [--suggest DIR] [--jobs N] [selection flags of a run]
+                                [--junit FILE] [--suggest DIR] [--jobs N] [--shard K/N]
+                                [--incremental FILE] [--html FILE] [--artifacts DIR]
+                                [--include-equivalent] [selection flags of a run]
                stackplay codegen TRACE [-o FILE] [--force] [--name NAME]
                stackplay studio [FILE|DIR ...] [--port N] [--address ADDR]
 
@@ -207,7 +215,8 @@ struct Options {
                                  timeline, the frame at each event, fingers, state), to FILE
                                  (default: stdout)
           merge                  merge the --json reports of shards into one report (human by
-                                 default; --json, --junit FILE, --artifacts DIR as for a run)
+                                 default; --json, --junit FILE, --artifacts DIR as for a run);
+                                 mutate's --json reports merge into one mutation report
           mutate                 how good is the suite: run it once unmutated (it must pass),
                                  then against each behavioural mutant of the models (a seed's
                                  number moved, a gate opened, a direction turned; docs/mutate.md),

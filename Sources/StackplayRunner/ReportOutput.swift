@@ -182,7 +182,11 @@ extension ReportOutput {
             outputs.append(ReportOutput(flag: "-o", path: path, kind: kind))
         }
         if let folder = options.artifactsDirectory, options.action != .explore {
-            outputs.append(ReportOutput(flag: "--artifacts", path: folder + "/report.html", kind: .page))
+            let page = options.action == .mutate ? "/mutation.html" : "/report.html"
+            outputs.append(ReportOutput(flag: "--artifacts", path: folder + page, kind: .page))
+        }
+        if let path = options.htmlFile {
+            outputs.append(ReportOutput(flag: "--html", path: path, kind: .page))
         }
         return outputs
     }

@@ -195,7 +195,7 @@ public enum TraceFile {
     }
 
     /// 32 bits of FNV-1a over the parts' UTF-8 bytes, each followed by a 0 byte, as 8 hex digits.
-    static func hash(_ parts: [String]) -> String {
+    public static func hash(_ parts: [String]) -> String {
         var value: UInt64 = 0xcbf2_9ce4_8422_2325
         for part in parts {
             for byte in part.utf8 + [0] {

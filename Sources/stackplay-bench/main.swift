@@ -85,6 +85,19 @@ if CommandLine.arguments.dropFirst().first == "--studio" {
     exit(0)
 }
 
+/// `stackplay-bench --mutate`: only `mutate --incremental`'s row (MutateIncrementalRow.swift), against
+/// the `stackplay` beside this program, from the package (it copies scripts/).
+if CommandLine.arguments.dropFirst().first == "--mutate" {
+    let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    printTable(
+        BenchTable(
+            rows: [
+                onEveryCore { mutateIncrementalRow(stackplay: here.appendingPathComponent("stackplay").path) }
+            ],
+            curve: []))
+    exit(0)
+}
+
 /// `stackplay-bench --table`: only issue 21's in-process rows (no binary, no touch-move ratios),
 /// with the exploration's rate: the quick loop for work on per-test cost.
 if CommandLine.arguments.dropFirst().first == "--table" {
@@ -353,7 +366,12 @@ let studioBinary = ".build/release/stackplay-studio"
 let studio =
     binaryExists && fixedRounds == nil && FileManager.default.isExecutableFile(atPath: studioBinary)
     ? studioRows(studio: studioBinary, stackplay: stackplayBinary) : []
-let watch = binaryExists && fixedRounds == nil ? [onEveryCore { watchRow(stackplay: stackplayBinary) }] : []
+let watch =
+    binaryExists && fixedRounds == nil
+    ? [
+        onEveryCore { watchRow(stackplay: stackplayBinary) },
+        onEveryCore { mutateIncrementalRow(stackplay: stackplayBinary) },
+    ] : []
 printTable(BenchTable(rows: rows.rows + (try sandboxRows()) + studio + watch, curve: rows.curve))
 if binaryExists && fixedRounds == nil {
     try onEveryCore {

@@ -40,7 +40,7 @@ import Testing
         (["replay", "--list", "t.jsonl"], "'--list' goes with running scripts, not with 'stackplay replay'"),
         (
             ["replay", "--shard", "1/2", "t.jsonl"],
-            "'--shard' goes with running scripts, not with 'stackplay replay'"
+            "'--shard' goes with running scripts and 'stackplay mutate', not with 'stackplay replay'"
         ),
         (
             ["render", "--tolerance", "1", "t.jsonl"],
@@ -57,7 +57,7 @@ import Testing
         (["view", "--at", "3", "t.jsonl"], "'--at' goes with 'stackplay render', not with 'stackplay view'"),
         (
             ["merge", "--shard", "1/2", "r.json"],
-            "'--shard' goes with running scripts, not with 'stackplay merge'"
+            "'--shard' goes with running scripts and 'stackplay mutate', not with 'stackplay merge'"
         ),
         (
             ["merge", "-o", "x", "r.json"],

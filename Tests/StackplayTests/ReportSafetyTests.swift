@@ -13,20 +13,6 @@ import Testing
         test("second " .. hostile, function() print(hostile) end)
         """
 
-    /// Runs python3 with `script` and `arguments`; its stdout and exit status.
-    func python(_ script: String, _ arguments: [String]) throws -> (String, Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: readToEnd(out.fileHandleForReading), as: UTF8.self)
-        process.waitUntilExit()
-        return (text, process.terminationStatus)
-    }
-
     @Test
     func `junit, tap and json parse and the human report is terminal-safe, whatever a test's text holds`()
         throws

@@ -120,3 +120,17 @@ func runScript(
 /// its runtime's entry point is there. Such a build makes a fresh state for each test (no
 /// snapshot-restored states: ASan must see every block of Lua's heap).
 let builtWithAddressSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+
+/// Runs python3 with `script` and `arguments`; what it printed (stdout and stderr) and its exit status.
+func python(_ script: String, _ arguments: [String]) throws -> (String, Int32) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script] + arguments
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = out
+    try process.run()
+    let text = String(decoding: readToEnd(out.fileHandleForReading), as: UTF8.self)
+    process.waitUntilExit()
+    return (text, process.terminationStatus)
+}

@@ -13,49 +13,75 @@ import Traces
 /// `--jobs` of them at once, each stopping at its first failed test (`--bail`). The run's selection
 /// flags (`--filter`, `--tag`, `--matrix`, `--mirror`, `--audit`, ...) are passed on to every run.
 enum MutateCommand {
-    /// What became of one mutant.
-    struct Outcome {
-        enum Status: String {
-            case killed = "Killed"
-            case survived = "Survived"
-            case timeout = "Timeout"
-            case runtimeError = "RuntimeError"
-        }
-        let mutant: Mutant
-        var status: Status
-        /// The test that killed it, and where it failed (`scripts/x.lua:12`).
-        var killedBy: TestResult?
-        /// The tests that ran against it.
-        var ran: [TestResult] = []
-        /// Why: the failure's first line, or what went wrong with the run.
-        var reason = ""
-        var seconds = 0.0
-    }
+    typealias Outcome = MutantOutcome
 
     /// The flags `mutate` keeps for itself; every other one goes to the runs.
     static let ownFlags: Set<String> = [
         "--mutants", "--exclude-mutants", "--min-score", "--json", "--junit", "--jobs", "--suggest",
+        "--shard", "--incremental", "--html", "--include-equivalent", "--artifacts",
     ]
 
-    static func run(_ options: Options, arguments: [String]) -> Int32 {
+    /// Bazel's variables: `mutate` reads them (the shard, the JUnit file, the outputs folder); the
+    /// runs it starts must not, or each would run one shard of the tests and write Bazel's files.
+    static let bazelVariables = [
+        "TEST_TOTAL_SHARDS", "TEST_SHARD_INDEX", "TEST_SHARD_STATUS_FILE", "XML_OUTPUT_FILE",
+        "TEST_PREMATURE_EXIT_FILE", "TEST_UNDECLARED_OUTPUTS_DIR",
+    ]
+
+    static func run(_ given: Options, arguments: [String]) -> Int32 {
+        var options = given
         guard !options.paths.isEmpty else {
             Output.usageError("mutate needs scripts: stackplay mutate PATH...")
             return ExitCode.usage
         }
-        let mutants: [Mutant]
+        var bazel: BazelTest
+        do { bazel = try BazelTest.fromEnvironment() } catch {
+            Output.usageError(error.message)
+            return ExitCode.usage
+        }
+        // Flags win over Bazel's variables.
+        bazel.apply(to: &options)
+        var mutants: [Mutant]
         switch select(options.mutants, excluding: options.excludedMutants) {
         case .success(let chosen): mutants = chosen
         case .failure(let error):
             Output.usageError(error.message)
             return ExitCode.usage
         }
+        if let shard = options.shard { mutants = Self.shard(mutants, shard) }
         if let refusal = ReportOutput.check(options, inputs: options.paths, as: "a Lua script") {
             Output.usageError(refusal)
             return ExitCode.usage
         }
+        var previous: MutationReport?
+        if let path = options.incrementalFile {
+            switch Incremental.previous(path) {
+            case .success(let report): previous = report
+            case .failure(let problem):
+                Output.usageError(problem.description)
+                return ExitCode.usage
+            }
+        }
+        bazel.begin()
+        let code = execute(options, arguments: arguments, mutants: mutants, previous: previous)
+        bazel.end(exitCode: code)
+        return code
+    }
+
+    /// The `index`-th of `count` shards of `mutants` (every `count`-th from the `index`-th): the
+    /// same list always splits the same way, and the shards together hold every mutant once.
+    static func shard(_ mutants: [Mutant], _ shard: (index: Int, count: Int)) -> [Mutant] {
+        mutants.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+    }
+
+    private static func execute(
+        _ options: Options, arguments: [String], mutants: [Mutant], previous: MutationReport?
+    ) -> Int32 {
         WorkerPool.installSignalHandlers()
         let passed = runArguments(arguments)
         let started = ChildRuns.now()
+        var unset: [String: String?] = [Mutant.environmentVariable: nil]
+        for name in bazelVariables { unset[name] = nil as String? }
 
         // The suite, unmutated: it must pass, or no mutant's run says anything.
         var baseline: [TestResult] = []
@@ -63,8 +89,7 @@ enum MutateCommand {
         let jobs = options.jobs ?? 2
         let baselineJob = ChildRuns.Job(
             // --forbid-only: an only(...) left in fails here, as it fails every mutant's run (CI=true)
-            arguments: passed + ["--json", "--jobs", String(jobs), "--forbid-only"],
-            environment: [Mutant.environmentVariable: nil])
+            arguments: passed + ["--json", "--jobs", String(jobs), "--forbid-only"], environment: unset)
         guard
             ChildRuns.run(
                 [baselineJob], jobs: 1,
@@ -91,44 +116,78 @@ enum MutateCommand {
             return ExitCode.failure
         }
         let plainSeconds = ChildRuns.now() - started
+        var report = MutationReport(
+            outcomes: [], tests: baseline.map(suiteTest), sources: [:], plainSeconds: plainSeconds,
+            seconds: 0, jobs: jobs, arguments: passed, shard: options.shard,
+            projectRoot: MutationReport.workingDirectory)
+        for test in report.tests where report.sources[test.file] == nil {
+            report.sources[test.file] = try? TraceFile.read(test.file)
+        }
 
-        var outcomes: [Outcome?] = Array(repeating: nil, count: mutants.count)
+        var outcomes: [Outcome?] = mutants.map { mutant in
+            guard !options.includeEquivalent, let reason = Equivalents.reason(mutant) else { return nil }
+            return Outcome(mutant: mutant, status: .ignored, reason: reason)
+        }
+        if let path = options.incrementalFile {
+            let reusable = previous.map { Incremental.reusable(from: $0, for: report) } ?? [:]
+            for index in mutants.indices where outcomes[index] == nil {
+                outcomes[index] = reusable[mutants[index].id]
+            }
+            report.reused = outcomes.filter { $0?.reused == true }.count
+            report.reusedFrom = previous == nil ? path + " (none yet)" : path
+        }
         // A mutant that makes a test loop is stopped well before the run's 120 s: at 5 s plus twice
         // the slowest test unmutated, unless the command line gave a --timeout.
         let slowest = baseline.map(\.seconds).max() ?? 0
         let timeout =
             arguments.contains { $0 == "--timeout" || $0.hasPrefix("--timeout=") }
             ? [] : ["--timeout", formatNumber(5 + 2 * slowest)]
-        let runs = mutants.map { mutant in
-            ChildRuns.Job(
-                arguments: passed + timeout + ["--json", "--jobs", "1", "--bail"],
-                // CI: a script's `to_match_trace` never records a golden trace from a mutant.
-                environment: [Mutant.environmentVariable: mutant.id, "CI": "true"])
+        let pending = mutants.indices.filter { outcomes[$0] == nil }
+        let runs = pending.map { index in
+            var environment = unset
+            environment[Mutant.environmentVariable] = mutants[index].id
+            // CI: a script's `to_match_trace` never records a golden trace from a mutant.
+            environment["CI"] = "true"
+            environment[Mutant.reachedVariable] = reachedFile(index)
+            var artifacts: [String] = []
+            if let folder = options.artifactsDirectory {
+                artifacts = ["--artifacts", MutationPage.traceFolder(folder, mutants[index])]
+            }
+            return ChildRuns.Job(
+                arguments: passed + timeout + artifacts + ["--json", "--jobs", "1", "--bail"],
+                environment: environment)
         }
         let verdicts = Verdicts(baseline: baseline, timeout: options.timeout, given: timeout.isEmpty)
-        let ended = ChildRuns.run(runs, jobs: jobs) { index, ended in
-            outcomes[index] = verdicts.checked(judge(mutants[index], ended))
+        for index in pending { unlink(reachedFile(index)) }
+        let ended = ChildRuns.run(runs, jobs: jobs) { slot, ended in
+            let index = pending[slot]
+            var outcome = verdicts.checked(judge(mutants[index], ended))
+            // A survivor whose mutated point no test reached: Stryker's NoCoverage.
+            if outcome.status == .survived, !TraceFile.exists(reachedFile(index)) {
+                outcome.status = .noCoverage
+                outcome.reason = "no test reached its mutated point"
+            }
+            unlink(reachedFile(index))
+            // A run no test failed in has no trace to link: its page of passes goes.
+            if let folder = options.artifactsDirectory, outcome.killer == nil {
+                let traces = MutationPage.traceFolder(folder, mutants[index])
+                unlink(traces + "/report.html")
+                rmdir(traces)
+            }
+            outcomes[index] = outcome
         }
         guard ended else { return 128 + WorkerPool.interruption }
-        let report = MutationReport(
-            outcomes: outcomes.compactMap { $0 }, baseline: baseline, plainSeconds: plainSeconds,
-            seconds: ChildRuns.now() - started, jobs: jobs)
+        report.outcomes = outcomes.compactMap { $0 }
+        report.seconds = ChildRuns.now() - started
         Output.out(options.format == .json ? report.stryker.text : report.human)
-        var written = true
-        if let path = options.jsonFile {
-            written = ReportOutput(flag: "--json", path: path, kind: .mutationJSON).written(
-                report.stryker.text)
-        }
-        if let path = options.junit {
-            written = ReportOutput(flag: "--junit", path: path, kind: .junit).written(report.junit) && written
-        }
-        guard written else { return ExitCode.failure }
+        var ok = true
         if let directory = options.suggestDirectory {
-            guard
-                suggest(
-                    for: report.outcomes.filter { $0.status == .survived }.map(\.mutant), options, directory)
-            else { return ExitCode.failure }
+            ok = suggest(
+                for: report.outcomes.filter { $0.status == .survived || $0.status == .noCoverage }.map(
+                    \.mutant),
+                options, directory)
         }
+        guard report.written(options), ok else { return ExitCode.failure }
         if let minimum = options.minimumScore, report.score < minimum {
             Output.err(
                 "stackplay mutate: the mutation score \(formatNumber(report.score))% is under --min-score "
@@ -136,6 +195,19 @@ enum MutateCommand {
             return ExitCode.failure
         }
         return ExitCode.success
+    }
+
+    /// The file a mutant's run creates when the mutated point is reached (``Mutant/reachedVariable``).
+    private static func reachedFile(_ index: Int) -> String {
+        let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return "\(folder)/stackplay-mutate-\(getpid())-\(index).reached"
+    }
+
+    /// A test of the unmutated run, as the report lists it.
+    static func suiteTest(_ result: TestResult) -> MutationReport.SuiteTest {
+        MutationReport.SuiteTest(
+            id: result.test.fullName, name: result.test.name, file: result.test.file,
+            line: result.test.position.split(separator: ":").last.flatMap { Int($0) } ?? 1)
     }
 
     /// The search budget of `--suggest`: runs of steps, for each survivor.
@@ -259,7 +331,7 @@ enum MutateCommand {
             outcome.status = .runtimeError
             outcome.reason = problem.message
         case .success(let results):
-            outcome.ran = results
+            outcome.coveredBy = results.map(\.test.fullName)
             guard let failed = results.first(where: { $0.status == .failed }) else {
                 if ended.status != 0 {
                     outcome.status = .runtimeError
@@ -267,7 +339,9 @@ enum MutateCommand {
                 }
                 return outcome
             }
-            outcome.killedBy = failed
+            outcome.killer = Outcome.Killer(
+                test: failed.test.fullName, file: failed.test.file,
+                at: failed.position.isEmpty ? failed.test.position : failed.position)
             outcome.reason = firstLine(failed.message)
             if failed.message.contains("timed out") || failed.message.contains("stopped: the script used") {
                 outcome.status = .timeout

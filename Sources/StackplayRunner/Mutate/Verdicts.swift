@@ -16,25 +16,24 @@ struct Verdicts {
 
     init(baseline: [TestResult], timeout: Double, given: Bool) {
         for result in baseline where result.status == .passed {
-            passed[Self.key(result.test)] = result.seconds
+            passed[Self.key(result.test.file, result.test.fullName)] = result.seconds
         }
         let slowest = baseline.map(\.seconds).max() ?? 0
         self.timeout = given ? timeout : 5 + 2 * slowest
     }
 
-    private static func key(_ test: TestCase) -> ByteKey { ByteKey(test.file + "\u{0}" + test.fullName) }
+    private static func key(_ file: String, _ test: String) -> ByteKey { ByteKey(file + "\u{0}" + test) }
 
     /// `outcome` with a kill or a timeout that does not count made a runtime error, saying why.
-    func checked(_ outcome: MutateCommand.Outcome) -> MutateCommand.Outcome {
-        guard outcome.status == .killed || outcome.status == .timeout, let test = outcome.killedBy?.test
-        else {
+    func checked(_ outcome: MutantOutcome) -> MutantOutcome {
+        guard outcome.status == .killed || outcome.status == .timeout, let test = outcome.killer else {
             return outcome
         }
         var checked = outcome
-        guard let seconds = passed[Self.key(test)] else {
+        guard let seconds = passed[Self.key(test.file, test.test)] else {
             checked.status = .runtimeError
             checked.reason =
-                "'\(terminalSafe(test.fullName))' failed, but it did not pass unmutated: no verdict"
+                "'\(terminalSafe(test.test))' failed, but it did not pass unmutated: no verdict"
             return checked
         }
         if outcome.status == .timeout, seconds * 4 > timeout {
