@@ -106,7 +106,7 @@ enum ExploreCommand {
                 crashed[index] =
                     "still running \(formatNumber(seconds)) s after it began, past --time "
                     + "\(formatNumber(explore.seconds ?? 0)): its process was killed"
-            case .stopped(let message): crashed[index] = message
+            case .stopped(let message, _): crashed[index] = message
             }
         }
         var passed = 0

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+// Issue 40 (hostile inputs, round three), continued from HostileInputsRoundThreeTests: a test
+// stopped inside a C function, `replay` with many fingers held down, and `explore`'s verdicts.
+
+@Suite struct StoppedInsideC {
+    /// A test that prints, then backtracks in `string.find` past its CPU budget: the watchdog ends
+    /// its worker from inside the C function.
+    static let script = """
+        test("prints then backtracks", function()
+          print("before the stop")
+          print("second line")
+          string.find(string.rep("a", 1e5), ".-.-.-.-.-b")
+        end)
+        test("after it", function() print("next test") end)
+
+        """
+
+    @Test func `a test stopped inside string.find keeps what it printed in every report`() throws {
+        let folder = try temporaryFolder(["stuck.lua": Self.script])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let budget = ["--cpu-budget", "0.3", "stuck.lua"]
+
+        let human = try stackplay(arguments: budget, in: folder)
+        #expect(human.status == 1)
+        #expect(
+            human.stdout.contains(
+                "FAIL prints then backtracks\n      | before the stop\n      | second line\n"))
+        #expect(human.stdout.contains("      | next test\n"))
+        #expect(
+            human.stderr.contains(
+                "stuck.lua:4: stopped: the script used its 0.3 s of CPU time (inside `string.find`)"))
+
+        let tap = try stackplay(arguments: ["--tap"] + budget, in: folder)
+        #expect(tap.status == 1)
+        #expect(tap.stdout.contains("not ok 1 - stuck.lua: prints then backtracks"))
+        #expect(tap.stdout.contains("# before the stop\n# second line\n"))
+
+        let json = try stackplay(arguments: ["--json"] + budget, in: folder)
+        #expect(json.status == 1)
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let tests = try #require(report["tests"] as? [[String: Any]])
+        #expect(tests.first?["output"] as? String == "before the stop\nsecond line\n")
+        #expect((tests.first?["message"] as? String)?.contains("inside `string.find`") == true)
+
+        let junit = try stackplay(arguments: ["--junit", "r.xml"] + budget, in: folder)
+        #expect(junit.status == 1)
+        let xml = String(decoding: bytes(folder.appendingPathComponent("r.xml")) ?? Data(), as: UTF8.self)
+        #expect(xml.contains("<system-out>before the stop\nsecond line\n</system-out>"))
+
+        // the report page the trace viewer is part of
+        let page = try stackplay(arguments: ["--artifacts", "art"] + budget, in: folder)
+        #expect(page.status == 1)
+        let html = String(
+            decoding: bytes(folder.appendingPathComponent("art/report.html")) ?? Data(), as: UTF8.self)
+        #expect(html.contains("before the stop"))
+    }
+
+    @Test func `a whole script stopped inside C keeps its output, and past the cap says what it left out`()
+        throws
+    {
+        let folder = try temporaryFolder([
+            "whole.lua": "print(\"top\")\nstring.find(string.rep(\"a\", 1e5), \".-.-.-.-.-b\")\n",
+            "flood.lua": """
+            test("floods", function()
+              for _ = 1, 1100 do print(string.rep("x", 999)) end
+              string.find(string.rep("a", 1e5), ".-.-.-.-.-b")
+            end)
+
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = try stackplay(arguments: ["--cpu-budget", "0.3", "whole.lua"], in: folder)
+        #expect(whole.status == 1)
+        #expect(whole.stdout.contains("FAIL (whole script)\n      | top\n"), "\(whole.stdout)")
+
+        let flood = try stackplay(arguments: ["--cpu-budget", "0.3", "--json", "flood.lua"], in: folder)
+        #expect(flood.status == 1)
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(flood.stdout.utf8)) as? [String: Any])
+        let output = try #require((report["tests"] as? [[String: Any]])?.first?["output"] as? String)
+        // 1048 prints of 1000 bytes kept under the 1 MiB cap, the other 52 counted (a print is
+        // kept whole or not at all)
+        #expect(output.hasPrefix(String(repeating: "x", count: 999) + "\n"))
+        #expect(output.utf8.count == 1_048_000 + "... (52000 more bytes of output not kept)\n".utf8.count)
+        #expect(output.hasSuffix("... (52000 more bytes of output not kept)\n"), "\(output.suffix(80))")
+    }
+}
+
+@Suite struct ReplayWithManyFingers {
+    /// A trace of a wallet whose `count` fingers go down on its first card, then come up.
+    static func fingers(_ count: Int) throws -> String {
+        let header = try #require(
+            String(decoding: bytes(URL(fileURLWithPath: fixtureTrace)) ?? Data(), as: UTF8.self)
+                .split(separator: "\n").first)
+        var lines = [String(header)]
+        lines.reserveCapacity(2 * count + 1)
+        for finger in 1...count {
+            lines.append(
+                "{\"i\":\(finger - 1),\"t\":0,\"type\":\"touch_down\",\"touch\":\(finger),\"x\":195,\"y\":96}"
+            )
+        }
+        for finger in 1...count {
+            lines.append("{\"i\":\(count + finger - 1),\"t\":0,\"type\":\"touch_up\",\"touch\":\(finger)}")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// 20,000 fingers held down on one card: each event used to go through every finger down (the
+    /// touch map's look-ups, the wallet's pressed check), so the replay took ~100 s of CPU time
+    /// here (debug build); linear, it takes a few. A CPU budget of 60 s tells them apart without
+    /// timing the run.
+    @Test func `replay is linear in the fingers held down`() throws {
+        let folder = try temporaryFolder([
+            "fingers.jsonl": try Self.fingers(20_000),
+            "replay.lua": """
+            test("20,000 fingers", function()
+              local screen = stackplay.replay("fingers.jsonl")
+              expect(#screen:component("wallet"):ids()):to_equal(3)
+            end)
+
+            """,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try shell("\"$SP\" --cpu-budget 60 replay.lua", in: folder, timeout: 300)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("1 passed, 0 failed"))
+        let replay = try shell("\"$SP\" replay fingers.jsonl", in: folder, timeout: 300)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("ok   fingers.jsonl (40000 events)"))
+    }
+}
