@@ -132,3 +132,141 @@ import Testing
         #expect(replay.stdout.contains("ok   fingers.jsonl (40000 events)"))
     }
 }
+
+@Suite struct ExploreVerdicts {
+    static let setup = """
+        local stack
+        local function setup()
+          local screen = stackplay.screen {}
+          stack = screen:notification_stack { items = { "a", "b", "c" }, dismissible = true }
+          return screen
+        end
+
+        """
+
+    @Test
+    func
+        `--time shorter than one run ends without a verdict, not a FAIL (a call that never returns still fails: round two)`()
+        throws
+    {
+        let folder = try temporaryFolder([
+            "slow.lua": Self.setup + """
+                explore("slow", {
+                  setup = setup,
+                  invariants = {
+                    ["slowly true"] = function() local x = 0 for i = 1, 3e6 do x = x + i end return true end,
+                  },
+                })
+
+                """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let slow = try stackplay(arguments: ["explore", "slow.lua", "--time", "0.2"], in: folder)
+        #expect(slow.status == 0, "\(slow.stdout)\(slow.stderr)")
+        #expect(!slow.stdout.contains("FAIL"), "\(slow.stdout)")
+        #expect(
+            slow.stdout.contains(
+                "  --   slow (slow.lua:7): no verdict: --time 0.2 s ended the search during its first run, after "
+            ),
+            "\(slow.stdout)")
+        #expect(slow.stdout.contains("0 runs completed and no invariant broke"))
+        #expect(slow.stdout.contains("0 explored, 0 failed, 1 without a verdict (--time) (seed 0)"))
+
+    }
+
+    @Test func `a reason whose __tostring raises or yields is reported under its invariant, and reproduces`()
+        throws
+    {
+        let folder = try temporaryFolder([
+            "reason.lua": Self.setup + """
+                explore("raising", {
+                  setup = setup,
+                  invariants = {
+                    ["reason raises"] = function()
+                      return false, setmetatable({}, { __tostring = function() error("boom in tostring") end })
+                    end,
+                  },
+                })
+                explore("yielding", {
+                  setup = setup,
+                  invariants = {
+                    ["reason yields"] = function()
+                      return false, setmetatable({}, { __tostring = function() coroutine.yield(1) end })
+                    end,
+                  },
+                })
+
+                """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay(arguments: ["explore", "reason.lua", "--out", "out"], in: folder)
+        #expect(run.status == 1)
+        #expect(!run.stdout.contains("'invariants'"), "\(run.stdout)")
+        #expect(run.stdout.contains("FAIL raising (reason.lua:7): the invariant 'reason raises' broke"))
+        #expect(
+            run.stdout.contains(
+                "reason raises: {} (the reason could not be turned into a string: its __tostring raised: "
+                    + "reason.lua:11: boom in tostring)"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                "reason yields: {} (the reason could not be turned into a string: its __tostring raised: "
+                    + "attempt to yield from outside a coroutine)"), "\(run.stdout)")
+        // the reproducers fail at their expectation, not with an error of their own
+        let again = try stackplay(arguments: ["out/raising.lua", "out/yielding.lua"], in: folder)
+        #expect(again.status == 1)
+        #expect(again.stdout.contains("0 passed, 2 failed"))
+        #expect(
+            again.stderr.contains(
+                "the invariant 'reason raises' holds after step 1: {} (its __tostring raised: "),
+            "\(again.stderr)")
+        #expect(again.stderr.contains("expected a truthy value, got false"))
+    }
+
+    @Test func `a reproducer that would pass is not written, and the report says why`() throws {
+        let folder = try temporaryFolder([
+            "x.lua": Self.setup + """
+                local calls = 0
+                explore("flaky", {
+                  setup = setup,
+                  invariants = { ["not the 37th call"] = function() calls = calls + 1 return calls ~= 37 end },
+                })
+                explore("changes the screen", {
+                  setup = setup,
+                  invariants = {
+                    ["expanded stays off"] = function()
+                      local was = stack:expanded()
+                      stack:set_expanded(not was)
+                      return not was
+                    end,
+                  },
+                })
+                explore("reproduces", {
+                  setup = setup,
+                  invariants = { ["never expanded"] = function() return not stack:expanded() end },
+                })
+
+                """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try stackplay(arguments: ["explore", "x.lua", "--out", "out"], in: folder)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("0 explored, 3 failed"))
+        #expect(
+            run.stdout.contains(
+                "    no reproducer written: the shrunk steps did not fail again when run once more (the failure is flaky"
+            ), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                "    no reproducer written: the scenario of the shrunk steps passes: the invariant broke only in the "
+                    + "explorer's run"), "\(run.stdout)")
+        #expect(run.stdout.contains("    wrote out/flaky.jsonl (the run's trace)"))
+        #expect(bytes(folder.appendingPathComponent("out/flaky.lua")) == nil)
+        #expect(bytes(folder.appendingPathComponent("out/changes_the_screen.lua")) == nil)
+        #expect(bytes(folder.appendingPathComponent("out/changes_the_screen.jsonl")) != nil)
+        // the one that reproduces is written, and fails
+        #expect(run.stdout.contains("    wrote out/reproduces.lua (run it: stackplay out/reproduces.lua)"))
+        let again = try stackplay(arguments: ["out/reproduces.lua"], in: folder)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("the invariant 'never expanded' holds after step"), "\(again.stderr)")
+    }
+}
