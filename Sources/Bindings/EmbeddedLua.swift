@@ -1007,6 +1007,15 @@ local function message_of(err)
   return show(err)
 end
 
+--- An invariant's reason as text: `tostring` of it, or, when its `__tostring` raises, yields or
+--- returns no string, the value shown and what went wrong (the invariant is still the one named).
+local function reason_text(why)
+  local ok, text = pcall(tostring, why)
+  if ok and type(text) == "string" then return text end
+  local problem = ok and ("returned a " .. type(text)) or ("raised: " .. message_of(text))
+  return show(why) .. " (the reason could not be turned into a string: its __tostring " .. problem .. ")"
+end
+
 --- The first of exploration `index`'s invariants that does not hold on the current screen:
 --- its name and why, or nothing. An invariant fails by returning false (and a reason), or by
 --- raising (an `expect` that does not hold, an error).
@@ -1016,7 +1025,7 @@ function runner.explore_check(index)
     local entry = list[i]
     local ok, holds, why = pcall(entry.fn, current)
     if not ok then return entry.name, message_of(holds) end
-    if holds == false then return entry.name, why ~= nil and tostring(why) or "it returned false" end
+    if holds == false then return entry.name, why ~= nil and reason_text(why) or "it returned false" end
   end
 end
 

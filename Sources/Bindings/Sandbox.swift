@@ -54,6 +54,8 @@ public struct Sandbox: Sendable {
             return [.string(chain)]
         }
         let session = lua.session
+        // A test stopped inside C sends what it printed from here (``CapturedOutput``).
+        session.output.note = lua.outputNote
         let write = LuaValue.function("print") { arguments in
             // Only what the output keeps is copied out of Lua: printing a 10^8-byte string costs
             // no copy of it, and is cut at the output's cap, not stopped for memory.

@@ -27,7 +27,14 @@ void *stackplay_heap_take(stackplay_heap *h, size_t n) {
         h->free[c] = *(void **)block;
         return block;
     }
-    if ((size_t)(h->end - h->bump) < bytes) return NULL;
+    if ((size_t)(h->end - h->bump) < bytes) {
+        // no room at the bump: a large chunk of the class's bytes (freed large chunks merge), else
+        // the free small blocks of every class given back as large chunks (arena_large.c), then again
+        block = stackplay_large_take(h, bytes < 64 ? 64 : bytes);
+        if (block) return block;
+        if (!stackplay_heap_give_back_small(h)) return NULL;
+        return stackplay_heap_take(h, n);
+    }
     block = h->bump;
     h->bump += bytes;
     return block;

@@ -194,3 +194,96 @@ void *stackplay_large_resize(stackplay_heap *h, void *p, size_t n) {
     stackplay_large_give(h, p);
     return moved;
 }
+
+
+// MARK: Small blocks given back
+
+/// Sets `count` (at most 64) bits of `map` from bit `first`.
+static void set_bits(unsigned long long *map, size_t first, size_t count) {
+    size_t word = first / 64, bit = first % 64;
+    unsigned long long low = count >= 64 ? ~0ull : (1ull << count) - 1;
+    map[word] |= low << bit;
+    if (bit && bit + count > 64) map[word + 1] |= low >> (64 - bit);
+}
+
+/// The first bit at or after `from` (and before `limit`) that is `set`; `limit` when none.
+static size_t next_bit(const unsigned long long *map, size_t from, size_t limit, int set) {
+    while (from < limit) {
+        unsigned long long word = set ? map[from / 64] : ~map[from / 64];
+        word &= ~0ull << (from % 64);
+        if (word) {
+            size_t at = from / 64 * 64 + (size_t)__builtin_ctzll(word);
+            return at < limit ? at : limit;
+        }
+        from = from / 64 * 64 + 64;
+    }
+    return limit;
+}
+
+/// Small blocks keep to their class (arena_heap.c), so memory freed by blocks of one size served
+/// no other: phases of strings of 22 small sizes, 24 MiB live at most, spent the reserve of a
+/// 64 MiB budget. When a small block finds neither a free block of its class nor room at the bump,
+/// every free small block is marked on a map of the heap (16-byte granules), the class lists are
+/// emptied, and each run of free granules becomes a free large chunk (a segment of its own, with
+/// its end mark; one at the top of the bump range goes back to the range), which merges and splits
+/// as large chunks do; runs too short for a chunk go back to the class lists in blocks of 16 bytes
+/// to 256. Returns 0 when no chunk and no bump room came of it (or no map could be made), so that
+/// the caller asks again only when something was gained.
+int stackplay_heap_give_back_small(stackplay_heap *h) {
+    char *start = (char *)h + ((sizeof(stackplay_heap) + 63) & ~(size_t)63);
+    size_t granules = (size_t)(h->bump - start) / 16;
+    unsigned long long *map = (unsigned long long *)calloc(granules / 64 + 1, sizeof *map);
+    if (!map) return 0;
+    size_t marked = 0;
+    for (size_t c = 1; c < STACKPLAY_CLASSES; c++) {
+        size_t bytes = c <= 16 ? c * 16 : 0;
+        if (!bytes) {
+            // the class's bytes, from any size in it (the largest of the class below, plus one)
+            for (size_t n = STACKPLAY_SMALL_LARGEST + 1; n <= STACKPLAY_LARGE_FROM; n += 16) {
+                size_t b;
+                if (stackplay_class_of(n, &b) == c) { bytes = b; break; }
+            }
+            if (!bytes) continue;
+        }
+        for (void *block = h->free[c]; block; block = *(void **)block) {
+            set_bits(map, (size_t)((char *)block - start) / 16, bytes / 16);
+            marked++;
+        }
+        h->free[c] = NULL;
+    }
+    if (!marked) {
+        free(map);
+        return 0;
+    }
+    int gained = 0;
+    size_t g = 0;
+    while ((g = next_bit(map, g, granules, 1)) < granules) {
+        size_t end = next_bit(map, g, granules, 0);
+        char *run = start + g * 16;
+        size_t length = (end - g) * 16;
+        if (run + length == h->bump && (!h->large_top || run >= h->large_top + STACKPLAY_HEADER)) {
+            h->bump = run; // the top of the range: back to the bump
+            gained = 1;
+        } else if (length >= STACKPLAY_LARGE_FROM + 2 * STACKPLAY_HEADER) {
+            stackplay_chunk *c = chunk_at(run);
+            size_t size = length - STACKPLAY_HEADER;
+            c->size = size | STACKPLAY_PREV_IN_USE;
+            stackplay_chunk *mark = chunk_after(c);
+            mark->prev_size = size;
+            mark->size = 0 | STACKPLAY_IN_USE;
+            bin_insert(h, c);
+            gained = 1;
+        } else {
+            for (size_t at = 0; at < length;) {
+                size_t piece = length - at > STACKPLAY_SMALL_LARGEST ? STACKPLAY_SMALL_LARGEST : length - at;
+                size_t c = piece / 16;
+                *(void **)(run + at) = h->free[c];
+                h->free[c] = run + at;
+                at += piece;
+            }
+        }
+        g = end;
+    }
+    free(map);
+    return gained;
+}

@@ -149,6 +149,8 @@ size_t stackplay_class_of(size_t n, size_t *bytes);
 void *stackplay_heap_take(stackplay_heap *h, size_t n);
 void stackplay_heap_give(stackplay_heap *h, void *block, size_t n);
 void *stackplay_large_take(stackplay_heap *h, size_t n);
+/// Gives the free small blocks back as large chunks (arena_large.c); 0 when there were none.
+int stackplay_heap_give_back_small(stackplay_heap *h);
 void stackplay_large_give(stackplay_heap *h, void *block);
 /// `block` holding `n` bytes, in place when it can be; NULL (the block kept) when out of room.
 void *stackplay_large_resize(stackplay_heap *h, void *block, size_t n);

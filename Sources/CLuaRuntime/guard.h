@@ -105,6 +105,9 @@ static inline stackplay_host *stackplay_host_of(lua_State *L) {
     return NULL;
 }
 
+/// Forgets the output noted for `g` (its state closes: a later state may get its address).
+void stackplay_forget_output(stackplay_guard *g);
+
 /// Marks the state stopped for `kind`, recording the position on `L` when it is safe to read.
 void stackplay_trip(stackplay_guard *g, lua_State *L, int kind);
 

@@ -307,6 +307,7 @@ void stackplay_close(lua_State *L) {
     g->exempt = 0;
     g->measure = NULL;
     lua_close(L);
+    stackplay_forget_output(g);
     if (g->meter) g->release(g->meter);
     stackplay_pool_free_all(g->pool);
     stackplay_arena_close(g->arena);

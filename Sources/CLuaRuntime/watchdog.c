@@ -120,6 +120,30 @@ static void stackplay_write_all(int fd, const char *data, size_t size) {
     }
 }
 
+/// What the test running in `g` has printed, as the Swift side keeps it (stackplay_note_output,
+/// after every change): a stop inside C sends it with its message, so that the output printed
+/// before the stop reaches the reports. One for the process: a worker runs one test at a time,
+/// and a note of another state is not sent (its guard differs).
+static struct {
+    stackplay_guard *volatile g;
+    const char *volatile bytes;
+    volatile size_t length;
+    volatile size_t dropped;
+} stackplay_printed;
+
+void stackplay_note_output(lua_State *L, const char *bytes, size_t length, size_t dropped) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    stackplay_printed.g = NULL; // a signal between these stores sees no note, never half of one
+    stackplay_printed.bytes = bytes;
+    stackplay_printed.length = length;
+    stackplay_printed.dropped = dropped;
+    stackplay_printed.g = g;
+}
+
+void stackplay_forget_output(stackplay_guard *g) {
+    if (stackplay_printed.g == g) stackplay_printed.g = NULL;
+}
+
 /// The end of a process whose Lua thread is stuck in C or Swift past its budget and grace.
 static void stackplay_stuck(stackplay_guard *g) {
     lua_State *L = g->main;
@@ -147,12 +171,28 @@ static void stackplay_stuck(stackplay_guard *g) {
     if (n < 0) n = 0;
     if (n >= (int)sizeof message) n = (int)sizeof message - 1;
     if (stackplay_answer_fd >= 0) {
-        // WorkerPool's frame: 8 bytes of little-endian length, bit 62 set for "stopped", then the text.
-        unsigned long long length = (unsigned long long)n | (1ull << 62);
+        // WorkerPool's frame: 8 bytes of little-endian length, bit 62 set for "stopped", then the
+        // text, a NUL, the count of output bytes not kept in decimal, a NUL, and the output kept.
+        const char *printed = NULL;
+        size_t printed_length = 0, dropped = 0;
+        if (stackplay_printed.g == g) {
+            printed = stackplay_printed.bytes;
+            printed_length = stackplay_printed.length;
+            dropped = stackplay_printed.dropped;
+        }
+        char digits[24];
+        int d = (int)sizeof digits;
+        do { digits[--d] = (char)('0' + dropped % 10); dropped /= 10; } while (dropped && d > 0);
+        size_t total = (size_t)n + 1 + (sizeof digits - (size_t)d) + 1 + printed_length;
+        unsigned long long length = (unsigned long long)total | (1ull << 62);
         unsigned char head[8];
         for (int i = 0; i < 8; i++) head[i] = (unsigned char)(length >> (8 * i));
         stackplay_write_all(stackplay_answer_fd, (const char *)head, 8);
         stackplay_write_all(stackplay_answer_fd, message, (size_t)n);
+        stackplay_write_all(stackplay_answer_fd, "", 1);
+        stackplay_write_all(stackplay_answer_fd, digits + d, sizeof digits - (size_t)d);
+        stackplay_write_all(stackplay_answer_fd, "", 1);
+        if (printed_length) stackplay_write_all(stackplay_answer_fd, printed, printed_length);
         _exit(0);
     }
     // A lone file loading in the runner's own process: the run starts over with it in a worker,

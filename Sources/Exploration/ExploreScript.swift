@@ -86,9 +86,13 @@ public enum ExploreScript {
                 "  -- the last step raised: \(luaComment(firstLine(failure.message)))\n"
         } else {
             out += "  local holds, why = spec.invariants[\(luaString(failure.invariant))](screen)\n"
+            // a reason whose __tostring raises or yields is shown as a value, as the explorer shows it
+            out += "  local shown, reason = pcall(tostring, why)\n"
+            out +=
+                "  if not shown then reason = stackplay.show(why) .. \" (its __tostring raised: \" .. tostring(reason) .. \")\" end\n"
             out +=
                 "  expect(holds ~= false, \(luaString("the invariant '\(failure.invariant)' holds after step \(steps.count)"))"
-                + " .. (why ~= nil and (\": \" .. tostring(why)) or \"\")):to_be_truthy()\n"
+                + " .. (why ~= nil and (\": \" .. reason) or \"\")):to_be_truthy()\n"
         }
         out += "end)\n"
         var helpers = ""

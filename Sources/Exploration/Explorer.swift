@@ -68,6 +68,9 @@ public struct ExploreCounterexample: Sendable {
 public enum ExploreOutcome: Sendable {
     case passed(runs: Int, steps: Int, seconds: Double)
     case failed(ExploreCounterexample, runs: Int, steps: Int, seconds: Double)
+    /// `--time` ended the search before its first run completed, and no invariant broke in the
+    /// `steps` it took: no verdict (``ExploreBudget/seconds``).
+    case unfinished(steps: Int, seconds: Double)
     /// The setup itself failed (not an invariant): the message.
     case broken(String)
 }
@@ -83,6 +86,9 @@ public final class Explorer {
     public var budget: ExploreBudget
     /// The most candidates the shrinker tries.
     public var maximumShrinkAttempts = 5_000
+    /// Whether the search's time is up (``ExploreBudget/seconds``): a generated run stops
+    /// between two steps then, and does not count.
+    private var outOfTime: () -> Bool = { false }
 
     public init(
         name: String, host: ExploreHost, generator: ExploreGenerator = ExploreGenerator(),
@@ -99,7 +105,7 @@ public final class Explorer {
     struct SetupFailed: Error { let message: String }
 
     /// The invariants checked on sampled runs only (``ExploreBudget/replayEvery``).
-    static let sampledInvariants: Set<String> = Set(
+    public static let sampledInvariants: Set<String> = Set(
         [BuiltinInvariant.replay, .luaAPI, .mirror].map(\.name))
 
     /// Turns a screen no input has reached yet into the mirror image of itself: the other layout
@@ -121,9 +127,11 @@ public final class Explorer {
         }
         var steps = 0
         var runs = 0
+        let seconds = budget.seconds
+        outOfTime = { seconds.map { elapsed() > $0 } ?? false }
+        defer { outOfTime = { false } }
         for run in 0..<budget.runs {
-            if let seconds = budget.seconds, elapsed() > seconds { break }
-            runs += 1
+            if outOfTime() { break }
             let random = RandomBox(ExploreRandom(seed: budget.seed, name: name, run: run))
             let result: Execution
             do {
@@ -132,11 +140,18 @@ public final class Explorer {
                 return .broken(error.message)
             }
             steps += result.performed.count
+            // a run the time cut short is no run: the steps it took broke nothing
+            if result.isCut {
+                return runs == 0
+                    ? .unfinished(steps: steps, seconds: elapsed())
+                    : .passed(runs: runs, steps: steps, seconds: elapsed())
+            }
+            runs += 1
             if let failure = result.failure {
                 let shrunk = shrink(
                     result.performed, failure: failure,
                     replay: Self.sampledInvariants.contains(failure.invariant),
-                    outOfTime: { budget.seconds.map { elapsed() > $0 } ?? false })
+                    outOfTime: outOfTime)
                 let example = ExploreCounterexample(
                     run: run, step: result.performed.count - 1, original: result.performed,
                     shrunk: shrunk.actions,
@@ -166,6 +181,8 @@ public final class Explorer {
     public struct Execution {
         public var performed: [ExploreAction] = []
         public var failure: ExploreFailure?
+        /// Whether the search's time ran out before the run's last step (no failure then).
+        public var isCut = false
     }
 
     /// Runs `actions` from a fresh setup; `observe` sees the screen after each step that took
@@ -227,6 +244,10 @@ public final class Explorer {
             var made = 0
             var draws = 0
             while made < count - 1, draws < count * 4 {
+                if outOfTime() {
+                    execution.isCut = true
+                    return execution
+                }
                 draws += 1
                 guard let action = generator.next(on: screen, fingers: fingers, random: &random.random) else {
                     continue

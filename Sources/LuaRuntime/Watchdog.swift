@@ -43,3 +43,23 @@ public enum Watchdog {
     /// The bit of an answer frame's length that marks a watchdog's stop message.
     public static let stoppedFlag: UInt64 = 1 << 62
 }
+
+/// Where a state hears what its test has printed (``LuaState/outputNote``): the watchdog sends
+/// those bytes with its stop when the test is stuck inside C or Swift code, so that they reach the
+/// reports. Holds the state unretained: use it only while the state lives.
+public struct LuaOutputNote {
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    let L: OpaquePointer
+
+    /// The test has printed `bytes` (readable until the next note), and `dropped` bytes more that
+    /// were not kept.
+    public func note(_ bytes: UnsafeRawBufferPointer, dropped: Int) {
+        stackplay_note_output(
+            L, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, max(0, dropped))
+    }
+}
+
+extension LuaState {
+    /// Where this state's test output is noted; nil for a host's state (no watchdog there).
+    public var outputNote: LuaOutputNote? { isHost ? nil : LuaOutputNote(L: stack.L) }
+}

@@ -4,7 +4,7 @@ extension WalletCardStack {
     /// The press style's animation does not look at Reduce Motion, so it runs either way.
     public func touchBegan(_ touch: Touch, on target: ComponentTarget, in settings: ScreenSettings) {
         guard let id = target.cardID else { return }
-        presses[touch.id] = Press(card: id, isInside: true)
+        setPress(Press(card: id, isInside: true), of: touch.id)
         updatePress(of: id, at: settings.now)
     }
 
@@ -18,7 +18,7 @@ extension WalletCardStack {
         let isInside = frame.map { ButtonTracking.fires(touch, in: $0) } ?? false
         guard isInside != press.isInside else { return }
         press.isInside = isInside
-        presses[touch.id] = press
+        setPress(press, of: touch.id)
         updatePress(of: press.card, at: settings.now)
     }
 
@@ -26,7 +26,8 @@ extension WalletCardStack {
     /// W4: it selects the card when none is selected, and clears the selection when one is, whatever
     /// card was tapped (the seed's `selection = selection == nil ? item.id : nil`).
     public func touchEnded(_ touch: Touch, in settings: ScreenSettings) {
-        guard let id = presses.removeValue(forKey: touch.id)?.card else { return }
+        guard let id = presses[touch.id]?.card else { return }
+        setPress(nil, of: touch.id)
         let frame = cardSnapshots(in: settings).first { $0.id.isSameBytes(id) }?.frame
         updatePress(of: id, at: settings.now)
         guard let frame, ButtonTracking.fires(touch, in: frame) else {
@@ -66,9 +67,21 @@ extension WalletCardStack {
     /// Scales a card to `pressedScale` while a finger that went down on it is inside it, and back
     /// to 1 (W7).
     private func updatePress(of id: String, at now: Double) {
-        let isPressed = presses.values.contains { $0.card.isSameBytes(id) && $0.isInside }
+        let isPressed = insidePresses[ByteKey(id)] != nil
         pressScale[ByteKey(id)]?.set(
             isPressed ? Self.pressedScale : 1, animation: Self.pressAnimation, at: now)
+    }
+
+    /// Sets or removes the press of finger `touch`, keeping ``insidePresses`` counted.
+    func setPress(_ press: Press?, of touch: Int) {
+        if let old = presses[touch], old.isInside { countInside(old.card, by: -1) }
+        presses[touch] = press
+        if let press, press.isInside { countInside(press.card, by: 1) }
+    }
+
+    private func countInside(_ card: String, by change: Int) {
+        let count = (insidePresses[ByteKey(card)] ?? 0) + change
+        insidePresses[ByteKey(card)] = count > 0 ? count : nil
     }
 
     /// W9: Escape clears the selection; false when there was none.

@@ -56,6 +56,9 @@ public final class WalletCardStack: Component {
     }
     /// The card each finger went down on, and whether the finger is inside it now, by touch id.
     @exclusivity(unchecked) var presses = TouchMap<Press>()
+    /// How many fingers are inside each card they went down on (``presses`` counted, kept by
+    /// ``setPress(_:of:)``): whether a card is pressed, without a look at every finger held down.
+    @exclusivity(unchecked) var insidePresses: [ByteKey: Int] = [:]
     /// What the last gesture's gate decided, until the screen takes it (``GestureVerdict``).
     var verdict: GestureVerdict?
     /// The frames computed for the state above (the presses are none of it) at a moment, kept
@@ -212,6 +215,10 @@ public final class WalletCardStack: Component {
                 (ByteKey($0.id), pressScale[ByteKey($0.id)] ?? AnimatedValue(1))
             })
         presses = presses.filter { pressScale[ByteKey($0.value.card)] != nil }
+        insidePresses = [:]
+        for press in presses.values where press.isInside {
+            insidePresses[ByteKey(press.card), default: 0] += 1
+        }
     }
 
     public var animationEndTime: Double? {

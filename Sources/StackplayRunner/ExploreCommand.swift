@@ -2,6 +2,7 @@ import Bindings
 import Exploration
 import LuaRuntime
 import StackModel
+import TestResults
 import Traces
 
 #if canImport(Glibc)
@@ -92,9 +93,9 @@ enum ExploreCommand {
         let pool = WorkerPool(workers: workers, count: jobs.count, timeout: hardBound(explore.seconds)) {
             index in
             let job = jobs[index]
-            let (passed, report) = runJob(
+            let (verdict, report) = runJob(
                 job, runner: runner, budget: explore, out: out, artifacts: artifacts, command: command(job))
-            return [passed ? 1 : 0] + Array(report.utf8)
+            return [verdict.rawValue] + Array(report.utf8)
         }
         var crashed: [Int: String] = [:]
         let ended = pool.run { index, outcome in
@@ -103,24 +104,36 @@ enum ExploreCommand {
             case .crashed(let signal, let status):
                 crashed[index] = signal.map { "crashed: signal \($0)" } ?? "its process exited with \(status)"
             case .timedOut(let seconds):
+                // A run longer than --time stops between two steps with no verdict (``Explorer``);
+                // a call still running 2 s past it does not return: a hang, which fails.
                 crashed[index] =
                     "still running \(formatNumber(seconds)) s after it began, past --time "
                     + "\(formatNumber(explore.seconds ?? 0)): its process was killed"
-            case .stopped(let message): crashed[index] = message
+            case .stopped(let message, _): crashed[index] = message
             }
         }
         var passed = 0
+        var undecided = 0
         var finished: [(script: String, exploration: String, passed: Bool, files: [String])] = []
         for (index, job) in jobs.enumerated() {
             if let answer = answers[index], let status = answer.first {
                 // a name's escape sequences shown, never sent to the terminal
                 Output.out(terminalSafe(String(decoding: answer.dropFirst(), as: UTF8.self), newlines: true))
-                if status == 1 { passed += 1 } else { failed += 1 }
+                if status == Verdict.unfinished.rawValue {
+                    undecided += 1
+                } else if status == Verdict.passed.rawValue {
+                    passed += 1
+                } else {
+                    failed += 1
+                }
                 // What a failure wrote (a setup that failed wrote nothing).
                 let files = ["\(job.fileName).lua", "\(job.fileName).jsonl"].filter {
-                    status == 0 && Discovery.kind(of: "\(out)/\($0)") == .file
+                    status == Verdict.failed.rawValue && Discovery.kind(of: "\(out)/\($0)") == .file
                 }
-                finished.append((job.script.path, job.name, status == 1, files))
+                // one without a verdict keeps the files an earlier failure wrote
+                if status != Verdict.unfinished.rawValue {
+                    finished.append((job.script.path, job.name, status == Verdict.passed.rawValue, files))
+                }
             } else {
                 Output.out(
                     terminalSafe(
@@ -138,7 +151,8 @@ enum ExploreCommand {
                         + removed.joined(separator: ", "))
             }
         }
-        Output.out("\(passed) explored, \(failed) failed (seed \(seed))")
+        let noVerdict = undecided == 0 ? "" : ", \(undecided) without a verdict (--time)"
+        Output.out("\(passed) explored, \(failed) failed\(noVerdict) (seed \(seed))")
         guard ended else { return WorkerPool.interruption == SIGTERM ? 143 : 130 }
         return failed == 0 ? ExitCode.success : ExitCode.failure
     }
@@ -150,35 +164,50 @@ enum ExploreCommand {
         return seconds + 2 + seconds / 10
     }
 
-    /// Runs one exploration in this process; the report's text and whether it passed.
+    /// What one exploration's worker answers first.
+    enum Verdict: UInt8 {
+        case failed = 0
+        case passed = 1
+        /// `--time` ended it before a run completed, and no invariant broke: no verdict.
+        case unfinished = 2
+    }
+
+    /// Runs one exploration in this process; the report's text and its verdict.
     static func runJob(
         _ job: Job, runner: ScriptRunner, budget: ExploreBudget, out: String, artifacts: String?,
         command: String
-    ) -> (Bool, String) {
+    ) -> (Verdict, String) {
         let file: LuaExplorationFile
         do {
             file = try LuaExplorationFile(
                 file: job.script.path, root: job.script.root, runner: runner, seed: budget.seed)
         } catch {
-            return (false, "  FAIL \(job.name): \(error.message)")
+            return (.failed, "  FAIL \(job.name): \(error.message)")
         }
         let explorer = file.explorer(job.index, budget: budget)
         let position = file.explorations[job.index].position
         switch explorer.explore() {
         case .passed(let runs, let steps, let seconds):
             return (
-                true,
+                .passed,
                 "  ok   \(job.name) (\(position)): \(runs) runs, \(steps) steps in \(formatNumber((seconds * 100).rounded() / 100)) s"
                     + " (\(Int(Double(steps) / max(seconds, 1e-9))) steps/s)"
             )
+        case .unfinished(let steps, let seconds):
+            return (
+                .unfinished,
+                "  --   \(job.name) (\(position)): no verdict: --time \(formatNumber(budget.seconds ?? 0)) s ended "
+                    + "the search during its first run, after \(steps) step\(steps == 1 ? "" : "s") in "
+                    + "\(formatNumber((seconds * 100).rounded() / 100)) s; 0 runs completed and no invariant broke"
+            )
         case .broken(let message):
-            return (false, "  FAIL \(job.name) (\(position)): the setup failed: \(message)")
+            return (.failed, "  FAIL \(job.name) (\(position)): the setup failed: \(message)")
         case .failed(let example, _, _, _):
             return (
-                false,
+                .failed,
                 report(
                     example, job: job, file: file, explorer: explorer, out: out, artifacts: artifacts,
-                    command: command)
+                    command: command, runner: runner, seed: budget.seed)
             )
         }
     }
@@ -215,10 +244,42 @@ enum ExploreCommand {
         }
     }
 
+    /// Why the scenario written at `reproducer` is no reproducer of `failure`, or nil when its
+    /// test fails as the exploration did (run here, as `stackplay FILE` runs it). The invariants
+    /// checked only on the explorer's side (`replay`, `lua_api`, `mirror`) pass there by design
+    /// (the scenario says how to see them) and are not run.
+    static func checkFails(
+        reproducer: String, job: Job, runner: ScriptRunner, seed: Int, failure: ExploreFailure
+    ) -> String? {
+        guard !Explorer.sampledInvariants.contains(failure.invariant) else { return nil }
+        let tests = TestRunner(scripts: runner, seed: seed)
+        let results: [TestResult]
+        switch tests.discover(file: reproducer, root: job.script.root) {
+        case .failure(let result): results = [result]
+        case .success(let found): results = found.map { tests.run($0) }
+        }
+        let holds = "the invariant '\(failure.invariant)' holds after step"
+        let fails = results.contains {
+            $0.status == .failed
+                && (BuiltinInvariant(rawValue: failure.invariant) != nil
+                    || failure.invariant.hasPrefix("action '")
+                    || $0.message.contains(holds))
+        }
+        if fails { return nil }
+        let how =
+            results.first.map {
+                $0.status == .failed
+                    ? "fails for another reason (\($0.message.prefix { $0 != "\n" }))" : "passes"
+            } ?? "has no test"
+        return "the scenario of the shrunk steps \(how): the invariant broke only in the explorer's run "
+            + "(one that changes the screen, or reads more than the screen, does not break the same way "
+            + "when checked once at the end)"
+    }
+
     /// The failure's report: the shrunk steps, each with the frame after it, and the files written.
     static func report(
         _ example: ExploreCounterexample, job: Job, file: LuaExplorationFile, explorer: Explorer, out: String,
-        artifacts: String?, command: String
+        artifacts: String?, command: String, runner: ScriptRunner, seed: Int
     ) -> String {
         var steps: [ExploreScript.Step] = []
         var frames: [FrameSnapshot] = []
@@ -234,6 +295,8 @@ enum ExploreCommand {
                         action: action, hit: hit.map { "\($0.componentName) \($0.target)" },
                         frame: ExploreScript.frameLines(frame)))
             })
+        // the shrunk steps run once more: a failure they do not give again is flaky
+        let reproduced = again?.failure != nil
         let failure = again?.failure ?? example.failure
         var lines = [
             "  FAIL \(job.name) (\(file.explorations[job.index].position)): the invariant '\(failure.invariant)' broke",
@@ -256,13 +319,28 @@ enum ExploreCommand {
             builtin: BuiltinInvariant(rawValue: failure.invariant) != nil)
         do {
             try TraceFile.makeDirectory(out)
-            try ReportOutput(flag: "--out", path: base + ".lua", kind: .reproducer, inFolder: true).write(
-                script)
+            let reproducer = ReportOutput(
+                flag: "--out", path: base + ".lua", kind: .reproducer, inFolder: true)
+            try reproducer.write(script)
+            // The scenario is run before it is kept: one that passes is no reproducer.
+            let passes =
+                !reproduced
+                ? "the shrunk steps did not fail again when run once more (the failure is flaky: "
+                    + "an invariant or action that reads more than the screen)"
+                : checkFails(
+                    reproducer: base + ".lua", job: job, runner: runner, seed: seed, failure: failure)
+            if let passes {
+                unlink(base + ".lua")
+                lines.append("    no reproducer written: \(passes)")
+            }
             if let recorder {
                 try ReportOutput(flag: "--out", path: base + ".jsonl", kind: .trace, inFolder: true)
                     .write(recorder.text)
             }
-            lines.append("    wrote \(base).lua (run it: stackplay \(base).lua) and \(base).jsonl")
+            lines.append(
+                passes == nil
+                    ? "    wrote \(base).lua (run it: stackplay \(base).lua) and \(base).jsonl"
+                    : "    wrote \(base).jsonl (the run's trace)")
             if let artifacts {
                 let folder = "\(artifacts)/\(job.fileName)"
                 try TraceFile.makeDirectory(folder)

@@ -447,12 +447,15 @@ struct IsolatedRunner {
             what = "crashed\(doing.isEmpty ? "" : " " + doing): its process exited with status \(status)"
         case .crashed, .finished:
             what = "crashed\(doing.isEmpty ? "" : " " + doing): its process sent back an unreadable result"
-        case .stopped(let message):
-            // the budget's own stop, said where the script was: the same words as a Lua-side stop
-            return TestResult(
+        case .stopped(let message, let output):
+            // the budget's own stop, said where the script was: the same words as a Lua-side stop,
+            // and what the test printed before it (sent with the stop)
+            var result = TestResult(
                 test: test, status: .failed, message: TestRunner.budgetHint(message),
                 position: message.firstRange(of: ": stopped: ").map { String(message[..<$0.lowerBound]) }
                     ?? test.position)
+            result.output = output
+            return result
         case .timedOut(let seconds):
             what =
                 "timed out\(doing.isEmpty ? "" : " " + doing) after \(formatNumber(seconds)) s "

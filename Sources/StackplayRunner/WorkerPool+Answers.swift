@@ -1,3 +1,4 @@
+import Bindings
 import LuaRuntime
 import SystemCalls
 
@@ -81,5 +82,16 @@ extension WorkerPool {
             return (answer, Double(bitPattern: field))
         }
         return (Array(workers[slot].buffer[head + 16..<head + 8 + length]), Double(bitPattern: field))
+    }
+
+    /// A watchdog's stop frame read: its message, then (after a NUL each) the count of output
+    /// bytes not kept and the output kept (watchdog.c); a frame of the message alone has no output.
+    static func stop(_ frame: [UInt8]) -> (message: String, output: String) {
+        let parts = frame.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
+        let message = String(decoding: parts[0], as: UTF8.self)
+        guard parts.count == 3 else { return (message, "") }
+        let output = String(decoding: parts[2], as: UTF8.self)
+        let dropped = Int(String(decoding: parts[1], as: UTF8.self)) ?? 0
+        return (message, dropped > 0 ? output + CapturedOutput.droppedLine(dropped) : output)
     }
 }

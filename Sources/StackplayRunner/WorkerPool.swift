@@ -38,8 +38,9 @@ final class WorkerPool {
         /// The job ran past the limit and its worker was killed.
         case timedOut(seconds: Double)
         /// The worker's watchdog ended it: its script spent the CPU budget inside C or Swift code
-        /// ("x.lua:3: stopped: the script used its 10 s of CPU time (inside `string.rep`)").
-        case stopped(message: String)
+        /// ("x.lua:3: stopped: the script used its 10 s of CPU time (inside `string.rep`)"), and
+        /// what the test had printed by then (with a last line for the bytes not kept).
+        case stopped(message: String, output: String)
     }
 
     /// Set by SIGINT/SIGTERM: the signal's number. The pool stops handing out jobs and returns.
@@ -282,7 +283,8 @@ final class WorkerPool {
                 } else {
                     // the worker ends right after its watchdog's frame: a new one takes its place
                     replacing(slot)
-                    done(job, .stopped(message: String(decoding: answer, as: UTF8.self)))
+                    let (message, output) = Self.stop(answer)
+                    done(job, .stopped(message: message, output: output))
                     takeAdded()
                     return !stopsHere
                 }

@@ -279,7 +279,7 @@ extension BindingsTests {
         @Test func `warn writes to the test's output once turned on`() throws {
             let lua = try makeState()
             try lua.run("warn('hidden') warn('@on') warn('shown ', 'here') warn('@off') warn('hidden')")
-            #expect(lua.session.output.text == "Lua warning: shown here\n")
+            #expect(lua.session.output.captured == "Lua warning: shown here\n")
         }
 
         /// What `code` returns in a plain state with the sandbox installed, reading tables by their

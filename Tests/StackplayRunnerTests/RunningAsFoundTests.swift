@@ -34,7 +34,7 @@ import Testing
         case .finished(let bytes): "\(bytes)"
         case .crashed(let signal, _): "crashed \(signal.map(String.init) ?? "-")"
         case .timedOut: "timed out"
-        case .stopped(let message): "stopped \(message)"
+        case .stopped(let message, _): "stopped \(message)"
         }
     }
 

@@ -39,7 +39,7 @@ import Testing
             case .crashed(let signal, let status):
                 outcomes[index] = "crashed \(signal.map(String.init) ?? "-") \(status)"
             case .timedOut(let seconds): outcomes[index] = "timed out \(seconds)"
-            case .stopped(let message): outcomes[index] = "stopped \(message)"
+            case .stopped(let message, _): outcomes[index] = "stopped \(message)"
             }
         }
         pool.killAll()

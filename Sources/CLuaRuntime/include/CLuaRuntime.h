@@ -136,6 +136,12 @@ void stackplay_charge(lua_State *L, size_t bytes);
 /// length set, then the message); -1 (the default) writes "stackplay: message" to stderr.
 void stackplay_watchdog_answer_to(int fd);
 
+/// Notes what the test running in `L` has printed: `length` bytes at `bytes` (readable until the
+/// next note or the state's close) and `dropped` bytes more not kept. A worker stopped inside C or
+/// Swift sends them after its message (the frame's text, a NUL, `dropped` in decimal, a NUL, the
+/// bytes), so that a test stopped there keeps its output.
+void stackplay_note_output(lua_State *L, const char *bytes, size_t length, size_t dropped);
+
 /// The exit status of a process stopped that way with no answer pipe (1 by default).
 void stackplay_watchdog_exit_status(int status);
 
