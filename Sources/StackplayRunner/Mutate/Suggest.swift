@@ -130,6 +130,12 @@ struct Suggest {
                 var settled = actions
                 settled[index] = .settle
                 candidates.append(settled)
+                // a long press that only lets time pass is a wait of as long
+                if let seconds = actions[index].seconds, seconds > 0 {
+                    var waited = actions
+                    waited[index] = .advance(seconds)
+                    candidates.append(waited)
+                }
             }
             if let shorter = first(candidates, "candidate") {
                 actions = shorter

@@ -97,3 +97,13 @@ enum SuggestRounding {
         return (value * parts).rounded() / parts
     }
 }
+
+extension ExploreAction {
+    /// How long a tap or a drag takes (nil for another step).
+    var seconds: Double? {
+        switch self {
+        case .tap(_, let duration), .drag(_, _, _, let duration): duration
+        default: nil
+        }
+    }
+}

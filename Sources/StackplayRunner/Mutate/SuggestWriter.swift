@@ -50,21 +50,32 @@ enum SuggestWriter {
         switch real.kind {
         case "number":
             guard let value = Double(real.text) else { return ":to_equal(\(real.text))" }
-            if value.rounded() == value, abs(value) < 1e15 { return ":to_equal(\(luaNumber(value)))" }
-            let theirs = mutant.kind == "number" ? Double(mutant.text) : nil
-            for decimals in 0...6 {
-                let unit = SuggestRounding.round(pow10(-decimals), pow10(-decimals))
-                let shown = SuggestRounding.round(value, unit)
-                if let theirs, abs(theirs - shown) <= unit * (1 + 1e-9) { continue }
-                return ":to_be_near(\(luaNumber(shown)), \(luaNumber(unit)))"
-            }
-            return ":to_equal(\(luaNumber(value)))"
+            guard let near = near(real, against: mutant) else { return ":to_equal(\(luaNumber(value)))" }
+            return ":to_be_near(\(luaNumber(near.value)), \(luaNumber(near.tolerance)))"
         case "boolean": return ":to_equal(\(real.text))"
         case "string": return ":to_equal(\(luaString(real.text)))"
         case "nil": return ":to_be_nil()"
         case "present": return real.text == "true" ? ":never():to_be_nil()" : ":to_be_nil()"
         default: return ":to_equal \(real.text)"
         }
+    }
+
+    /// A number that is not whole, to the fewest decimals whose tolerance (one unit of the last)
+    /// the mutant's value is outside of; nil for a whole number (or one no tolerance tells apart).
+    static func near(_ real: SuggestProbe.Value, against mutant: SuggestProbe.Value) -> (
+        value: Double, tolerance: Double
+    )? {
+        guard real.kind == "number", let value = Double(real.text),
+            value.rounded() != value || abs(value) >= 1e15
+        else { return nil }
+        let theirs = mutant.kind == "number" ? Double(mutant.text) : nil
+        for decimals in 0...6 {
+            let unit = SuggestRounding.round(pow10(-decimals), pow10(-decimals))
+            let shown = SuggestRounding.round(value, unit)
+            if let theirs, abs(theirs - shown) <= unit * (1 + 1e-9) { continue }
+            return (shown, unit)
+        }
+        return nil
     }
 
     private static func pow10(_ exponent: Int) -> Double {
@@ -129,7 +140,8 @@ enum SuggestWriter {
     /// on nothing", "calendar stays", "mail is gone".
     static func phrase(_ difference: SuggestProbe.Difference) -> String {
         let (expression, value) = (difference.expression, difference.real)
-        let said = shown(value)
+        var said = shown(value)
+        if let near = near(value, against: difference.mutant) { said = "about " + luaNumber(near.value) }
         if expression.hasSuffix(":ids()") {
             let real = ids(value.text)
             let theirs = ids(difference.mutant.text)
@@ -159,7 +171,7 @@ enum SuggestWriter {
             return "VoiceOver reads \(said) elements"
         }
         if expression.hasPrefix("#"), expression.hasSuffix(":leaving()") {
-            return "\(said) cards are leaving"
+            return said == "1" ? "1 card is leaving" : "\(said) cards are leaving"
         }
         if let method = expression.firstMatch(of: /^[a-z_]+:([a-z_]+)\(\)$/) {
             return "\(method.1) is \(said)"
