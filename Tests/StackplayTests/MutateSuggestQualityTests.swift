@@ -15,7 +15,8 @@ import Testing
         "N15.clear-gate", "G4.hit-hidden", "N4.hit-transparent",
     ]
 
-    /// The suggestions, written once for every test of the suite.
+    /// The suggestions, written once for every test of the suite (each test puts them in a folder
+    /// of its own).
     struct Suggested {
         var folder: URL
         var run: Run
@@ -25,9 +26,9 @@ import Testing
     static let suggested: Result<Suggested, FixtureError> = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "stackplay-suggest-quality-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            let run = try stackplay(
-                "mutate", weak, "--mutants", mutants.joined(separator: ","), "--suggest", folder.path)
+            let run = try searching(["--mutants", mutants.joined(separator: ","), "--suggest", folder.path])
             var files: [String: String] = [:]
             for id in mutants {
                 let url = folder.appendingPathComponent("\(id).lua")
@@ -38,6 +39,22 @@ import Testing
             return .failure(FixtureError(message: "\(error)"))
         }
     }()
+
+    /// `stackplay mutate` of the weak suite with `arguments`, given up to 15 minutes: a search
+    /// takes seconds a survivor, many more on a loaded machine (the usual 120 s would stop it).
+    static func searching(_ arguments: [String]) throws -> Run {
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "CI" }
+        return try Spawned.start(
+            stackplayBinary().path, ["mutate", weak] + arguments, in: packageRoot.path,
+            environment: environment
+        ).finish(timeout: 900)
+    }
+
+    /// The suggested files in a fresh folder, removed by the caller.
+    static func written(_ suggested: Suggested) throws -> URL {
+        try temporaryFolder(
+            Dictionary(uniqueKeysWithValues: suggested.files.map { ("\($0.key).lua", $0.value) }))
+    }
 
     static func suggestions() throws -> Suggested {
         let suggested = try Self.suggested.get()
@@ -64,11 +81,13 @@ import Testing
 
     @Test func theTestsKillEveryOneOfThemAndPassOnTheModel() throws {
         let suggested = try Self.suggestions()
-        let plain = try stackplay(suggested.folder.path)
+        let folder = try Self.written(suggested)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = try stackplay(folder.path)
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(plain.stdout.contains("\(Self.mutants.count) passed, 0 failed"), "\(plain.stdout)")
         let stronger = try stackplay(
-            "mutate", Self.weak, suggested.folder.path, "--mutants", Self.mutants.joined(separator: ","))
+            "mutate", Self.weak, folder.path, "--mutants", Self.mutants.joined(separator: ","))
         #expect(stronger.status == 0, "\(stronger.stderr)")
         #expect(
             stronger.stdout.contains("mutation score: 100% (8 mutants: 8 killed, 0 survived, 0 timed out"),
@@ -122,9 +141,11 @@ import Testing
             "luacheck is not installed (make lua-tools installs it)"))
     func theTestsPassLuacheckWithTheProjectsStandard() throws {
         let suggested = try Self.suggestions()
+        let folder = try Self.written(suggested)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let luacheck = Process()
         luacheck.executableURL = URL(fileURLWithPath: "/usr/bin/luacheck")
-        luacheck.arguments = ["--no-color", "--config", ".luacheckrc", suggested.folder.path]
+        luacheck.arguments = ["--no-color", "--config", ".luacheckrc", folder.path]
         luacheck.currentDirectoryURL = packageRoot
         let pipe = Pipe()
         luacheck.standardOutput = pipe
@@ -142,8 +163,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: again) }
         // three of them, found from two screens, to keep the suite quick
         let some = ["N13.threshold+", "N9.swipe-without-ondismiss", "G4.hit-hidden"]
-        let run = try stackplay(
-            "mutate", Self.weak, "--mutants", some.joined(separator: ","), "--suggest", again.path)
+        let run = try Self.searching(["--mutants", some.joined(separator: ","), "--suggest", again.path])
         #expect(run.status == 0, "\(run.stderr)")
         for id in some {
             let text = try String(contentsOf: again.appendingPathComponent("\(id).lua"), encoding: .utf8)

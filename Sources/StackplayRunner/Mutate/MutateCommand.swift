@@ -189,6 +189,7 @@ enum MutateCommand {
 
     private static func removeScratch(_ folder: String) {
         unlink(folder + "/probe.lua")
+        unlink(folder + "/real.lua")
         unlink(folder + "/suggest.lua")
         rmdir(folder)
     }

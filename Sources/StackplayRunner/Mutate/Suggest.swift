@@ -19,6 +19,8 @@ struct Suggest {
     let steps: Int
     let seed: Int
     let jobs: Int
+    /// The real model's probes, shared by the survivors' searches.
+    let cache = SuggestProbe.Cache()
 
     /// What the search gave for one mutant.
     enum Found {
@@ -43,7 +45,7 @@ struct Suggest {
         do { file = try LuaExplorationFile(file: exploration, root: nil, runner: runner, seed: seed) } catch {
             return .broken(error.message)
         }
-        let probe = SuggestProbe(jobs: jobs, folder: scratch)
+        let probe = SuggestProbe(jobs: jobs, folder: scratch, cache: cache)
         var total = 0
         for (index, world) in worlds.enumerated() {
             // the seed demo's world searched longest; the others are there for what it cannot show

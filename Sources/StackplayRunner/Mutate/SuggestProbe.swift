@@ -12,6 +12,7 @@ import Traces
 struct SuggestProbe {
     let jobs: Int
     let folder: String
+    let cache: Cache
 
     /// One value a scenario showed: how much a user sees of it (0 first: ``Rank``), its Lua type
     /// (`number`, `string`, `boolean`, `nil`, `table` shown as Lua source, or `present`: whether
@@ -137,31 +138,45 @@ struct SuggestProbe {
     /// Runs `tests` in a process without the mutant and one with it: for each test, what each
     /// showed, or nil where the real model's test did not pass (or did not run).
     func compare(_ tests: [String], _ mutant: Mutant) -> [(real: Run, mutant: Run)?] {
-        let file = folder + "/probe.lua"
-        do { try TraceFile.write(Self.reporter + tests.joined(), to: file) } catch {
-            return tests.map { _ in nil }
-        }
-        func job(_ environment: [String: String?]) -> ChildRuns.Job {
+        // the real model's run of a test is the same for every mutant: each runs once
+        let fresh = tests.indices.filter { cache.real[tests[$0]] == nil }
+        func job(_ file: String, _ count: Int, _ environment: [String: String?]) -> ChildRuns.Job {
             // a few tests run quicker in one worker than in several started for them
             ChildRuns.Job(
-                arguments: [file, "--json", "--jobs", String(tests.count < 8 ? 1 : jobs)],
-                environment: environment)
+                arguments: [file, "--json", "--jobs", String(count < 8 ? 1 : jobs)], environment: environment)
         }
+        var runs = [
+            job(folder + "/probe.lua", tests.count, [Mutant.environmentVariable: mutant.id, "CI": "true"])
+        ]
+        do {
+            try TraceFile.write(Self.reporter + tests.joined(), to: folder + "/probe.lua")
+            if !fresh.isEmpty {
+                try TraceFile.write(
+                    Self.reporter + fresh.map { tests[$0] }.joined(), to: folder + "/real.lua")
+                runs.append(job(folder + "/real.lua", fresh.count, [Mutant.environmentVariable: nil]))
+            }
+        } catch { return tests.map { _ in nil } }
         var outputs: [[TestResult]] = [[], []]
-        _ = ChildRuns.run(
-            [
-                job([Mutant.environmentVariable: nil]),
-                job([Mutant.environmentVariable: mutant.id, "CI": "true"]),
-            ],
-            jobs: 2
-        ) { index, ended in
+        _ = ChildRuns.run(runs, jobs: 2) { index, ended in
             if case .success(let results) = MutateCommand.parse(ended) { outputs[index] = results }
         }
-        return tests.indices.map { index in
-            guard index < outputs[0].count, index < outputs[1].count, outputs[0][index].status == .passed
-            else { return nil }
-            return (Self.read(outputs[0][index]), Self.read(outputs[1][index]))
+        for (offset, index) in fresh.enumerated() {
+            let result = offset < outputs[1].count ? outputs[1][offset] : nil
+            cache.real[tests[index]] =
+                result.flatMap { $0.status == .passed ? Self.read($0) : nil } ?? Run(failed: true)
         }
+        return tests.indices.map { index in
+            guard index < outputs[0].count, let real = cache.real[tests[index]], !real.failed else {
+                return nil
+            }
+            return (real, Self.read(outputs[0][index]))
+        }
+    }
+
+    /// What the real model showed for each test run so far, by the test's text (a test the real
+    /// model failed: a run that `failed`).
+    final class Cache {
+        var real: [String: Run] = [:]
     }
 
     /// A test's printed lines, by step: each step says what changed since the one before
