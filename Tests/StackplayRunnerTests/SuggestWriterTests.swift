@@ -62,6 +62,18 @@ import Testing
             ])
     }
 
+    @Test func aLongLineIsBrokenAfterACommaOutsideStrings() {
+        let items = (1...7).map { "{ id = \"c\($0)\", label = \"Card, \($0)\" }" }.joined(separator: ", ")
+        let lines = SuggestWriter.wrapped("    items = { \(items) },")
+        #expect(lines.count == 3)  // whole cards on each line
+        #expect(lines.allSatisfy { $0.count <= 120 })
+        #expect(lines[1].hasPrefix("      { id = ") && lines[2].hasPrefix("      { id = "))
+        #expect(lines.dropLast().allSatisfy { $0.hasSuffix("},") })
+        #expect(
+            lines.joined(separator: " ").replacing("  ", with: "")
+                == "    items = { \(items) },".replacing("  ", with: ""))
+    }
+
     @Test func aPhraseSaysWhatTheExpectationChecks() {
         func phrase(_ expression: String, _ real: Value, _ mutant: Value) -> String {
             SuggestWriter.phrase(SuggestProbe.Difference(expression: expression, real: real, mutant: mutant))

@@ -9,11 +9,14 @@ import Traces
 /// Type, another size) the explorer generates runs of actions on the real model (its actions, in
 /// this process, which has no mutant); each run is replayed as a Lua test, once in a process
 /// without the mutant and once in a process with it, printing what a user sees after every step
-/// (``SuggestProbe``); the first step where the two differ is where they part. The run that parts
-/// soonest is cut there, shrunk (one action left out at a time while the two still part), and
-/// its numbers rounded (``SuggestRounding``: each the roundest that still parts); then written
-/// as a person would write it (``SuggestWriter``) to DIR/<mutant>.lua. The first world where a
-/// run parts gives the test; a mutant no world tells apart is "possibly equivalent".
+/// (``SuggestProbe``); the first step where the two differ is where they part (in the cards or
+/// the state if any run parts there, then in touches or VoiceOver, then anywhere). The run that
+/// parts soonest is cut there, shrunk (one action left out, or replaced by a settle or a wait, at
+/// a time while the two still part), and its numbers rounded (``SuggestRounding``: each the
+/// roundest that still parts); then written as a person would write it (``SuggestWriter``) to
+/// DIR/<mutant>.lua. The first world where a run parts gives the test; a mutant no world tells
+/// apart is "possibly equivalent". The real model's probes are the same for every mutant: they
+/// run once (``SuggestProbe/Cache``).
 struct Suggest {
     let runs: Int
     let steps: Int
@@ -226,7 +229,10 @@ struct Suggest {
         var bodies: [(body: [String], steps: Int, order: Int)] = []
         for (settled, variant) in variants.enumerated() {
             if let body = SuggestWriter.codegenBody(variant, explorer: explorer) {
-                bodies.append((body, variant.count, settled * 2))
+                // codegen replays a gesture it cannot say plainly event by event, with waits as
+                // long as the recording's: then the steps as rounded read better
+                let unround = body.contains { $0.firstMatch(of: /[0-9]\.[0-9]{4,}/) != nil }
+                bodies.append((body, variant.count, unround ? settled * 2 + 2 : settled * 2))
             }
             bodies.append((SuggestWriter.plainBody(variant, world: world), variant.count, settled * 2 + 1))
         }

@@ -257,6 +257,9 @@ extension ExploreAction {
         case .touchDown(let finger, let point):
             let local = declared.insert(finger).inserted ? "local " : ""
             return "\(local)f\(finger) = screen:touch_down(\(luaNumber(point.x)), \(luaNumber(point.y)))"
+        case .drag(let point, let by, _, let duration) where by.x == 0 && by.y == 0:
+            // a drag that goes nowhere is a tap
+            return ExploreAction.tap(point, duration: duration).lua
         case .action(_, let element, let name):
             return "\(variable):action(\(luaString(name)), \(luaString(ComponentTarget(element).bareName)))"
         case .activate(_, let element):

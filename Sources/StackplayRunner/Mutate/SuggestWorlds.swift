@@ -146,8 +146,11 @@ struct SuggestWorld {
             "four wallet cards filling the screen", "\(fourWallets), y = 100", weights: "{ settings = 4 }"),
     ]
 
+    /// Seven cards whose labels are not their ids (VoiceOver reads the label: G6).
     static let sevenStickies =
-        "items = { \"c1\", \"c2\", \"c3\", \"c4\", \"c5\", \"c6\", \"c7\" }, card_height = 100"
+        "items = { "
+        + (1...7).map { "{ id = \"c\($0)\", label = \"Card \($0)\" }" }.joined(separator: ", ")
+        + " }, card_height = 100"
     static let stickyPlace = "x = 20, width = 350, height = 300"
 
     static let stickies: [SuggestWorld] = [
@@ -155,7 +158,10 @@ struct SuggestWorld {
         world(
             .sticky,
             "seven sticky cards scrolled 400 pt", "\(sevenStickies), \(stickyPlace), scroll_offset = 400"),
-        world(.sticky, "two sticky cards", "items = { \"c1\", \"c2\" }, card_height = 100, \(stickyPlace)"),
+        world(
+            .sticky, "two sticky cards",
+            "items = { { id = \"c1\", label = \"Card 1\" }, { id = \"c2\", label = \"Card 2\" } }, "
+                + "card_height = 100, \(stickyPlace)"),
         world(
             .sticky,
             "seven sticky cards, right to left", screen: ", layout_direction = \"rtl\"",

@@ -26,7 +26,8 @@ enum SuggestWriter {
             let trace = try? recorder?.trace(file: "suggest.jsonl", kinds: explorer.generator.kinds),
             let writer = try? ScenarioWriter(trace: trace)
         else { return nil }
-        return writer.body
+        // VoiceOver's double tap as the README says it (the probes check the test as written)
+        return writer.body.map { $0.replacing(":action(\"activate\", ", with: ":activate(") }
     }
 
     /// The steps as probes run them: the world's set-up, then each step through the README's API.
@@ -95,7 +96,7 @@ enum SuggestWriter {
             }
         }
         lines.append("  " + expectation(difference))
-        lines = withoutUnusedLocals(lines)
+        lines = withoutUnusedLocals(lines).flatMap { wrapped($0) }
         let behaviour = behaviours[mutant.spec] ?? mutant.spec
         let saw = phrase(difference)
         var out = "\(mark) (seed \(seed)) for the mutant \(mutant.id).\n"
@@ -187,6 +188,49 @@ enum SuggestWriter {
     /// `a`, `a and b`, `a, b and c`.
     private static func names(_ list: [String]) -> String {
         list.count < 2 ? list.joined() : list.dropLast().joined(separator: ", ") + " and " + list.last!
+    }
+
+    /// `line` broken after its commas (outside strings; those that close a table, `},`, when that
+    /// is enough) into lines of at most 120 columns, the ones after it indented two more
+    /// (luacheck's `max_line_length`): a long `items = { ... }`.
+    static func wrapped(_ line: String, width: Int = 120, closing: Bool = true) -> [String] {
+        guard line.count > width else { return [line] }
+        var pieces: [String] = []
+        var piece = ""
+        var quoted = false
+        var escaped = false
+        for character in line {
+            piece.append(character)
+            if escaped {
+                escaped = false
+            } else if character == "\\" {
+                escaped = quoted
+            } else if character == "\"" {
+                quoted.toggle()
+            } else if character == ",", !quoted, !closing || piece.dropLast().last == "}" {
+                pieces.append(piece)
+                piece = ""
+            }
+        }
+        pieces.append(piece)
+        if closing, pieces.contains(where: { $0.count > width - 8 }) {
+            return wrapped(line, width: width, closing: false)
+        }
+        let indent = String(line.prefix { $0 == " " }) + "  "
+        var out: [String] = []
+        var current = ""
+        for piece in pieces {
+            let next =
+                current.isEmpty ? (out.isEmpty ? piece : indent + piece.drop { $0 == " " }) : current + piece
+            if next.count > width, !current.isEmpty {
+                out.append(current)
+                current = indent + piece.drop { $0 == " " }
+            } else {
+                current = next
+            }
+        }
+        out.append(current)
+        return out
     }
 
     /// `lines` with `local x = ` (and a finger's `f1 = `) taken off an assignment whose variable no
