@@ -40,6 +40,9 @@ public struct ScenarioWriter {
     public let focusCard: (component: String, id: String)?
     let screenLine: String
 
+    /// The test's statements before its expectations: the screen line, then ``calls``.
+    public var body: [String] { [screenLine] + calls }
+
     /// Writes `trace`; throws when it does not replay on this model or holds an event no Lua call
     /// makes (a component kind without a factory, a `set_width` that no resize made).
     public init(trace: Trace, kinds: ScenarioKinds = .standard) throws(CodegenError) {

@@ -235,7 +235,7 @@ enum MutateCommand {
         let flags = runArguments(options.arguments).filter { !options.paths.contains($0) }
         for mutant in survivors {
             switch search.find(mutant, runner: runner, directory: directory, scratch: scratch) {
-            case .test(let path, let steps):
+            case .test(let path, let steps, let world):
                 if let failure = SuggestCheck.failure(of: path, flags: flags) {
                     // written by this run (ReportOutput refused anything else), so removed by it
                     unlink(path)
@@ -244,9 +244,13 @@ enum MutateCommand {
                             + "under the suite's flags (\(failure)): not written")
                     continue
                 }
-                Output.out("suggested: \(path) (\(steps) step\(steps == 1 ? "" : "s")) kills \(mutant.id)")
-            case .none(let steps):
-                Output.out("no difference found for \(mutant.id) in \(steps) steps (possibly equivalent)")
+                Output.out(
+                    "suggested: \(path) (\(steps) step\(steps == 1 ? "" : "s") from \(world)) kills \(mutant.id)"
+                )
+            case .none(let steps, let worlds):
+                Output.out(
+                    "no difference found for \(mutant.id) in \(steps) steps from \(worlds) screens (possibly equivalent)"
+                )
             case .broken(let message):
                 Output.err("stackplay mutate --suggest: \(mutant.id): \(message)")
                 ok = false
@@ -257,6 +261,7 @@ enum MutateCommand {
 
     private static func removeScratch(_ folder: String) {
         unlink(folder + "/probe.lua")
+        unlink(folder + "/real.lua")
         unlink(folder + "/suggest.lua")
         rmdir(folder)
     }
