@@ -135,7 +135,11 @@ static void sb_use(lua_State *L, sb_state *s, sb_cache *c, int cache, int keys) 
         lua_replace(L, lua_upvalueindex(SB_NEXT_KEYS));
         s->last = c;
     }
-    if (!c->small) sb_keep(L, s, c, cache);
+    if (c->small) {
+        c->tick = ++s->tick; // the ring gives up the entry used longest ago
+    } else {
+        sb_keep(L, s, c, cache);
+    }
 }
 
 /// The cache of the table at 1, pushed at 3 (its userdata, or nil for a ring entry) and 4 (its key
