@@ -69,7 +69,7 @@ static inline unsigned int sb_array_size(const sb_ltable *t) {
 
 enum { SB_FLAG_SANDBOX = 0x40 }; // Table.flags: the sandbox's mark (Lua 5.4 never sets nor clears it)
 
-static inline int sb_layout_live(const void *table, uint32_t asize, uint32_t slot) {
+static inline __attribute__((always_inline)) int sb_layout_live(const void *table, uint32_t asize, uint32_t slot) {
     const sb_ltable *t = (const sb_ltable *)table;
     return slot < asize ? (t->array[slot].tt & 0x0f) != 0 : (t->node[slot - asize].tt & 0x0f) != 0;
 }
@@ -82,7 +82,7 @@ static inline void sb_layout_mark(const void *table, unsigned char bits) { ((sb_
 
 /// Whether the value at `idx`, of type `type`, is the key of tag `tag` and value `v` (full
 /// userdata: unsure, 0).
-static inline int sb_same_typed(lua_State *L, int idx, int type, unsigned char tag, const sb_lvalue *v) {
+static inline __attribute__((always_inline)) int sb_same_typed(lua_State *L, int idx, int type, unsigned char tag, const sb_lvalue *v) {
     if ((tag & 0x0f) != type) return 0;
     switch (type) {
     case LUA_TNUMBER:
@@ -99,9 +99,20 @@ static inline int sb_same(lua_State *L, int idx, unsigned char tag, const sb_lva
 }
 
 /// Whether the value at `idx`, of type `type`, is raw-equal to keys[i] (a key table); 0 when unsure.
-static inline int sb_layout_is_key(lua_State *L, int idx, int type, const void *keys, uint32_t i) {
+static inline __attribute__((always_inline)) int sb_layout_is_key(lua_State *L, int idx, int type, const void *keys, uint32_t i) {
     const sb_ltvalue *v = &((const sb_ltable *)keys)->array[i - 1];
     return sb_same_typed(L, idx, type, v->tt, &v->value);
+}
+
+/// Whether keys[i] (a key table) is the object, light userdata or light C function whose
+/// lua_topointer is `p` (not NULL). No other value has that pointer: a live object's address is no
+/// other object's, nor inside one, nor code; the only light userdata a script can hold are
+/// debug.upvalueid's, which point at upvalues, never at a key (a full userdata's pointer is its
+/// memory, not its object: never matched).
+static inline __attribute__((always_inline)) int sb_layout_is_object(const void *p, const void *keys, uint32_t i) {
+    const sb_ltvalue *v = &((const sb_ltable *)keys)->array[i - 1];
+    int type = v->tt & 0x0f;
+    return v->value.p == p && type != LUA_TNUMBER && type != LUA_TBOOLEAN && type != LUA_TUSERDATA && type != LUA_TNIL;
 }
 
 #endif

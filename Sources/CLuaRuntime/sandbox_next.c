@@ -158,6 +158,7 @@ static sb_cache *sb_lookup(lua_State *L, sb_state *s) {
         lua_pushvalue(L, lua_upvalueindex(SB_NEXT_POOL));
         return &s->ring[i].c;
     }
+    if (s->trust && !sb_layout_flags(t, SB_FLAG_SANDBOX)) return NULL; // never adopted: no big cache
     lua_pushvalue(L, 1);
     if (lua_rawget(L, lua_upvalueindex(SB_NEXT_CACHES)) == LUA_TUSERDATA) {
         c = (sb_cache *)lua_touserdata(L, -1);
@@ -198,7 +199,7 @@ static int sb_check(lua_State *L, const sb_state *s, const sb_cache *c, int keys
 /// naming it, and makes it `next`'s last.
 static void sb_adopt(lua_State *L, sb_state *s, sb_cache *c, int names) {
     const void *t = lua_topointer(L, 1);
-    int marked = s->trust && sb_layout_flags(t, 0x40);
+    int marked = s->trust && sb_layout_flags(t, SB_FLAG_SANDBOX);
     for (int i = 0; i < SB_RING; i++)
         if (&s->ring[i].c != c && s->ring[i].c.table == t) s->ring[i].c.table = NULL;
     if (c->small && marked) { // a big cache made before would claim it
@@ -213,7 +214,7 @@ static void sb_adopt(lua_State *L, sb_state *s, sb_cache *c, int names) {
     if (s->trust) {
         unsigned char bit = !(names & 1) ? 0x04 : !(names & 2) ? 0x08 : 0; // TM_GC's, TM_MODE's
         if (bit) {
-            c->trust = (unsigned char)(0x40 | bit);
+            c->trust = (unsigned char)(SB_FLAG_SANDBOX | bit);
             sb_layout_mark(t, c->trust);
         }
     }
@@ -255,7 +256,7 @@ static sb_cache *sb_build_small(lua_State *L, sb_state *s, const uint32_t *slots
         lua_rawseti(L, 4, (lua_Integer)(base + j));
     }
     sb_key keys[SB_SMALL];
-    memset(keys, 0, sizeof keys);
+    for (uint32_t j = 0; j < i; j++) keys[j].rank = 0;
     sb_describe(L, 4, base, keys, i);
     for (uint32_t a = 1; a < i; a++) { // insertion sort: at most SB_SMALL keys
         sb_key k = keys[a];
@@ -350,7 +351,7 @@ static sb_cache *sb_build(lua_State *L, sb_state *s) {
 /// Returns from `next` the key at the first sorted place after `place` still in the table at 1,
 /// and its value; nil at the end. `keys`: the index of the cache's key table. `trusted`: the table
 /// is marked for `c` (sb_trusted), so a recorded key is present when its slot holds a value.
-static int sb_after(lua_State *L, sb_cache *c, int keys, uint32_t place, int trusted) {
+static inline __attribute__((always_inline)) int sb_after(lua_State *L, sb_cache *c, int keys, uint32_t place, int trusted) {
     for (uint32_t j = place + 1; j <= c->n; j++) {
         uint32_t i = c->order[j - 1];
         if (trusted) {
@@ -495,9 +496,16 @@ int sb_next(lua_State *L) {
     // The fast path: the table `next` used last, marked (no key inserted since its check).
     if (c != NULL && lua_type(L, 1) == LUA_TTABLE && c->table == lua_topointer(L, 1) && c->trust &&
         sb_layout_flags(c->table, c->trust) == c->trust) {
-        int keys = lua_upvalueindex(SB_NEXT_KEYS), type = lua_type(L, 2);
-        if (type <= LUA_TNIL) return sb_first(L, c, keys, 1);
-        if (c->hint >= 1 && sb_layout_is_key(L, 2, type, c->keys, c->base + c->order[c->hint - 1])) {
+        int keys = lua_upvalueindex(SB_NEXT_KEYS);
+        const void *p = lua_topointer(L, 2); // an object's address, a light userdata or C function's
+        if (p == NULL) {
+            int type = lua_type(L, 2);
+            if (type <= LUA_TNIL) return sb_first(L, c, keys, 1);
+            if (c->hint >= 1 && sb_layout_is_key(L, 2, type, c->keys, c->base + c->order[c->hint - 1])) {
+                c->credit++;
+                return sb_after(L, c, keys, c->hint, 1);
+            }
+        } else if (c->hint >= 1 && sb_layout_is_object(p, c->keys, c->base + c->order[c->hint - 1])) {
             c->credit++;
             return sb_after(L, c, keys, c->hint, 1);
         }
