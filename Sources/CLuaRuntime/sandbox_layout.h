@@ -104,6 +104,16 @@ static inline __attribute__((always_inline)) int sb_layout_is_key(lua_State *L, 
     return sb_same_typed(L, idx, type, v->tt, &v->value);
 }
 
+/// A hint to the processor: keys[i] (a key table), its string, and the node of `table` (array size
+/// `asize`) at `slot`, where it sits, are read soon (`next` of a big table reads them all over).
+static inline __attribute__((always_inline)) void sb_layout_prefetch(const void *table, uint32_t asize, const void *keys,
+                                                                     uint32_t i, uint32_t slot) {
+    const sb_ltvalue *v = &((const sb_ltable *)keys)->array[i - 1];
+    if (v->tt & SB_TAG_COLLECTABLE) __builtin_prefetch(v->value.gc);
+    const sb_ltable *t = (const sb_ltable *)table;
+    if (slot >= asize) __builtin_prefetch(&t->node[slot - asize]);
+}
+
 /// Whether keys[i] (a key table) is the object, light userdata or light C function whose
 /// lua_topointer is `p` (not NULL). No other value has that pointer: a live object's address is no
 /// other object's, nor inside one, nor code; the only light userdata a script can hold are

@@ -373,6 +373,10 @@ static inline __attribute__((always_inline)) int sb_after(lua_State *L, sb_cache
             }
         }
         c->hint = j;
+        if (trusted && j < c->n && !c->small) {
+            uint32_t later = c->order[j];
+            sb_layout_prefetch(c->table, c->asize, c->keys, c->base + later, c->slot[later - 1]);
+        }
         return 2;
     }
     c->hint = 0;
