@@ -101,10 +101,7 @@ int stackplay_sandbox_install(lua_State *L) {
     lua_pushliteral(L, "kv");
     lua_setfield(L, -2, "__mode");
     lua_setmetatable(L, -2);
-    lua_pushvalue(L, 3);
-    lua_pushvalue(L, 4);
-    lua_pushvalue(L, 5);
-    lua_pushcclosure(L, sb_next, 3);
+    sb_next_push(L, 3, 4, 5);
     lua_pushvalue(L, 1);
 
     lua_pushglobaltable(L);

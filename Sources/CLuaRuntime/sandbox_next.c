@@ -1,48 +1,48 @@
 // `next` and `pairs` (sandbox_private.h): keys in the documented order (sandbox_order.c), objects
 // numbered in the order stackplay first named them (tostring, print, %s/%p, or the traversal that
 // first met it). Design:
-//   * A table's keys, sorted once, are a cache: a userdata (count, fingerprint, hint) whose user
-//     value is the array of the keys in order. `caches` holds it weakly in keys AND values (and
-//     at [1] the cache used last, so a traversal finds it without hashing), so the cache lives at
-//     most until the next garbage collection: a traversal stopped early holds nothing alive (a
-//     weak table's entries can go; 10^6 keys hold nothing after the next cycle). A traversal that
-//     outlives its cache rebuilds it and goes on from where it was (binary search).
-//   * Building: the keys are counted (sb_scan), one raw lua_next pass collects them into an array
-//     of that size and describes each for the sort as it goes (sandbox_scan.c); the sort (a radix
-//     sort on the bits in which the keys' first 8 bytes or values differ, then exact comparisons
-//     where those tie) works on scratch memory from the state's allocator, counted by the memory
-//     budget and freed at once; then the array is permuted into order in place.
+//   * A table's keys, sorted once, are a cache (sb_cache): the keys in the table's slot order in a
+//     Lua table (which keeps them alive, so that an address in it names one object), the sorted
+//     places, and where each key sat in the table. Tables of at most SB_SMALL keys are sorted into
+//     a ring of SB_RING entries inside the sandbox's state, their keys in one pool (weak in values),
+//     with no allocation: a freshly built small table costs a C sort. Bigger tables get a userdata
+//     of their own, found through `caches` (weak in keys and values).
+//   * A cache is never trusted on a guess: next(t, nil) checks it against the table exactly (every
+//     live slot must hold the key recorded for that slot: sb_layout_verify; without the layout,
+//     lua_next's keys must be a subsequence of the recorded ones), then marks the table in its
+//     flags (sandbox_scan.c: Lua clears that mark when any key is inserted). While the mark holds,
+//     the table has no key the cache lacks and every recorded key is in its slot, so next(t, k)
+//     answers from the cache with no check and next(t) from the first key not yet gone; once a key
+//     was inserted, next(t, k) checks again (a traversal abandoned, keys added, then next(t, k)
+//     sees them), at most once per `n` steps since the last next(t) (inserting during a traversal
+//     is undefined by the manual: this keeps that case linear).
 //   * next(t, k) finds k at the cache's hint (the key it returned last) in O(1), else by binary
-//     search, then returns the first later key still present in t (rawget): fields assigned nil
-//     during the traversal are skipped, as the manual allows. A key not in the cache is checked
-//     with the raw lua_next (stock's "invalid key to 'next'"); a live key newer than the cache
-//     rebuilds it.
-//   * next(t, nil) on an empty table is one raw lua_next. Otherwise it validates the cache by one
-//     linear pass (sb_scan: the key count and a fingerprint, the sum of a bijective 64-bit mix of
-//     each key's identity: its value for numbers and booleans, its object otherwise, which cannot
-//     be reused while the cache holds the key), and sorts only when the keys changed. That pass
-//     reads the table's slots, not its keys (about 0.3 ms for 10^5 keys): so a traversal of an
-//     unchanged table costs one cheap pass more than stock's, a changed one a C sort.
-#include "sandbox_private.h"
+//     search, then returns the first later key still present in t: fields assigned nil during the
+//     traversal are skipped, as the manual allows. A key not in the cache is checked with the raw
+//     lua_next (stock's "invalid key to 'next'"); a live key newer than the cache sorts again.
+//   * Lifetime: a big cache used since the last collection cycle is kept alive through the next
+//     one (`live`, weak in keys, dropped by the sentinel's finalizer at the end of each cycle),
+//     then only weakly: a collection step inside a loop never sorts again, and a traversal stopped
+//     early holds nothing alive after two cycles. The ring's pool holds its keys weakly (strings,
+//     which no collection can show, stay until the entry is reused).
+#include "sandbox_layout.h"
 
 #include <lauxlib.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct sb_cache {
-    const void *table;  // the table's object (lua_topointer), for the last-used check
-    lua_Integer n;      // keys in the array (some may have left the table since)
-    uint64_t print;     // the fingerprint of the keys when sorted
-    lua_Integer hint;   // the place of the key `next` returned last; 0: none
-    const void *hint_key; // that key's object (lua_topointer), NULL for numbers and booleans
-    const void *layout; // the key array's object when tables are read by their layout, else NULL
-    lua_Integer gone;   // the first `gone` keys in order were found gone from the table (sb_gone)
-    uint64_t gone_print; // the fingerprint of those keys
-} sb_cache;
+// `next`'s own upvalues, after the sandbox's state (1) and `ids` (2).
+#define SB_NEXT_CACHES 3   // table -> its big cache, weak in keys and values
+#define SB_NEXT_LIVE 4     // table -> its big cache, used this cycle; weak in keys; nil until needed
+#define SB_NEXT_LAST 5     // the big cache of sb_state.last (kept alive until the cycle ends)
+#define SB_NEXT_KEYS 6     // the key table of sb_state.last (its own, or the pool)
+#define SB_NEXT_POOL 7     // the ring's keys, SB_SMALL per entry, weak in values
+#define SB_NEXT_SENTINEL 8 // the sentinel's metatable
+#define SB_NEXT_UPVALUES 8
 
 /// Scratch memory from the state's allocator (counted by the memory budget, no work for the
-/// garbage collector), freed by sb_build or, after an error, by this userdata's `__gc`.
+/// garbage collector), freed by sb_build_big or, after an error, by this userdata's `__gc`.
 typedef struct sb_scratch {
     void *p;
     size_t size;
@@ -73,203 +73,374 @@ static void *sb_scratch_grow(lua_State *L, sb_scratch *s, size_t size) {
     return p;
 }
 
-/// Puts the key array at `keys` in the order of `e` (e[i].slot: the place of the (i+1)-th key),
-/// in place, one cycle of the permutation at a time; clears the slots. So `next` reads its keys
-/// one after the other, not all over the array.
-static void sb_permute(lua_State *L, int keys, sb_key *e, size_t n) {
-    for (size_t start = 0; start < n; start++) {
-        if (e[start].slot == 0) continue;
-        if (e[start].slot == start + 1) {
-            e[start].slot = 0;
-            continue;
-        }
-        lua_rawgeti(L, keys, (lua_Integer)start + 1);
-        size_t place = start;
-        while (e[place].slot != start + 1) {
-            size_t from = e[place].slot - 1;
-            lua_rawgeti(L, keys, (lua_Integer)from + 1);
-            lua_rawseti(L, keys, (lua_Integer)place + 1);
-            e[place].slot = 0;
-            place = from;
-        }
-        lua_rawseti(L, keys, (lua_Integer)place + 1);
-        e[place].slot = 0;
-    }
-}
+// MARK: The collector's cycles
 
-/// Sorts the keys of the table at 1 into a new cache, stored in `caches`; pushes the cache and
-/// its key array. One pass counts the keys (sb_scan); one raw traversal collects them into an array
-/// of that size (in Lua's order, with no allocation, so no collection, while it runs) and
-/// describes them for the sort on scratch memory (objects get their numbers after it,
-/// sb_describe); the sorted array then replaces Lua's order (sb_permute).
-static sb_cache *sb_build(lua_State *L) {
-    uint64_t print;
-    lua_Integer count = sb_scan(L, 1, &print);
-    if (count >= (1 << 28)) luaL_error(L, "table too big to traverse");
-    lua_createtable(L, (int)count, 0);
-    int keys = lua_gettop(L);
-    sb_scratch *scratch = (sb_scratch *)lua_newuserdatauv(L, sizeof(sb_scratch), 0);
-    scratch->p = NULL;
-    scratch->size = 0;
-    lua_getiuservalue(L, lua_upvalueindex(SB_STATE), 1);
+/// Arms a sentinel: an empty userdata whose finalizer (sb_sentinel_gc) runs at the end of the next
+/// collection cycle that finds it unreachable. `mt`: the sentinel's metatable.
+static void sb_arm(lua_State *L, sb_state *s, int mt) {
+    mt = lua_absindex(L, mt);
+    lua_newuserdatauv(L, 0, 0);
+    lua_pushvalue(L, mt);
     lua_setmetatable(L, -2);
-    int buffer = lua_gettop(L);
-    size_t capacity = count > 0 ? (size_t)count : 1;
-    sb_key *entries = (sb_key *)sb_scratch_grow(L, scratch, 2 * capacity * sizeof(sb_key));
-    // a collection since sb_scan may have cleared entries of a weak table, never added any
-    // Each key is described as it is collected, while the key's memory is fresh from lua_next.
-    const void *layout = sb_state_of(L)->layout ? lua_topointer(L, keys) : NULL;
-    size_t n = 0;
-    lua_pushnil(L);
-    while (lua_next(L, 1)) {
-        if (n == capacity) luaL_error(L, "table changed while traversing it");
-        lua_copy(L, -2, -1);
-        lua_rawseti(L, keys, (lua_Integer)++n);
-        entries[n - 1].rank = 0;
-        if (layout) sb_describe_at(layout, n - 1, &entries[n - 1]);
+    lua_pop(L, 1);
+    s->sentinel = 1;
+}
+
+/// The end of a collection cycle: a new epoch. `next` lets go of its last cache and of `live` (what
+/// was used in the cycle survived it), and a new sentinel waits for the next cycle (an allocation:
+/// if it fails, the next slow `next` arms one). Upvalues: the sandbox's state, `next`.
+static int sb_sentinel_gc(lua_State *L) {
+    sb_state *s = (sb_state *)lua_touserdata(L, lua_upvalueindex(1));
+    s->sentinel = 0;
+    s->epoch++;
+    s->last = NULL;
+    for (int i = SB_NEXT_LIVE; i <= SB_NEXT_KEYS; i++) {
+        lua_pushnil(L);
+        lua_setupvalue(L, lua_upvalueindex(2), i);
     }
-    // a string's bytes stay referenced by `keys`; the fingerprint is sb_scan's unless keys went
-    uint64_t described = sb_describe(L, keys, entries, n, n != (size_t)count);
-    if (n != (size_t)count) print = described;
-    sb_sort_entries(entries, entries + capacity, n);
-    sb_permute(L, keys, entries, n);
-    sb_cache *c = (sb_cache *)lua_newuserdatauv(L, sizeof(sb_cache), 1);
-    c->table = lua_topointer(L, 1);
-    c->n = (lua_Integer)n;
-    c->print = print;
-    c->hint = 0;
-    c->hint_key = NULL;
-    c->gone = 0;
-    c->gone_print = 0;
-    c->layout = layout;
-    sb_scratch_free(L, scratch);
-    lua_pushvalue(L, keys);
-    lua_setiuservalue(L, -2, 1);
+    if (lua_getmetatable(L, 1)) sb_arm(L, s, -1);
+    return 0;
+}
+
+// MARK: Finding, checking and adopting a cache
+
+static int sb_trusted(const sb_state *s, const sb_cache *c, const void *t) {
+    return s->trust && c->trust && c->table == t && sb_layout_flags(t, c->trust) == c->trust;
+}
+
+/// Keeps the big cache at `cache` alive through the end of this cycle (`live`).
+static void sb_keep(lua_State *L, sb_state *s, sb_cache *c, int cache) {
+    uint32_t epoch = s->epoch;
+    if (c->small || c->epoch == epoch + 1) return;
+    cache = lua_absindex(L, cache);
+    if (lua_type(L, lua_upvalueindex(SB_NEXT_LIVE)) != LUA_TTABLE) {
+        lua_createtable(L, 0, 1);
+        lua_getmetatable(L, lua_upvalueindex(SB_IDS)); // weak in keys
+        lua_setmetatable(L, -2);
+        lua_replace(L, lua_upvalueindex(SB_NEXT_LIVE));
+    }
     lua_pushvalue(L, 1);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, lua_upvalueindex(SB_CACHES));
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, lua_upvalueindex(SB_CACHES), 1);
-    lua_pushvalue(L, keys);
-    lua_remove(L, buffer);
-    lua_remove(L, keys);
-    return c;
+    lua_pushvalue(L, cache);
+    lua_rawset(L, lua_upvalueindex(SB_NEXT_LIVE));
+    c->epoch = epoch + 1; // an epoch that ended meanwhile keeps it again at its next use
 }
 
-/// Pushes the i-th key (1-based) in order of the cache `c` whose key array is at `keys`.
-static void sb_push_key(lua_State *L, const sb_cache *c, int keys, lua_Integer i) {
-    (void)c;
-    lua_rawgeti(L, keys, i);
+/// Makes `c` (the userdata at `cache`, nil for a ring entry; its key table at `keys`) `next`'s
+/// last cache, kept alive while it is.
+static void sb_use(lua_State *L, sb_state *s, sb_cache *c, int cache, int keys) {
+    if (s->last != c) {
+        lua_pushvalue(L, cache);
+        lua_replace(L, lua_upvalueindex(SB_NEXT_LAST));
+        lua_pushvalue(L, keys);
+        lua_replace(L, lua_upvalueindex(SB_NEXT_KEYS));
+        s->last = c;
+    }
+    if (c->small) {
+        c->tick = ++s->tick; // the ring gives up the entry used longest ago
+    } else {
+        sb_keep(L, s, c, cache);
+    }
 }
 
-/// Pushes the cache of the table at 1 and its key array and returns it, or pushes nothing and
-/// returns NULL when it has none. `caches[1]` is the cache used last (weak as every value there:
-/// it goes with its table, so the object it names cannot be another table at the same address).
-static sb_cache *sb_cached(lua_State *L) {
-    if (lua_rawgeti(L, lua_upvalueindex(SB_CACHES), 1) == LUA_TUSERDATA) {
-        sb_cache *c = (sb_cache *)lua_touserdata(L, -1);
-        if (c->table == lua_topointer(L, 1)) {
+/// The cache of the table at 1, pushed at 3 (its userdata, or nil for a ring entry) and 4 (its key
+/// table); NULL, with nothing pushed, when it has none. The stack holds 2 values.
+static sb_cache *sb_lookup(lua_State *L, sb_state *s) {
+    const void *t = lua_topointer(L, 1);
+    sb_cache *c = s->last;
+    if (c && c->table == t) {
+        lua_pushvalue(L, lua_upvalueindex(SB_NEXT_LAST));
+        lua_pushvalue(L, lua_upvalueindex(SB_NEXT_KEYS));
+        return c;
+    }
+    for (int i = 0; i < SB_RING; i++) {
+        if (s->ring[i].c.table != t) continue;
+        lua_pushnil(L);
+        lua_pushvalue(L, lua_upvalueindex(SB_NEXT_POOL));
+        return &s->ring[i].c;
+    }
+    if (s->trust && !sb_layout_flags(t, SB_FLAG_SANDBOX)) return NULL; // never adopted: no big cache
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, lua_upvalueindex(SB_NEXT_CACHES)) == LUA_TUSERDATA) {
+        c = (sb_cache *)lua_touserdata(L, -1);
+        if (c->table == t) {
             lua_getiuservalue(L, -1, 1);
             return c;
         }
     }
-    lua_pop(L, 1);
-    lua_pushvalue(L, 1);
-    if (lua_rawget(L, lua_upvalueindex(SB_CACHES)) != LUA_TUSERDATA) {
-        lua_pop(L, 1);
-        return NULL;
-    }
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, lua_upvalueindex(SB_CACHES), 1);
-    lua_getiuservalue(L, -1, 1);
-    return (sb_cache *)lua_touserdata(L, -2);
+    lua_settop(L, 2);
+    return NULL;
 }
 
-/// The first place in the sorted `keys` whose key is not less than the key at 2; sets `*found`
-/// when that key is it.
-static lua_Integer sb_search(lua_State *L, const sb_cache *c, int keys, int *found) {
-    lua_Integer n = c->n;
+/// Whether the table at 1 has no live key that the cache (key table at `keys`) lacks, every such
+/// key in the slot recorded for it (layout); `names`: its "__gc" (1) and "__mode" (2) keys.
+static int sb_check(lua_State *L, const sb_state *s, const sb_cache *c, int keys, int *names) {
+    *names = 3;
+    if (s->layout) return sb_layout_verify(s, lua_topointer(L, 1), c, names);
+    uint32_t i = 0; // lua_next's keys must come in the recorded (slot) order, some gone
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        int same = 0;
+        while (!same && i < c->n) {
+            lua_rawgeti(L, keys, (lua_Integer)(c->base + ++i));
+            same = lua_rawequal(L, -1, -2);
+            lua_pop(L, 1);
+        }
+        if (!same) {
+            lua_pop(L, 1);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/// The cache `c` (at 3, key table at 4) describes the table at 1 now: marks the table (the trust
+/// bits: the sandbox's and that of a metamethod whose name is no key), unmarks every other cache
+/// naming it, and makes it `next`'s last.
+static void sb_adopt(lua_State *L, sb_state *s, sb_cache *c, int names) {
+    const void *t = lua_topointer(L, 1);
+    int marked = s->trust && sb_layout_flags(t, SB_FLAG_SANDBOX);
+    for (int i = 0; i < SB_RING; i++)
+        if (&s->ring[i].c != c && s->ring[i].c.table == t) s->ring[i].c.table = NULL;
+    if (c->small && marked) { // a big cache made before would claim it
+        lua_pushvalue(L, 1);
+        lua_pushnil(L);
+        lua_rawset(L, lua_upvalueindex(SB_NEXT_CACHES));
+    }
+    c->table = t;
+    c->first = 1;
+    c->credit = c->n;
+    c->trust = 0;
+    if (s->trust) {
+        unsigned char bit = !(names & 1) ? 0x04 : !(names & 2) ? 0x08 : 0; // TM_GC's, TM_MODE's
+        if (bit) {
+            c->trust = (unsigned char)(SB_FLAG_SANDBOX | bit);
+            sb_layout_mark(t, c->trust);
+        }
+    }
+    sb_use(L, s, c, 3, 4);
+}
+
+// MARK: Sorting
+
+/// Sorts the keys of the table at 1 (at most SB_SMALL, in `slots`) into the ring's least recently
+/// used entry; pushes nil and the pool at 3 and 4.
+static sb_cache *sb_build_small(lua_State *L, sb_state *s, const uint32_t *slots, uint32_t n) {
+    sb_ring_entry *e = &s->ring[0];
+    for (int i = 1; i < SB_RING; i++)
+        if (s->ring[i].c.tick < e->c.tick) e = &s->ring[i];
+    uint32_t base = (uint32_t)(e - s->ring) * SB_SMALL, old = e->c.n;
+    if (s->last == &e->c) s->last = NULL;
+    memset(&e->c, 0, sizeof e->c);
+    e->c.small = 1;
+    e->c.slot = e->slot;
+    e->c.order = e->order;
+    e->c.base = base;
+    e->c.tick = ++s->tick;
+    lua_settop(L, 2);
+    lua_pushnil(L);
+    lua_pushvalue(L, lua_upvalueindex(SB_NEXT_POOL));
+    e->c.keys = lua_topointer(L, 4);
+    uint32_t i = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        if (i == n) {
+            lua_pop(L, 2);
+            break;
+        }
+        lua_copy(L, -2, -1);
+        lua_rawseti(L, 4, (lua_Integer)(base + ++i));
+    }
+    for (uint32_t j = i + 1; j <= old; j++) { // what the entry held before
+        lua_pushnil(L);
+        lua_rawseti(L, 4, (lua_Integer)(base + j));
+    }
+    sb_key keys[SB_SMALL];
+    for (uint32_t j = 0; j < i; j++) keys[j].rank = 0;
+    sb_describe(L, 4, base, keys, i);
+    for (uint32_t a = 1; a < i; a++) { // insertion sort: at most SB_SMALL keys
+        sb_key k = keys[a];
+        uint32_t b = a;
+        for (; b > 0 && sb_compare(&keys[b - 1], &k) > 0; b--) keys[b] = keys[b - 1];
+        keys[b] = k;
+    }
+    for (uint32_t j = 0; j < i; j++) {
+        e->order[j] = keys[j].slot;
+        e->slot[j] = slots[j];
+    }
+    e->c.n = i;
+    e->c.asize = sb_layout_asize(lua_topointer(L, 1));
+    return &e->c;
+}
+
+/// Sorts the keys of the table at 1 (`count` of them) into a new big cache, stored in `caches`;
+/// pushes it and its key table at 3 and 4. The key table is filled in the table's slot order by one
+/// raw traversal, which also describes each key for the sort while its memory is fresh (no
+/// allocation, so no collection, while it runs: the scratch memory is taken before).
+static sb_cache *sb_build_big(lua_State *L, sb_state *s, uint32_t count) {
+    if (count >= (1u << 28)) luaL_error(L, "table too big to traverse");
+    lua_settop(L, 2);
+    size_t capacity = count > 0 ? count : 1;
+    sb_cache *c = (sb_cache *)lua_newuserdatauv(L, sizeof(sb_cache) + 2 * capacity * sizeof(uint32_t), 1);
+    memset(c, 0, sizeof *c);
+    c->slot = (uint32_t *)(c + 1);
+    c->order = c->slot + capacity;
+    lua_createtable(L, (int)count, 0);
+    lua_pushvalue(L, 4);
+    lua_setiuservalue(L, 3, 1);
+    c->keys = lua_topointer(L, 4);
+    sb_scratch *scratch = (sb_scratch *)lua_newuserdatauv(L, sizeof(sb_scratch), 0);
+    scratch->p = NULL;
+    scratch->size = 0;
+    lua_getiuservalue(L, lua_upvalueindex(1), 1);
+    lua_setmetatable(L, -2);
+    sb_key *entries = (sb_key *)sb_scratch_grow(L, scratch, 2 * capacity * sizeof(sb_key));
+    // a collection since `count` may have cleared entries of a weak table, never added any
+    const void *t = lua_topointer(L, 1);
+    if (s->layout) {
+        c->asize = sb_layout_asize(t);
+        count = sb_layout_slots(t, c->slot, count);
+    }
+    uint32_t n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        if (n == count) luaL_error(L, "table changed while traversing it");
+        lua_copy(L, -2, -1);
+        lua_rawseti(L, 4, (lua_Integer)++n);
+        entries[n - 1].rank = 0;
+        if (s->layout) sb_describe_at(c->keys, n - 1, &entries[n - 1]);
+    }
+    sb_describe(L, 4, 0, entries, n); // the objects: their numbers (a string's bytes stay in `keys`)
+    sb_sort_entries(entries, entries + capacity, n);
+    for (uint32_t j = 0; j < n; j++) c->order[j] = entries[j].slot;
+    c->n = n;
+    sb_scratch_free(L, scratch);
+    lua_settop(L, 4);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 3);
+    lua_rawset(L, lua_upvalueindex(SB_NEXT_CACHES));
+    return c;
+}
+
+/// Sorts the keys of the table at 1 (stack: 2 values) into a cache, adopted; pushes it at 3 and 4.
+static sb_cache *sb_build(lua_State *L, sb_state *s) {
+    const void *t = lua_topointer(L, 1);
+    uint32_t slots[SB_SMALL], count;
+    sb_cache *c;
+    if (s->trust && (count = sb_layout_slots(t, slots, SB_SMALL)) <= SB_SMALL) {
+        c = sb_build_small(L, s, slots, count);
+    } else {
+        if (s->layout) {
+            count = sb_layout_slots(t, NULL, UINT32_MAX - 1);
+        } else {
+            count = 0;
+            lua_pushnil(L);
+            while (lua_next(L, 1)) {
+                lua_pop(L, 1);
+                count++;
+            }
+        }
+        c = sb_build_big(L, s, count);
+    }
+    sb_adopt(L, s, c, s->trust ? sb_layout_names(s, c->keys, c->base, c->n) : 3);
+    return c;
+}
+
+// MARK: Traversal
+
+/// Returns from `next` the key at the first sorted place after `place` still in the table at 1,
+/// and its value; nil at the end. `keys`: the index of the cache's key table. `trusted`: the table
+/// is marked for `c` (sb_trusted), so a recorded key is present when its slot holds a value.
+static inline __attribute__((always_inline)) int sb_after(lua_State *L, sb_cache *c, int keys, uint32_t place, int trusted) {
+    for (uint32_t j = place + 1; j <= c->n; j++) {
+        uint32_t i = c->order[j - 1];
+        if (trusted) {
+            uint32_t slot = c->slot[i - 1];
+            if (!sb_layout_live(c->table, c->asize, slot)) continue;
+            lua_rawgeti(L, keys, (lua_Integer)(c->base + i));
+            if (slot < c->asize) {
+                lua_rawgeti(L, 1, (lua_Integer)slot + 1);
+            } else {
+                lua_pushvalue(L, -1);
+                lua_rawget(L, 1);
+            }
+        } else {
+            lua_rawgeti(L, keys, (lua_Integer)(c->base + i));
+            lua_pushvalue(L, -1);
+            if (lua_rawget(L, 1) == LUA_TNIL) {
+                lua_pop(L, 2);
+                continue;
+            }
+        }
+        c->hint = j;
+        if (trusted && j < c->n && !c->small) {
+            uint32_t later = c->order[j];
+            sb_layout_prefetch(c->table, c->asize, c->keys, c->base + later, c->slot[later - 1]);
+        }
+        return 2;
+    }
+    c->hint = 0;
+    lua_pushnil(L);
+    return 1;
+}
+
+/// next(t): the first key not yet gone, from `first` on (trusted), else from the start.
+static int sb_first(lua_State *L, sb_cache *c, int keys, int trusted) {
+    int r = sb_after(L, c, keys, trusted ? c->first - 1 : 0, trusted);
+    if (trusted) c->first = r == 2 ? c->hint : c->n + 1;
+    return r;
+}
+
+/// The first sorted place whose key is not less than the key at 2; sets `*found` when that key is
+/// it.
+static uint32_t sb_search(lua_State *L, const sb_cache *c, int keys, int *found) {
     sb_key k, m;
     sb_key_of(L, 2, &k);
-    lua_Integer lo = 1, hi = n + 1;
+    uint32_t lo = 1, hi = c->n + 1;
     while (lo < hi) {
-        lua_Integer mid = lo + (hi - lo) / 2;
-        sb_push_key(L, c, keys, mid);
+        uint32_t mid = lo + (hi - lo) / 2;
+        lua_rawgeti(L, keys, (lua_Integer)(c->base + c->order[mid - 1]));
         sb_key_of(L, -1, &m);
-        int c = sb_compare(&m, &k);
+        int order = sb_compare(&m, &k);
         lua_pop(L, 1);
-        if (c < 0) lo = mid + 1; else hi = mid;
+        if (order < 0) lo = mid + 1; else hi = mid;
     }
     *found = 0;
-    if (lo <= n) {
-        sb_push_key(L, c, keys, lo);
+    if (lo <= c->n) {
+        lua_rawgeti(L, keys, (lua_Integer)(c->base + c->order[lo - 1]));
         *found = lua_rawequal(L, -1, 2);
         lua_pop(L, 1);
     }
     return lo;
 }
 
-/// Returns from `next`: the first key at a place after `place` still in the table, and its value.
-static int sb_next_after(lua_State *L, sb_cache *c, int keys, lua_Integer place) {
-    for (lua_Integer j = place + 1; j <= c->n; j++) {
-        sb_push_key(L, c, keys, j);
-        lua_pushvalue(L, -1);
-        if (lua_rawget(L, 1) != LUA_TNIL) {
-            c->hint = j;
-            c->hint_key = lua_topointer(L, -2);
-            if (c->layout && j < c->n) sb_prefetch(c->table, c->layout, (size_t)j, (size_t)c->n);
-            return 2;
-        }
-        lua_pop(L, 2);
-    }
-    c->hint = 0;
-    c->hint_key = NULL;
-    lua_pushnil(L);
-    return 1;
-}
-
-/// Counts the keys in order, from the first not yet found gone, that are gone from the table at 1
-/// (up to the first one still there), into `c->gone` and `c->gone_print`. So clearing a table in
-/// order during a traversal, checking `next(t) == nil` at each step, sorts nothing again: the
-/// table's keys are the cache's but those first ones when the count and fingerprint say so.
-static void sb_gone(lua_State *L, sb_cache *c, int keys) {
-    while (c->gone < c->n) {
-        lua_rawgeti(L, keys, c->gone + 1);
-        int there = lua_rawget(L, 1) != LUA_TNIL;
-        lua_pop(L, 1);
-        if (there) return;
-        c->gone_print += sb_key_term(L, keys, c->gone + 1);
-        c->gone++;
-    }
-}
-
-int sb_next(lua_State *L) {
+/// `next` when the fast path cannot answer: finds, checks, sorts as needed.
+static int sb_next_slow(lua_State *L, sb_state *s) {
     if (lua_type(L, 1) != LUA_TTABLE) luaL_checktype(L, 1, LUA_TTABLE);
-    if (lua_gettop(L) != 2) lua_settop(L, 2);
+    lua_settop(L, 2);
+    if (!s->sentinel) sb_arm(L, s, lua_upvalueindex(SB_NEXT_SENTINEL));
+    const void *t = lua_topointer(L, 1);
     if (lua_isnil(L, 2)) {
-        lua_pushnil(L);
-        if (!lua_next(L, 1)) {
-            lua_pushnil(L);
+        sb_cache *c = sb_lookup(L, s);
+        if (c && sb_trusted(s, c, t)) {
+            sb_use(L, s, c, 3, 4);
+            return sb_first(L, c, 4, 1);
+        }
+        if (s->layout ? sb_layout_slots(t, NULL, 0) == 0 : (lua_pushnil(L), !lua_next(L, 1))) {
+            lua_pushnil(L); // an empty table: one raw step
             return 1;
         }
-        lua_settop(L, 2);
-        sb_cache *c = sb_cached(L);
-        lua_Integer from = 0;
+        int names;
         if (c) {
-            uint64_t print;
-            lua_Integer n = sb_scan(L, 1, &print);
-            if (n == c->n && print == c->print) {
-                c->gone = 0;
-                c->gone_print = 0;
-            } else if (sb_gone(L, c, lua_gettop(L)), n + c->gone == c->n && print + c->gone_print == c->print) {
-                from = c->gone; // the keys are the cached ones but the first `gone`
+            lua_settop(L, 4);
+            if (sb_check(L, s, c, 4, &names)) {
+                sb_adopt(L, s, c, names);
             } else {
-                lua_settop(L, 2);
                 c = NULL;
             }
         }
-        if (!c) c = sb_build(L);
-        return sb_next_after(L, c, lua_gettop(L), from);
+        if (!c) c = sb_build(L, s);
+        return sb_first(L, c, 4, sb_trusted(s, c, t));
     }
     if (lua_type(L, 2) == LUA_TNUMBER && !lua_isinteger(L, 2)) {
         // A float with an integer value is never a key (tables keep it as the integer): stock's
@@ -278,20 +449,35 @@ int sb_next(lua_State *L) {
         (void)lua_tointegerx(L, 2, &integral);
         if (integral) lua_next(L, 1);
     }
-    sb_cache *c = sb_cached(L);
-    if (!c) c = sb_build(L);
-    int keys = lua_gettop(L);
-    if (c->hint_key != NULL) {
-        if (lua_topointer(L, 2) == c->hint_key) return sb_next_after(L, c, keys, c->hint);
-    } else if (c->hint >= 1 && c->hint <= c->n) {
-        sb_push_key(L, c, keys, c->hint);
+    sb_cache *c = sb_lookup(L, s);
+    if (!c) {
+        c = sb_build(L, s);
+    } else if (!sb_trusted(s, c, t) && c->credit >= c->n) {
+        // keys were inserted since the check (or, without the mark, may have been): check again,
+        // so that a traversal abandoned, keys added, then next(t, k) sees them
+        int names;
+        c->credit -= c->n;
+        if (sb_check(L, s, c, 4, &names)) {
+            uint64_t credit = c->credit;
+            sb_adopt(L, s, c, names);
+            c->credit = credit;
+        } else {
+            c = sb_build(L, s);
+        }
+    } else {
+        sb_use(L, s, c, 3, 4);
+    }
+    c->credit++;
+    int trusted = sb_trusted(s, c, t);
+    if (c->hint >= 1 && c->hint <= c->n) {
+        lua_rawgeti(L, 4, (lua_Integer)(c->base + c->order[c->hint - 1]));
         int same = lua_rawequal(L, -1, 2);
         lua_pop(L, 1);
-        if (same) return sb_next_after(L, c, keys, c->hint);
+        if (same) return sb_after(L, c, 4, c->hint, trusted);
     }
     int found;
-    lua_Integer place = sb_search(L, c, keys, &found);
-    if (found) return sb_next_after(L, c, keys, place);
+    uint32_t place = sb_search(L, c, 4, &found);
+    if (found) return sb_after(L, c, 4, place, trusted);
     // Not a key of the cache: stock's check (raises "invalid key to 'next'" for a key that was
     // never in the table), and a live key newer than the cache sorts the keys again.
     lua_pushvalue(L, 2);
@@ -299,13 +485,36 @@ int sb_next(lua_State *L) {
     lua_pushvalue(L, 2);
     if (lua_rawget(L, 1) != LUA_TNIL) {
         lua_settop(L, 2);
-        c = sb_build(L);
-        keys = lua_gettop(L);
-        place = sb_search(L, c, keys, &found);
-        return sb_next_after(L, c, keys, found ? place : place - 1);
+        c = sb_build(L, s);
+        trusted = sb_trusted(s, c, t);
+        place = sb_search(L, c, 4, &found);
+        return sb_after(L, c, 4, found ? place : place - 1, trusted);
     }
     lua_pop(L, 1);
-    return sb_next_after(L, c, keys, place - 1);
+    return sb_after(L, c, 4, place - 1, trusted);
+}
+
+int sb_next(lua_State *L) {
+    sb_state *s = sb_state_of(L);
+    sb_cache *c = s->last;
+    // The fast path: the table `next` used last, marked (no key inserted since its check).
+    if (c != NULL && lua_type(L, 1) == LUA_TTABLE && c->table == lua_topointer(L, 1) && c->trust &&
+        sb_layout_flags(c->table, c->trust) == c->trust) {
+        int keys = lua_upvalueindex(SB_NEXT_KEYS);
+        const void *p = lua_topointer(L, 2); // an object's address, a light userdata or C function's
+        if (p == NULL) {
+            int type = lua_type(L, 2);
+            if (type <= LUA_TNIL) return sb_first(L, c, keys, 1);
+            if (c->hint >= 1 && sb_layout_is_key(L, 2, type, c->keys, c->base + c->order[c->hint - 1])) {
+                c->credit++;
+                return sb_after(L, c, keys, c->hint, 1);
+            }
+        } else if (c->hint >= 1 && sb_layout_is_object(p, c->keys, c->base + c->order[c->hint - 1])) {
+            c->credit++;
+            return sb_after(L, c, keys, c->hint, 1);
+        }
+    }
+    return sb_next_slow(L, s);
 }
 
 static int sb_pairs_continue(lua_State *L, int status, lua_KContext k) {
@@ -324,4 +533,35 @@ int sb_pairs(lua_State *L) {
         lua_callk(L, 1, 3, 0, sb_pairs_continue);
     }
     return 3;
+}
+
+void sb_next_push(lua_State *L, int state, int ids, int caches) {
+    state = lua_absindex(L, state);
+    sb_state *s = (sb_state *)lua_touserdata(L, state);
+    lua_pushliteral(L, "__gc"); // fixed strings: never collected, never moved
+    s->tm_gc = lua_topointer(L, -1);
+    lua_pushliteral(L, "__mode");
+    s->tm_mode = lua_topointer(L, -1);
+    lua_pop(L, 2);
+    s->trust = s->layout && sb_trust_matches(L);
+    lua_pushvalue(L, state);
+    lua_pushvalue(L, ids);
+    lua_pushvalue(L, caches);
+    lua_pushnil(L);
+    lua_pushnil(L);
+    lua_pushnil(L);
+    lua_createtable(L, SB_RING * SB_SMALL, 0);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_createtable(L, 0, 1);
+    lua_pushcclosure(L, sb_next, SB_NEXT_UPVALUES);
+    lua_getupvalue(L, -1, SB_NEXT_SENTINEL);
+    lua_pushvalue(L, state);
+    lua_pushvalue(L, -3);
+    lua_pushcclosure(L, sb_sentinel_gc, 2);
+    lua_setfield(L, -2, "__gc");
+    sb_arm(L, s, -1);
+    lua_pop(L, 1);
 }

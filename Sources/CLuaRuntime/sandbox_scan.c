@@ -1,161 +1,27 @@
-// One cheap pass over a table's keys (sandbox_private.h): their count and fingerprint, and the
-// description the sort needs of each key in a key array.
+// Reading a table's layout (sandbox_private.h): its live slots, the check of a cache against them,
+// the trust mark in its flags, and the description the sort needs of each key in a key array.
 //
 // Lua's C API visits a table only through lua_next, which looks the previous key up again on
 // every step: a hash lookup that reads the key's own memory, so a pass over 10^5 string keys
 // costs as much as a traversal of them in Lua (measured: 3-18 ms, the more the busier the
-// machine). `next(t)` on an unchanged table must still look at every key (the C API cannot tell
-// that a table changed, and the first key in order depends on all of them), so that pass reads
-// Lua 5.4's table layout (lobject.h: the array part, then the nodes) instead, in order and
-// without touching the keys: about a nanosecond a slot. It only reads, under the table on the
-// stack, with no allocation in between. The layout is checked once per state against lua_next
-// on a probe table (count, fingerprint, the order of keys, strings' bytes and lengths); where it
-// does not match (another Lua), every pass goes through lua_next and the C API instead.
-#include "sandbox_private.h"
+// machine). Checking a cache against its table reads Lua 5.4's table layout (lobject.h: the array
+// part, then the nodes) instead, in order and without touching the keys' memory: about a
+// nanosecond a slot. It only reads, under the table on the stack, with no allocation in between.
+// The layout is checked once per state against lua_next on a probe table (the order of keys, their
+// values, strings' bytes and lengths); where it does not match (another Lua), everything goes
+// through lua_next and the C API instead.
+//
+// The trust mark: Lua 5.4 keeps in a table's `flags` one bit per metamethod that it found absent
+// (a cache for when the table is a metatable), and clears them all whenever a key is inserted
+// (luaV_finishset, lua_rawset and so on: every insertion a script can make). Setting the bit of a
+// metamethod the table really lacks ("__gc", else "__mode") tells Lua nothing untrue, and the bit
+// still set later says that no key was inserted since. Bit 6, which Lua 5.4 neither sets nor
+// clears, says that the sandbox set it (a new table at a freed table's address has it clear).
+#include "sandbox_layout.h"
 
 #include <lauxlib.h>
 #include <stdint.h>
 #include <string.h>
-
-// MARK: Lua 5.4's layout (lobject.h), read only
-
-typedef union sb_lvalue {
-    void *gc;
-    void *p;
-    lua_Integer i;
-    lua_Number n;
-} sb_lvalue;
-
-typedef struct sb_ltvalue {
-    sb_lvalue value;
-    unsigned char tt;
-} sb_ltvalue;
-
-typedef struct sb_lnode {
-    sb_lvalue value;
-    unsigned char tt;
-    unsigned char key_tt;
-    int next;
-    sb_lvalue key_val;
-} sb_lnode;
-
-typedef struct sb_ltable {
-    void *next;
-    unsigned char tt, marked, flags, lsizenode;
-    unsigned int alimit;
-    sb_ltvalue *array;
-    sb_lnode *node;
-    sb_lnode *lastfree;
-    void *metatable;
-    void *gclist;
-} sb_ltable;
-
-typedef struct sb_lstring {
-    void *next;
-    unsigned char tt, marked, extra, shrlen;
-    unsigned int hash;
-    size_t lnglen;
-    char contents[1];
-} sb_lstring;
-
-enum {
-    SB_TAG_FALSE = 0x01,
-    SB_TAG_TRUE = 0x11,
-    SB_TAG_INT = 0x03,
-    SB_TAG_FLOAT = 0x13,
-    SB_TAG_SHORT = 0x44,
-    SB_TAG_LONG = 0x54,
-    SB_TAG_COLLECTABLE = 0x40,
-    SB_REAL_SIZE = 0x80, // Table.flags: alimit is not the array's real size
-};
-
-/// splitmix64's finalizer: a bijection of 64-bit words.
-static uint64_t sb_mix(uint64_t x) {
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    return x;
-}
-
-/// The fingerprint term of a key: numbers by value (integers and floats apart), booleans by
-/// value, everything else by its object (which cannot be reused while a cache holds the key).
-static uint64_t sb_term(unsigned char tag, uint64_t bits) {
-    switch (tag) {
-    case SB_TAG_INT: return sb_mix(bits ^ 0x1111111111111111ull);
-    case SB_TAG_FLOAT: return sb_mix(bits ^ 0x2222222222222222ull);
-    case SB_TAG_FALSE: return sb_mix(0x3333333333333333ull);
-    case SB_TAG_TRUE: return sb_mix(0x3333333333333332ull);
-    default: return sb_mix(bits);
-    }
-}
-
-/// The term of a TValue's bits.
-static uint64_t sb_lterm(unsigned char tag, const sb_lvalue *v) {
-    uint64_t bits;
-    memcpy(&bits, v, sizeof bits);
-    return sb_term(tag, bits);
-}
-
-/// The term of the key at `idx`, through the C API (the same as sb_lterm but for full userdata).
-static uint64_t sb_api_term(lua_State *L, int idx) {
-    switch (lua_type(L, idx)) {
-    case LUA_TNUMBER:
-        if (lua_isinteger(L, idx)) return sb_term(SB_TAG_INT, (uint64_t)lua_tointeger(L, idx));
-        {
-            lua_Number f = lua_tonumber(L, idx);
-            uint64_t bits;
-            memcpy(&bits, &f, sizeof bits);
-            return sb_term(SB_TAG_FLOAT, bits);
-        }
-    case LUA_TBOOLEAN: return sb_term(lua_toboolean(L, idx) ? SB_TAG_TRUE : SB_TAG_FALSE, 0);
-    default: return sb_term(0, (uint64_t)(uintptr_t)lua_topointer(L, idx));
-    }
-}
-
-static unsigned int sb_array_size(const sb_ltable *t) {
-    unsigned int size = t->alimit;
-    if (!(t->flags & SB_REAL_SIZE) || (size & (size - 1)) == 0) return size;
-    size--; // the real size is the next power of 2
-    for (unsigned int shift = 1; shift < 32; shift <<= 1) size |= size >> shift;
-    return size + 1;
-}
-
-/// Counts the table's keys and sums their terms, from its layout.
-static lua_Integer sb_layout_scan(const sb_ltable *t, uint64_t *print) {
-    lua_Integer n = 0;
-    uint64_t sum = 0;
-    unsigned int asize = sb_array_size(t);
-    for (unsigned int i = 0; i < asize; i++) {
-        if ((t->array[i].tt & 0x0f) == 0) continue;
-        sum += sb_term(SB_TAG_INT, (uint64_t)i + 1);
-        n++;
-    }
-    size_t nodes = (size_t)1 << t->lsizenode;
-    for (size_t i = 0; i < nodes; i++) {
-        const sb_lnode *node = &t->node[i];
-        if ((node->tt & 0x0f) == 0) continue;
-        sum += sb_lterm(node->key_tt, &node->key_val);
-        n++;
-    }
-    *print = sum;
-    return n;
-}
-
-lua_Integer sb_scan(lua_State *L, int t, uint64_t *print) {
-    if (sb_state_of(L)->layout) return sb_layout_scan((const sb_ltable *)lua_topointer(L, t), print);
-    lua_Integer n = 0;
-    uint64_t sum = 0;
-    lua_pushnil(L);
-    while (lua_next(L, t)) {
-        lua_pop(L, 1);
-        sum += sb_api_term(L, -1);
-        n++;
-    }
-    *print = sum;
-    return n;
-}
 
 /// Describes a string for the sort: its bytes, length and first 8 bytes, big-endian.
 static void sb_string_key(sb_key *k, const char *s, size_t len) {
@@ -232,42 +98,95 @@ void sb_describe_at(const void *keys, size_t i, sb_key *k) {
     }
 }
 
-uint64_t sb_describe(lua_State *L, int keys, sb_key *e, size_t n, int print_wanted) {
-    uint64_t print = 0;
+void sb_describe(lua_State *L, int keys, uint32_t base, sb_key *e, size_t n) {
     const sb_ltable *t = sb_state_of(L)->layout ? (const sb_ltable *)lua_topointer(L, keys) : NULL;
     for (size_t i = 0; i < n; i++) {
         sb_key *k = &e[i];
-        const sb_ltvalue *v = t ? &t->array[i] : NULL;
-        if (v && print_wanted) print += sb_lterm(v->tt, &v->value);
-        if (v && k->rank != 0) continue;
+        if (t && k->rank == 0) sb_describe_at(t, base + i, k);
+        if (k->rank != 0) {
+            k->slot = (uint32_t)(i + 1);
+            continue;
+        }
         k->slot = (uint32_t)(i + 1);
-        lua_rawgeti(L, keys, (lua_Integer)(i + 1));
-        if (!v && print_wanted) print += sb_api_term(L, -1);
-        sb_key_of(L, -1, k);
+        if (lua_rawgeti(L, keys, (lua_Integer)(base + i + 1)) == LUA_TNIL) {
+            k->rank = 4; // a key of a weak table, collected meanwhile: gone from it too
+            k->a = 0;
+        } else {
+            sb_key_of(L, -1, k);
+        }
         lua_pop(L, 1);
     }
-    return print;
 }
 
-uint64_t sb_key_term(lua_State *L, int keys, lua_Integer i) {
-    if (sb_state_of(L)->layout) {
-        const sb_ltvalue *v = &((const sb_ltable *)lua_topointer(L, keys))->array[i - 1];
-        return sb_lterm(v->tt, &v->value);
-    }
-    lua_rawgeti(L, keys, i);
-    uint64_t term = sb_api_term(L, -1);
-    lua_pop(L, 1);
-    return term;
-}
+// MARK: Slots, the exact check, the trust mark
 
-void sb_prefetch(const void *table, const void *keys, size_t i, size_t n) {
-    const sb_ltvalue *array = ((const sb_ltable *)keys)->array;
-    if (i + 1 < n && (array[i + 1].tt & SB_TAG_COLLECTABLE)) __builtin_prefetch(array[i + 1].value.gc);
-    if (array[i].tt != SB_TAG_SHORT) return;
+uint32_t sb_layout_asize(const void *table) { return sb_array_size((const sb_ltable *)table); }
+
+uint32_t sb_layout_slots(const void *table, uint32_t *out, uint32_t max) {
     const sb_ltable *t = (const sb_ltable *)table;
-    unsigned int hash = ((const sb_lstring *)array[i].value.gc)->hash;
-    __builtin_prefetch(&t->node[hash & ((1u << t->lsizenode) - 1)]);
+    uint32_t n = 0, asize = sb_array_size(t);
+    for (uint32_t i = 0; i < asize; i++) {
+        if ((t->array[i].tt & 0x0f) == 0) continue;
+        if (n == max) return max + 1;
+        if (out) out[n] = i;
+        n++;
+    }
+    size_t nodes = (size_t)1 << t->lsizenode;
+    for (size_t i = 0; i < nodes; i++) {
+        if ((t->node[i].tt & 0x0f) == 0) continue;
+        if (n == max) return max + 1;
+        if (out) out[n] = asize + (uint32_t)i;
+        n++;
+    }
+    return n;
 }
+
+
+int sb_layout_names(const sb_state *s, const void *keys, uint32_t base, uint32_t n) {
+    const sb_ltvalue *v = ((const sb_ltable *)keys)->array + base;
+    int names = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (v[i].tt != SB_TAG_SHORT) continue;
+        if (v[i].value.gc == s->tm_gc) names |= 1;
+        if (v[i].value.gc == s->tm_mode) names |= 2;
+    }
+    return names;
+}
+
+int sb_layout_verify(const sb_state *s, const void *table, const sb_cache *c, int *names) {
+    const sb_ltable *t = (const sb_ltable *)table;
+    const sb_ltvalue *keys = ((const sb_ltable *)c->keys)->array + c->base;
+    *names = 0;
+    uint32_t asize = sb_array_size(t);
+    if (asize != c->asize) return 0;
+    uint32_t i = 0, n = c->n;
+    for (uint32_t a = 0; a < asize; a++) {
+        if ((t->array[a].tt & 0x0f) == 0) continue;
+        while (i < n && c->slot[i] < a) i++;
+        if (i == n || c->slot[i] != a || keys[i].tt != SB_TAG_INT || keys[i].value.i != (lua_Integer)a + 1) return 0;
+        i++;
+    }
+    size_t nodes = (size_t)1 << t->lsizenode;
+    for (size_t j = 0; j < nodes; j++) {
+        const sb_lnode *node = &t->node[j];
+        if ((node->tt & 0x0f) == 0) continue;
+        uint32_t slot = asize + (uint32_t)j;
+        while (i < n && c->slot[i] < slot) i++;
+        if (i == n || c->slot[i] != slot || keys[i].tt != node->key_tt) return 0;
+        if (node->key_tt != SB_TAG_FALSE && node->key_tt != SB_TAG_TRUE &&
+            memcmp(&keys[i].value, &node->key_val, sizeof(sb_lvalue)) != 0)
+            return 0;
+        if (node->key_tt == SB_TAG_SHORT) {
+            if (node->key_val.gc == s->tm_gc) *names |= 1;
+            if (node->key_val.gc == s->tm_mode) *names |= 2;
+        }
+        i++;
+    }
+    return 1;
+}
+
+
+
 
 // MARK: The check
 
@@ -323,13 +242,11 @@ int sb_layout_matches(lua_State *L) {
     const sb_ltable *table = (const sb_ltable *)lua_topointer(L, t);
     int ok = 1;
     lua_Integer count = 0;
-    uint64_t sum = 0;
     unsigned int asize = sb_array_size(table), i = 0;
     size_t nodes = (size_t)1 << table->lsizenode, j = 0;
     lua_pushnil(L);
     while (ok && lua_next(L, t)) {
         lua_pop(L, 1);
-        uint64_t term;
         unsigned char tag;
         const sb_lvalue *bits;
         sb_lvalue index;
@@ -344,8 +261,7 @@ int sb_layout_matches(lua_State *L) {
             tag = table->node[j].key_tt;
             bits = &table->node[j++].key_val;
         }
-        term = sb_lterm(tag, bits);
-        ok = term == sb_api_term(L, -1);
+        ok = sb_same(L, -1, tag, bits);
         if (ok && lua_type(L, -1) == LUA_TSTRING) {
             size_t len;
             const char *s = lua_tolstring(L, -1, &len);
@@ -353,12 +269,11 @@ int sb_layout_matches(lua_State *L) {
             ok = (tag == SB_TAG_SHORT || tag == SB_TAG_LONG) && ls->contents == s &&
                  (tag == SB_TAG_SHORT ? ls->shrlen : ls->lnglen) == len && (len > 40) == (tag == SB_TAG_LONG);
         }
-        sum += term;
         count++;
     }
     if (ok) {
-        uint64_t print;
-        ok = count == 13 && sb_layout_scan(table, &print) == count && print == sum;
+        uint32_t slots[16];
+        ok = count == 13 && sb_layout_slots(table, slots, 16) == count;
     }
     // the key array sb_describe reads: an array part of the given size
     if (ok) {
@@ -371,6 +286,39 @@ int sb_layout_matches(lua_State *L) {
     lua_settop(L, top);
     return ok;
 #endif
+}
+
+int sb_trust_matches(lua_State *L) {
+    if (!sb_layout_matches(L)) return 0;
+    int top = lua_gettop(L);
+    const unsigned char mark = SB_FLAG_SANDBOX | 0x04; // the sandbox's bit and TM_GC's
+    lua_createtable(L, 0, 4);
+    const void *t = lua_topointer(L, -1);
+    int ok = sb_layout_flags(t, SB_FLAG_SANDBOX) == 0; // a new table is unmarked
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "x"); // an insertion clears the metamethod bits
+    ok = ok && sb_layout_flags(t, 0x04) == 0;
+    sb_layout_mark(t, mark);
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "x"); // an existing key's new value is no insertion
+    ok = ok && sb_layout_flags(t, mark) == mark;
+    lua_pushnil(L);
+    lua_setfield(L, -2, "x"); // nor is a removal
+    ok = ok && sb_layout_flags(t, mark) == mark;
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "x"); // but a key given back is
+    ok = ok && sb_layout_flags(t, mark) == SB_FLAG_SANDBOX;
+    sb_layout_mark(t, mark);
+    lua_pushliteral(L, "y");
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    ok = ok && sb_layout_flags(t, mark) == SB_FLAG_SANDBOX;
+    sb_layout_mark(t, mark);
+    lua_pushboolean(L, 1);
+    lua_seti(L, -2, 1);
+    ok = ok && sb_layout_flags(t, mark) == SB_FLAG_SANDBOX;
+    lua_settop(L, top);
+    return ok;
 }
 
 int stackplay_sandbox_reads_layout(lua_State *L) { return sb_layout_matches(L); }
