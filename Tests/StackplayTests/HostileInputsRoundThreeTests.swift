@@ -546,7 +546,7 @@ let largeScript = """
                 "mutate", "suite", "--mutants", "N13.strict,N13.threshold+", "--matrix",
                 "layout_direction=ltr,rtl",
                 "--suggest", "out",
-            ], in: folder)
+            ], in: folder, timeout: 900)
         #expect(run.status == 1)
         #expect(
             run.stderr.contains("--suggest out/N13.strict.lua would overwrite a Lua script"), "\(run.stderr)")

@@ -275,7 +275,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let survivors = "N13.threshold+,N13.threshold-,N13.strict"
         let first = folder.appendingPathComponent("first")
-        let run = try stackplay("mutate", Self.weak, "--mutants", survivors, "--suggest", first.path)
+        let run = try stackplay(
+            arguments: ["mutate", Self.weak, "--mutants", survivors, "--suggest", first.path], timeout: 900)
         #expect(run.status == 0, "\(run.stderr)")
         var files: [String: String] = [:]
         for id in ["N13.threshold+", "N13.threshold-", "N13.strict"] {
@@ -299,7 +300,8 @@ import Testing
             "\(stronger.stdout)")
         // The same seed writes the same files.
         let second = folder.appendingPathComponent("second")
-        let again = try stackplay("mutate", Self.weak, "--mutants", survivors, "--suggest", second.path)
+        let again = try stackplay(
+            arguments: ["mutate", Self.weak, "--mutants", survivors, "--suggest", second.path], timeout: 900)
         #expect(again.status == 0)
         for (id, text) in files {
             #expect(
@@ -312,7 +314,10 @@ import Testing
             "stackplay-suggest-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try stackplay(
-            "mutate", Self.weak, "--mutants", "S3.floor+", "--include-equivalent", "--suggest", folder.path)
+            arguments: [
+                "mutate", Self.weak, "--mutants", "S3.floor+", "--include-equivalent", "--suggest",
+                folder.path,
+            ], timeout: 900)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stdout.contains(

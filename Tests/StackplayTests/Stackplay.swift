@@ -43,16 +43,18 @@ func stackplayRecording(_ arguments: [String], in directory: URL = packageRoot) 
 /// added to this process's and the variables in `removing` taken out (`["CI"]` for a run that
 /// must record golden traces: CI runs this suite with `CI=true`). stdout and stderr are read on
 /// their own threads, so a long report on one stream cannot fill its pipe and block the child.
+/// `timeout`: the seconds after which a run that has not ended is stopped (SIGTERM), so that one
+/// that blocks fails its test; long searches (`mutate --suggest`) give more under a loaded suite.
 func stackplay(
     arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:],
-    removing: [String] = []
+    removing: [String] = [], timeout: Double = 120
 ) throws -> Run {
     // CI's own `CI=true` would make every run strict (no golden writes, no only()): tests that
     // mean CI pass it in `environment`.
     var merged = ProcessInfo.processInfo.environment.filter { $0.key != "CI" }.merging(environment) { $1 }
     for name in removing { merged[name] = nil }
     return try Spawned.start(stackplayBinary().path, arguments, in: directory.path, environment: merged)
-        .finish()
+        .finish(timeout: timeout)
 }
 
 /// Everything until the end of `handle`, read with read(2) and retried on EINTR (Foundation's
