@@ -6,7 +6,8 @@ BIN := .build/debug/stackplay
 RELEASE_BIN := .build/static/release/stackplay
 
 .PHONY: deps build release run test bench report format clean lua viewer lua-module install install-lua-module test-lua-module lua-tools test-libraries \
-	dependent-package test-browser browser-tools check lint-swift lint-lua drift asan
+	dependent-package test-browser browser-tools check lint-swift lint-lua drift asan sanitize plain \
+	test-swift test-scripts test-mutate test-browser-if-possible ci-steps
 
 # Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4; CivetWeb (the studio's
 # HTTP and WebSocket server, docs/studio.md) when its header is missing (Debian ships no .pc for it).
@@ -38,18 +39,33 @@ run: release
 # The mutants no scenario can tell from the model (docs/mutate.md says why); `make test` leaves them out.
 EQUIVALENT_MUTANTS := S3.floor+,S3.floor-,S3.floor-clamp,W8.shadow-room+,W8.shadow-room-
 
+# `make test` is these steps in this order, and `make check` its own; .ci/run runs and times each
+# (`make ci-steps` lists them).
+TEST_STEPS := test-swift test-scripts test-mutate test-lua-module test-differential test-libraries \
+	dependent-package test-browser-if-possible
+CHECK_STEPS := lint-swift lint-lua drift sanitize plain
+# (A step after `build` in the same run skips building again: STEP_BUILD is empty there.)
+STEP_BUILD ?= build
 test: build
+	@for step in $(TEST_STEPS); do $(MAKE) --no-print-directory $$step STEP_BUILD= || exit 1; done
+
+ci-steps:
+	@echo build $(TEST_STEPS) $(CHECK_STEPS)
+
+test-swift: $(STEP_BUILD)
 	$(SWIFT) test
+
+test-scripts: $(STEP_BUILD)
 	$(BIN) --mirror scripts
+
+test-mutate: $(STEP_BUILD)
 	$(BIN) mutate scripts --min-score 100 --exclude-mutants $(EQUIVALENT_MUTANTS)
-	$(MAKE) test-lua-module
-	$(MAKE) test-differential
-	$(MAKE) test-libraries
-	$(MAKE) dependent-package
+
+test-browser-if-possible:
 	@if command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
 	    { [ "$$(id -u)" = 0 ] || sudo -n true 2>/dev/null; } && \
 	    apt-cache policy chromium 2>/dev/null | grep -q 'Candidate: [0-9]'; }; then \
-	  $(MAKE) test-browser; \
+	  $(MAKE) --no-print-directory test-browser STEP_BUILD=$(STEP_BUILD); \
 	else \
 	  echo "SKIPPED (not passed): make test-browser, the trace viewer in Chromium: no chromium here and apt-get cannot install it"; \
 	fi
@@ -57,7 +73,7 @@ test: build
 # The sandbox against stock Lua 5.4: each snippet of Tests/Differential/cases/ under lua5.4 (TZ=UTC)
 # and under stackplay, outputs compared but for the differences Tests/Differential/allowed.txt lists.
 .PHONY: test-differential
-test-differential: build lua-tools
+test-differential: $(STEP_BUILD) lua-tools
 	python3 Tests/Differential/run.py $(BIN)
 
 # Pure-Lua libraries nobody here wrote, from Debian's packages (installed when missing, never copied
@@ -69,7 +85,7 @@ LIBRARY_PACKAGES := lua-penlight lua-luassert lua-say lua-inspect lua-dkjson lua
 LIBRARY_MODULES := pl luassert say inspect.lua dkjson.lua moses.lua
 LIBRARIES := .build/test-libraries
 .PHONY: test-libraries
-test-libraries: build lua-tools
+test-libraries: $(STEP_BUILD) lua-tools
 	@for p in $(LIBRARY_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	[ -z "$$missing" ] || { \
 	  echo "installing$$missing"; \
@@ -166,7 +182,7 @@ browser-tools:
 # Tests/Browser/studio_test.py: `stackplay studio` on a scratch folder, through its page (runs, watch,
 # the live screen's drags, Record and Save, the token and Host checks); its screenshots go to
 # artifacts/, and the README's picture to docs/studio.png.
-test-browser: build browser-tools
+test-browser: $(STEP_BUILD) browser-tools
 	mkdir -p artifacts
 	python3 Tests/Browser/viewer_test.py $(BIN) artifacts/viewer.png
 	python3 Tests/Browser/viewer_failures_test.py $(BIN) artifacts
@@ -244,8 +260,10 @@ format:
 	@$(SWIFT) format --in-place --parallel $(SWIFT_SOURCES)
 
 # The code's own hygiene, as CI runs it (.ci/run): swift-format's lint with zero findings, luacheck
-# with zero warnings, the generated files current, and the Swift suite under AddressSanitizer.
-check: lint-swift lint-lua drift asan
+# with zero warnings, the generated files current, the Swift suite under AddressSanitizer and
+# UndefinedBehaviorSanitizer, and the plain-path pass.
+check:
+	@for step in $(CHECK_STEPS); do $(MAKE) --no-print-directory $$step || exit 1; done
 
 lint-swift:
 	@echo "swift format lint --strict (every Swift file but the generated ones)"
@@ -263,12 +281,31 @@ drift: lua-tools
 	STACKPLAY_LUA_RELEASE=5.4.99 tools/embed-lua --check
 	tools/embed-viewer --check
 
-# The whole Swift suite under AddressSanitizer, in its own scratch folder. The one suppression
+# The whole Swift suite under AddressSanitizer and UndefinedBehaviorSanitizer together, one build
+# in its own scratch folder. It takes the plain path of the engine (docs/design/speed-tricks.md):
+# no arena and no pool allocator (compiled out: every block of Lua's heap is malloc's, which ASan
+# watches), so a fresh state for every test; the layout reading of `pairs` stays on, for ASan to
+# check. Any undefined behaviour ends the run (halt_on_error). The one ASan suppression
 # (Tests/asan.supp) is a read past a buffer inside Foundation's Process, not stackplay's code.
-ASAN := --sanitize=address --scratch-path .build/asan
-asan: deps
-	$(SWIFT) build --build-tests $(ASAN)
-	ASAN_OPTIONS=detect_leaks=0:suppressions=$(CURDIR)/Tests/asan.supp $(SWIFT) test --skip-build $(ASAN)
+SANITIZE := --sanitize=address --sanitize=undefined --scratch-path .build/asan
+sanitize: deps
+	$(SWIFT) build --build-tests $(SANITIZE)
+	ASAN_OPTIONS=detect_leaks=0:suppressions=$(CURDIR)/Tests/asan.supp \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(SWIFT) test --skip-build $(SANITIZE)
+asan: sanitize
+
+# The plain path of the build users run, every speed trick off (docs/design/speed-tricks.md): fresh
+# states, no userfaultfd, eager snapshot copies, `next` through lua_next only, every file in a worker
+# (so no execve restart). The engine's own suites (LuaRuntimeTests, BindingsTests), the scenarios
+# as written and mirrored and the sandbox's differential cases against lua5.4, on `make test`'s
+# debug build: the rest of the suite does not reach the engine in another way.
+PLAIN_SWITCHES := STACKPLAY_FRESH_STATES=1 STACKPLAY_NO_USERFAULTFD=1 STACKPLAY_EAGER_SNAPSHOTS=1 \
+	STACKPLAY_PLAIN_NEXT=1 STACKPLAY_LOAD_IN_WORKER=1
+plain: $(STEP_BUILD) lua-tools
+	$(SWIFT) build --build-tests
+	$(PLAIN_SWITCHES) $(SWIFT) test --skip-build --filter 'LuaRuntimeTests|BindingsTests'
+	$(PLAIN_SWITCHES) $(BIN) --mirror scripts
+	$(PLAIN_SWITCHES) python3 Tests/Differential/run.py $(BIN)
 
 clean:
 	rm -rf .build

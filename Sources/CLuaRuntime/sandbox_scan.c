@@ -13,6 +13,7 @@
 // does not match (another Lua), every pass goes through lua_next and the C API instead.
 #include "sandbox_private.h"
 
+#include <assert.h>
 #include <lauxlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -144,6 +145,8 @@ static lua_Integer sb_layout_scan(const sb_ltable *t, uint64_t *print) {
 }
 
 lua_Integer sb_scan(lua_State *L, int t, uint64_t *print) {
+    // the layout is read as a Table's: only ever of a table (lua_topointer gives no type)
+    assert(lua_type(L, t) == LUA_TTABLE);
     if (sb_state_of(L)->layout) return sb_layout_scan((const sb_ltable *)lua_topointer(L, t), print);
     lua_Integer n = 0;
     uint64_t sum = 0;
@@ -234,6 +237,7 @@ void sb_describe_at(const void *keys, size_t i, sb_key *k) {
 
 uint64_t sb_describe(lua_State *L, int keys, sb_key *e, size_t n, int print_wanted) {
     uint64_t print = 0;
+    assert(lua_type(L, keys) == LUA_TTABLE);
     const sb_ltable *t = sb_state_of(L)->layout ? (const sb_ltable *)lua_topointer(L, keys) : NULL;
     for (size_t i = 0; i < n; i++) {
         sb_key *k = &e[i];
