@@ -15,9 +15,11 @@ int stackplay_arena_compiled(void) {
 static unsigned stackplay_arena_slots; // bit k: slot k is mapped in this process
 
 volatile unsigned stackplay_arena_forks;
+#ifndef STACKPLAY_ARENA_OFF
 static void stackplay_arena_forked(void) { stackplay_arena_forks++; }
 static pthread_once_t stackplay_arena_fork_counting = PTHREAD_ONCE_INIT;
 static void stackplay_arena_count_forks(void) { pthread_atfork(NULL, NULL, stackplay_arena_forked); }
+#endif
 
 stackplay_arena *stackplay_arena_open(size_t limit, char *why, size_t why_size) {
 #ifdef STACKPLAY_ARENA_OFF
