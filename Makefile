@@ -192,11 +192,21 @@ test-browser: $(STEP_BUILD) browser-tools
 # release build of the stackplay-lua product with the Swift runtime linked in (-static-stdlib, for
 # this product only, in its own scratch folder), so that it loads without the Swift toolchain.
 LUA_MODULE := .build/lua/stackplay.so
+# LUA_MODULE_BUILD=debug takes `make build`'s own libstackplay-lua.so instead (no build of its own:
+# it links the toolchain's Swift runtime, which its RUNPATH names), as `make test` does.
+LUA_MODULE_BUILD ?= release
+ifeq ($(LUA_MODULE_BUILD),debug)
+LUA_MODULE_FLAGS := --product stackplay-lua
+LUA_MODULE_BUILT := .build/debug/libstackplay-lua.so
+else
+LUA_MODULE_FLAGS := -c release --product stackplay-lua -Xswiftc -static-stdlib --scratch-path .build/lua-module
+LUA_MODULE_BUILT := .build/lua-module/release/libstackplay-lua.so
+endif
 # (luarocks runs this with CC=gcc and its CFLAGS: SwiftPM would compile the C targets with them.)
 lua-module: deps
-	env -u CC -u CFLAGS -u LDFLAGS -u LIBFLAG $(SWIFT) build -c release --product stackplay-lua -Xswiftc -static-stdlib --scratch-path .build/lua-module
+	env -u CC -u CFLAGS -u LDFLAGS -u LIBFLAG $(SWIFT) build $(LUA_MODULE_FLAGS)
 	mkdir -p $(dir $(LUA_MODULE))
-	cp .build/lua-module/release/libstackplay-lua.so $(LUA_MODULE)
+	cp $(LUA_MODULE_BUILT) $(LUA_MODULE)
 	@echo "built $(LUA_MODULE): package.cpath = \"$(CURDIR)/.build/lua/?.so;\" .. package.cpath"
 
 # `make install` (PREFIX, DESTDIR, BINDIR as usual): the optimised stackplay and its studio in BINDIR, and where
@@ -228,18 +238,22 @@ lua-tools:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq lua5.4 lua-busted luarocks lua-check >/dev/null; }
 
 # The module as its users meet it: a lua5.4 one-liner, the busted specs, `luarocks make` into a
-# temporary tree (then loaded from there), and luacheck over scripts/ and spec/.
+# temporary tree (then loaded from there), and luacheck over scripts/ and spec/. Of `make build`'s
+# debug build (TEST_LUA_MODULE_BUILD=debug, and luarocks' make with it): CI needs no release build
+# of the module; `make test-lua-module TEST_LUA_MODULE_BUILD=release` tests the one users install.
+TEST_LUA_MODULE_BUILD ?= debug
 LUA_ONE_LINER := package.cpath = ".build/lua/?.so;" .. package.cpath; \
   local stackplay = require "stackplay"; \
   local screen = stackplay.screen { layout_direction = "rtl" }; \
   local stack = screen:notification_stack { items = { "messages", "calendar", "mail" }, dismissible = true }; \
   stack:tap(); screen:settle(); stack:drag("calendar", { x = 111 }); screen:settle(); \
   local ids = table.concat(stack:ids(), " "); print("lua5.4: " .. ids); assert(ids == "messages mail", ids)
-test-lua-module: lua-tools lua-module
+test-lua-module: lua-tools
+	$(MAKE) --no-print-directory lua-module LUA_MODULE_BUILD=$(TEST_LUA_MODULE_BUILD)
 	lua5.4 -e '$(LUA_ONE_LINER)'
 	busted --lua=lua5.4 --cpath=".build/lua/?.so" spec
 	tree=$$(mktemp -d) && trap 'rm -rf "$$tree"' EXIT && \
-	  luarocks --lua-version=5.4 make --tree "$$tree" stackplay-dev-1.rockspec && \
+	  LUA_MODULE_BUILD=$(TEST_LUA_MODULE_BUILD) luarocks --lua-version=5.4 make --tree "$$tree" stackplay-dev-1.rockspec && \
 	  lua5.4 -e "package.cpath = '$$tree/lib/lua/5.4/?.so;' .. package.cpath; \
 	    print('luarocks: stackplay ' .. require('stackplay').version .. ' from ' .. package.searchpath('stackplay', package.cpath))" && \
 	  test -f "$$tree/share/lua/5.4/stackplay/types/stackplay.lua"
