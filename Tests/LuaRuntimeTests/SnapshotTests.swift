@@ -2,8 +2,10 @@ import LuaRuntime
 import Testing
 
 /// Snapshot-restored states (`arena.h`): the Swift objects Lua userdata hold across a snapshot and
-/// a restore, budgets inside the arena, and the restores that must be refused.
+/// a restore, budgets inside the arena, and the restores that must be refused. Serialized: one
+/// test holds 34 arenas at once, every fixed address among them, which another expects to get.
 @Suite(
+    .serialized,
     .enabled(if: LuaState.snapshotsAvailable, "no snapshots under AddressSanitizer or STACKPLAY_FRESH_STATES")
 )
 struct SnapshotTests {
