@@ -6,7 +6,8 @@ BIN := .build/debug/stackplay
 RELEASE_BIN := .build/static/release/stackplay
 
 .PHONY: deps build release run test bench report format clean lua viewer lua-module install install-lua-module test-lua-module lua-tools test-libraries \
-	dependent-package test-browser browser-tools check lint-swift lint-lua drift asan
+	dependent-package test-browser browser-tools check lint-swift lint-lua drift asan sanitize plain \
+	test-swift test-scripts test-mutate test-browser-if-possible ci-steps
 
 # Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4; CivetWeb (the studio's
 # HTTP and WebSocket server, docs/studio.md) when its header is missing (Debian ships no .pc for it).
@@ -35,18 +36,34 @@ run: release
 	$(RELEASE_BIN) --mirror scripts
 	$(RELEASE_BIN) explore scripts/explore --seed 0 --runs 50 --steps 100 --out .build/explore-out
 
+# `make test` is these steps in this order, and `make check` its own; .ci/run runs and times each
+# (`make ci-steps` lists them).
+TEST_STEPS := test-swift test-scripts test-mutate test-lua-module test-differential test-libraries \
+	dependent-package test-browser-if-possible
+CHECK_STEPS := lint-swift lint-lua drift sanitize plain
+# (A step after `build` in the same run skips building again: STEP_BUILD is empty there.)
+STEP_BUILD ?= build
 test: build
+	@for step in $(TEST_STEPS); do $(MAKE) --no-print-directory $$step STEP_BUILD= || exit 1; done
+
+ci-steps:
+	@echo build $(TEST_STEPS) $(CHECK_STEPS)
+
+test-swift: $(STEP_BUILD)
 	$(SWIFT) test
+
+test-scripts: $(STEP_BUILD)
 	$(BIN) --mirror scripts
+
+# The documented equivalent mutants are Ignored by default (docs/mutate.md): no exclusion list.
+test-mutate: $(STEP_BUILD)
 	$(BIN) mutate scripts --min-score 100
-	$(MAKE) test-lua-module
-	$(MAKE) test-differential
-	$(MAKE) test-libraries
-	$(MAKE) dependent-package
+
+test-browser-if-possible:
 	@if command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
 	    { [ "$$(id -u)" = 0 ] || sudo -n true 2>/dev/null; } && \
 	    apt-cache policy chromium 2>/dev/null | grep -q 'Candidate: [0-9]'; }; then \
-	  $(MAKE) test-browser; \
+	  $(MAKE) --no-print-directory test-browser STEP_BUILD=$(STEP_BUILD); \
 	else \
 	  echo "SKIPPED (not passed): make test-browser, the trace viewer in Chromium: no chromium here and apt-get cannot install it"; \
 	fi
@@ -54,7 +71,7 @@ test: build
 # The sandbox against stock Lua 5.4: each snippet of Tests/Differential/cases/ under lua5.4 (TZ=UTC)
 # and under stackplay, outputs compared but for the differences Tests/Differential/allowed.txt lists.
 .PHONY: test-differential
-test-differential: build lua-tools
+test-differential: $(STEP_BUILD) lua-tools
 	python3 Tests/Differential/run.py $(BIN)
 
 # Pure-Lua libraries nobody here wrote, from Debian's packages (installed when missing, never copied
@@ -66,7 +83,7 @@ LIBRARY_PACKAGES := lua-penlight lua-luassert lua-say lua-inspect lua-dkjson lua
 LIBRARY_MODULES := pl luassert say inspect.lua dkjson.lua moses.lua
 LIBRARIES := .build/test-libraries
 .PHONY: test-libraries
-test-libraries: build lua-tools
+test-libraries: $(STEP_BUILD) lua-tools
 	@for p in $(LIBRARY_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	[ -z "$$missing" ] || { \
 	  echo "installing$$missing"; \
@@ -164,7 +181,7 @@ browser-tools:
 # the live screen's drags, Record and Save, the token and Host checks); its screenshots go to
 # artifacts/, and the README's picture to docs/studio.png. Tests/Browser/mutation_page_test.py:
 # `stackplay mutate --html` (the survivor's suggested test, the link into the killing test's trace).
-test-browser: build browser-tools
+test-browser: $(STEP_BUILD) browser-tools
 	mkdir -p artifacts
 	python3 Tests/Browser/viewer_test.py $(BIN) artifacts/viewer.png
 	python3 Tests/Browser/viewer_failures_test.py $(BIN) artifacts
@@ -175,11 +192,21 @@ test-browser: build browser-tools
 # release build of the stackplay-lua product with the Swift runtime linked in (-static-stdlib, for
 # this product only, in its own scratch folder), so that it loads without the Swift toolchain.
 LUA_MODULE := .build/lua/stackplay.so
+# LUA_MODULE_BUILD=debug takes `make build`'s own libstackplay-lua.so instead (no build of its own:
+# it links the toolchain's Swift runtime, which its RUNPATH names), as `make test` does.
+LUA_MODULE_BUILD ?= release
+ifeq ($(LUA_MODULE_BUILD),debug)
+LUA_MODULE_FLAGS := --product stackplay-lua
+LUA_MODULE_BUILT := .build/debug/libstackplay-lua.so
+else
+LUA_MODULE_FLAGS := -c release --product stackplay-lua -Xswiftc -static-stdlib --scratch-path .build/lua-module
+LUA_MODULE_BUILT := .build/lua-module/release/libstackplay-lua.so
+endif
 # (luarocks runs this with CC=gcc and its CFLAGS: SwiftPM would compile the C targets with them.)
 lua-module: deps
-	env -u CC -u CFLAGS -u LDFLAGS -u LIBFLAG $(SWIFT) build -c release --product stackplay-lua -Xswiftc -static-stdlib --scratch-path .build/lua-module
+	env -u CC -u CFLAGS -u LDFLAGS -u LIBFLAG $(SWIFT) build $(LUA_MODULE_FLAGS)
 	mkdir -p $(dir $(LUA_MODULE))
-	cp .build/lua-module/release/libstackplay-lua.so $(LUA_MODULE)
+	cp $(LUA_MODULE_BUILT) $(LUA_MODULE)
 	@echo "built $(LUA_MODULE): package.cpath = \"$(CURDIR)/.build/lua/?.so;\" .. package.cpath"
 
 # `make install` (PREFIX, DESTDIR, BINDIR as usual): the optimised stackplay and its studio in BINDIR, and where
@@ -211,18 +238,22 @@ lua-tools:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq lua5.4 lua-busted luarocks lua-check >/dev/null; }
 
 # The module as its users meet it: a lua5.4 one-liner, the busted specs, `luarocks make` into a
-# temporary tree (then loaded from there), and luacheck over scripts/ and spec/.
+# temporary tree (then loaded from there), and luacheck over scripts/ and spec/. Of `make build`'s
+# debug build (TEST_LUA_MODULE_BUILD=debug, and luarocks' make with it): CI needs no release build
+# of the module; `make test-lua-module TEST_LUA_MODULE_BUILD=release` tests the one users install.
+TEST_LUA_MODULE_BUILD ?= debug
 LUA_ONE_LINER := package.cpath = ".build/lua/?.so;" .. package.cpath; \
   local stackplay = require "stackplay"; \
   local screen = stackplay.screen { layout_direction = "rtl" }; \
   local stack = screen:notification_stack { items = { "messages", "calendar", "mail" }, dismissible = true }; \
   stack:tap(); screen:settle(); stack:drag("calendar", { x = 111 }); screen:settle(); \
   local ids = table.concat(stack:ids(), " "); print("lua5.4: " .. ids); assert(ids == "messages mail", ids)
-test-lua-module: lua-tools lua-module
+test-lua-module: lua-tools
+	$(MAKE) --no-print-directory lua-module LUA_MODULE_BUILD=$(TEST_LUA_MODULE_BUILD)
 	lua5.4 -e '$(LUA_ONE_LINER)'
 	busted --lua=lua5.4 --cpath=".build/lua/?.so" spec
 	tree=$$(mktemp -d) && trap 'rm -rf "$$tree"' EXIT && \
-	  luarocks --lua-version=5.4 make --tree "$$tree" stackplay-dev-1.rockspec && \
+	  LUA_MODULE_BUILD=$(TEST_LUA_MODULE_BUILD) luarocks --lua-version=5.4 make --tree "$$tree" stackplay-dev-1.rockspec && \
 	  lua5.4 -e "package.cpath = '$$tree/lib/lua/5.4/?.so;' .. package.cpath; \
 	    print('luarocks: stackplay ' .. require('stackplay').version .. ' from ' .. package.searchpath('stackplay', package.cpath))" && \
 	  test -f "$$tree/share/lua/5.4/stackplay/types/stackplay.lua"
@@ -243,8 +274,10 @@ format:
 	@$(SWIFT) format --in-place --parallel $(SWIFT_SOURCES)
 
 # The code's own hygiene, as CI runs it (.ci/run): swift-format's lint with zero findings, luacheck
-# with zero warnings, the generated files current, and the Swift suite under AddressSanitizer.
-check: lint-swift lint-lua drift asan
+# with zero warnings, the generated files current, the Swift suite under AddressSanitizer and
+# UndefinedBehaviorSanitizer, and the plain-path pass.
+check:
+	@for step in $(CHECK_STEPS); do $(MAKE) --no-print-directory $$step || exit 1; done
 
 lint-swift:
 	@echo "swift format lint --strict (every Swift file but the generated ones)"
@@ -262,12 +295,33 @@ drift: lua-tools
 	STACKPLAY_LUA_RELEASE=5.4.99 tools/embed-lua --check
 	tools/embed-viewer --check
 
-# The whole Swift suite under AddressSanitizer, in its own scratch folder. The one suppression
+# The whole Swift suite under AddressSanitizer and UndefinedBehaviorSanitizer together, one build
+# in its own scratch folder. It takes the plain path of the engine (docs/design/speed-tricks.md):
+# no arena and no pool allocator (compiled out: every block of Lua's heap is malloc's, which ASan
+# watches), so a fresh state for every test; the layout reading of `pairs` stays on, for ASan to
+# check. UBSan covers the C (Swift's compiler has no -sanitize=undefined on Linux; Swift checks
+# overflow and bounds itself), and any undefined behaviour ends the run. The one ASan suppression
 # (Tests/asan.supp) is a read past a buffer inside Foundation's Process, not stackplay's code.
-ASAN := --sanitize=address --scratch-path .build/asan
-asan: deps
-	$(SWIFT) build --build-tests $(ASAN)
-	ASAN_OPTIONS=detect_leaks=0:suppressions=$(CURDIR)/Tests/asan.supp $(SWIFT) test --skip-build $(ASAN)
+SANITIZE := --sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined \
+	--scratch-path .build/asan
+sanitize: deps
+	$(SWIFT) build --build-tests $(SANITIZE)
+	ASAN_OPTIONS=detect_leaks=0:suppressions=$(CURDIR)/Tests/asan.supp \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(SWIFT) test --skip-build $(SANITIZE)
+asan: sanitize
+
+# The plain path of the build users run, every speed trick off (docs/design/speed-tricks.md): fresh
+# states, no userfaultfd, eager snapshot copies, `next` through lua_next only, every file in a worker
+# (so no execve restart). The engine's own suites (LuaRuntimeTests, BindingsTests), the scenarios
+# as written and mirrored and the sandbox's differential cases against lua5.4, on `make test`'s
+# debug build: the rest of the suite does not reach the engine in another way.
+PLAIN_SWITCHES := STACKPLAY_FRESH_STATES=1 STACKPLAY_NO_USERFAULTFD=1 STACKPLAY_EAGER_SNAPSHOTS=1 \
+	STACKPLAY_PLAIN_NEXT=1 STACKPLAY_LOAD_IN_WORKER=1
+plain: $(STEP_BUILD) lua-tools
+	$(SWIFT) build --build-tests
+	$(PLAIN_SWITCHES) $(SWIFT) test --skip-build --filter 'LuaRuntimeTests|BindingsTests'
+	$(PLAIN_SWITCHES) $(BIN) --mirror scripts
+	$(PLAIN_SWITCHES) python3 Tests/Differential/run.py $(BIN)
 
 clean:
 	rm -rf .build

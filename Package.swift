@@ -4,6 +4,15 @@
 // CEmbeddedLua, Exploration -> Traces -> TestResults -> StackModel}}.
 import PackageDescription
 
+// The project's own C: every warning clang's -Wall -Wextra names is an error, and `assert`s hold in
+// debug builds only (NDEBUG in release: the checks of the Lua manual's preconditions and of the
+// arena's invariants cost nothing in the binary users run). Unsafe flags are allowed in a root
+// package only: StackModel, the product other packages depend on, has no C target.
+let cChecks: [CSetting] = [
+    .unsafeFlags(["-Wall", "-Wextra", "-Werror"]),
+    .define("NDEBUG", .when(configuration: .release)),
+]
+
 let package = Package(
     name: "stackplay",
     products: [
@@ -22,10 +31,10 @@ let package = Package(
         ),
         // The C side of the Lua boundary: trampolines, the counting allocator, the budget hook and
         // the message handler (runtime.c), declared in include/CLuaRuntime.h.
-        .target(name: "CLuaRuntime", dependencies: ["CLua"]),
+        .target(name: "CLuaRuntime", dependencies: ["CLua", "CSystemCalls"], cSettings: cChecks),
         // The libc calls a signal can interrupt, behind one EINTR rule (Syscalls.swift), and where
         // a forked worker starts (over CSystemCalls' cores.c: CPU sets are C macros).
-        .target(name: "CSystemCalls"),
+        .target(name: "CSystemCalls", cSettings: cChecks),
         .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
         // Pure Swift, the words every layer shares: did-you-mean suggestions, numbers as people
         // write them. StackModel re-exports it.
@@ -52,7 +61,7 @@ let package = Package(
         .target(name: "LuaRuntime", dependencies: ["CLua", "CLuaRuntime", "Wording", "SystemCalls"]),
         // Bindings' own Lua (Sources/Bindings/Lua/*.lua) compiled to bytecode, as C data (chunks.c,
         // which `make lua` writes): workers load it without parsing. Data only: no Lua calls here.
-        .target(name: "CEmbeddedLua"),
+        .target(name: "CEmbeddedLua", cSettings: cChecks),
         // The Lua API over StackModel, through LuaRuntime's typed helpers.
         // Its own Lua (Lua/*.lua) is compiled in through EmbeddedLua.swift and CEmbeddedLua, which
         // `make lua` writes.
@@ -85,7 +94,7 @@ let package = Package(
         // `stackplay` (make release) links no HTTP server and starts no faster or slower for it.
         .executableTarget(name: "stackplay-studio", dependencies: ["Studio"]),
         // The Lua C module: luaopen_stackplay in C (it raises), the module itself in Swift.
-        .target(name: "CStackplayLua", dependencies: ["CLua"]),
+        .target(name: "CStackplayLua", dependencies: ["CLua"], cSettings: cChecks),
         .target(name: "StackplayLua", dependencies: ["Bindings"]),
         // `make bench`: events per second, release build.
         .executableTarget(
@@ -94,7 +103,7 @@ let package = Package(
                 "StackplayRunner", "Bindings", "LuaRuntime", "StackModel", "CBenchBaseline", "Exploration",
             ]),
         // The bench's floor: a fresh Lua state in plain C.
-        .target(name: "CBenchBaseline", dependencies: ["CLua", "CSystemCalls"]),
+        .target(name: "CBenchBaseline", dependencies: ["CLua", "CSystemCalls"], cSettings: cChecks),
         .testTarget(name: "StackModelTests", dependencies: ["StackModel"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "StackModel", "TestResults"]),
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "StackModel", "Traces"]),

@@ -8,7 +8,9 @@
 #define _GNU_SOURCE
 #endif
 #include "arena.h"
+#include "CSystemCalls.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -129,6 +131,8 @@ struct stackplay_arena {
     int pagemap;                    // /proc/self/pagemap, for PAGEMAP_SCAN
     unsigned uffd_generation;       // the fork generation they were made in (a forked child has none)
     int uffd_tried;
+    int listed;                     // in the SIGSEGV handler's list: only then tracked by write
+                                    // faults or copied lazily (arena_tracking.c)
     unsigned char *written;         // one byte a page of the arena: written since the restore
     size_t *written_pages;          // their indices, in the order first written
     volatile size_t written_count;
@@ -160,7 +164,7 @@ void stackplay_ledger_release_all(stackplay_ledger *l, void (*release)(void *));
 int stackplay_uffd_restore(stackplay_arena *a, const stackplay_snapshot *s);
 void stackplay_lazy_end(stackplay_arena *a, int complete);
 void stackplay_snapshot_free(stackplay_snapshot *s);
-void stackplay_tracking_add(stackplay_arena *a);
+int stackplay_tracking_add(stackplay_arena *a);
 void stackplay_tracking_remove(stackplay_arena *arena);
 void stackplay_untrack(stackplay_arena *a);
 size_t stackplay_track_bytes(stackplay_arena *a);

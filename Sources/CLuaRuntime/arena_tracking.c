@@ -3,18 +3,28 @@
 #include "arena_private.h"
 
 
-/// Arenas whose writes are tracked, for the SIGSEGV handler.
+/// Arenas whose writes may be tracked through SIGSEGV, for the handler: a fixed list, since the
+/// handler may not allocate. An arena that finds no place (a process with more arenas open, such
+/// as a cache of 48 states) is never write-protected: its snapshots are whole copies and its
+/// restores copy them whole, correct and slower, instead of faulting into a handler that does not
+/// know it.
 #define STACKPLAY_TRACKED_MAX 32
 static stackplay_arena *volatile stackplay_tracked_arenas[STACKPLAY_TRACKED_MAX];
 static struct sigaction stackplay_previous_segv;
 
-/// Lists `a` for the SIGSEGV handler, in the first free one of its STACKPLAY_TRACKED_MAX places.
-void stackplay_tracking_add(stackplay_arena *a) {
+/// Lists `a` for the SIGSEGV handler, in the first free one of its STACKPLAY_TRACKED_MAX places:
+/// 1, or 0 when every place is taken (then `a->listed` stays 0 and nothing of `a` is protected).
+int stackplay_tracking_add(stackplay_arena *a) {
+    assert(!a->listed);
     for (int i = 0; i < STACKPLAY_TRACKED_MAX; i++) {
         stackplay_arena *expected = NULL;
         if (__atomic_compare_exchange_n(&stackplay_tracked_arenas[i], &expected, a, 0, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_ACQUIRE)) break;
+                                        __ATOMIC_ACQUIRE)) {
+            a->listed = 1;
+            return 1;
+        }
     }
+    return 0;
 }
 
 /// Takes `arena` off the SIGSEGV handler's list.
@@ -111,7 +121,7 @@ static int stackplay_uffd_ready(stackplay_arena *a) {
     }
     if (a->uffd_tried) return 0;
     a->uffd_tried = 1;
-    if (getenv("STACKPLAY_NO_USERFAULTFD")) return 0;
+    if (stackplay_switch_on("STACKPLAY_NO_USERFAULTFD")) return 0;
     int fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | STACKPLAY_USER_MODE_ONLY);
     if (fd < 0) return 0;
     struct uffdio_api api = {.api = UFFD_API, .features = STACKPLAY_UFFD_WP_ASYNC | STACKPLAY_UFFD_WP_UNPOPULATED};
@@ -258,7 +268,7 @@ int stackplay_track(stackplay_arena *a, size_t size) {
         a->tracked = bytes;
         return 1;
     }
-    if (!a->written || !stackplay_segv_install()) return 0;
+    if (!a->listed || !a->written || !stackplay_segv_install()) return 0;
     if (mprotect(a->base, bytes, PROT_READ) != 0) return 0;
     a->tracked = bytes;
     return 1;
@@ -271,7 +281,8 @@ int stackplay_track(stackplay_arena *a, size_t size) {
 /// snapshot, `stackplay-bench --table`), 4 KiB pages saved 0.3 MiB and cost 6 µs a test (the
 /// faults, and the mapping cut in hundreds of pieces), 64 KiB blocks 1.3 MiB and 2 µs.
 int stackplay_snapshot_lazily(stackplay_arena *a, stackplay_snapshot *s, size_t used) {
-    if (used < STACKPLAY_TRACK_BYTES_UFFD || !stackplay_uffd_ready(a) || getenv("STACKPLAY_EAGER_SNAPSHOTS")) {
+    if (!a->listed || used < STACKPLAY_TRACK_BYTES_UFFD || !stackplay_uffd_ready(a) ||
+        stackplay_switch_on("STACKPLAY_EAGER_SNAPSHOTS")) {
         return 0;
     }
     size_t page = a->block; // STACKPLAY_TRACK_BLOCK, or the page size if larger

@@ -5,6 +5,7 @@
 
 #include "CLuaRuntime.h"
 
+#include <assert.h>
 #include <lua.h>
 #include <stddef.h>
 #include <time.h>

@@ -78,8 +78,11 @@ void stackplay_restart_arm(const char *path, char *const *argv, char *const *env
     for (int i = 0; i < STACKPLAY_CRASH_SIGNALS; i++) {
         struct sigaction *previous = &stackplay_crash_previous[i];
         if (sigaction(stackplay_crash_signals[i], NULL, previous) != 0) continue;
-        // A SIGSEGV handler already there may be the arena's, whose faults are no crash: it stays
-        // (one installed later, as the arena's is, calls this one for the faults not its own).
+        // A SIGSEGV handler already there stays: it may be the arena's, whose faults are no crash
+        // (one installed later, as the arena's is, calls this one for the faults not its own). In
+        // a Swift program it is usually the Swift runtime's backtracer, installed before main:
+        // then a SIGSEGV while the lone file loads is not restarted but ends the process as the
+        // runtime reports it (docs/design/signals.md, step 3).
         int handled = (previous->sa_flags & SA_SIGINFO) ? previous->sa_sigaction != NULL
                                                          : previous->sa_handler != SIG_DFL;
         if (stackplay_crash_signals[i] == SIGSEGV && handled) continue;

@@ -4,6 +4,7 @@
 // with the message handler. The trampolines that call Swift, and host mode, are in trampolines.c.
 #include "guard.h"
 #include "seed.h"
+#include "CSystemCalls.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -258,8 +259,7 @@ static lua_State *stackplay_newstate_in(stackplay_arena *arena, size_t limit, do
     // Before anything else: the string hash's seed is fixed (seed.c), so that nothing a script
     // reaches (`#t`, stock `next`) depends on the clock or addresses. STACKPLAY_RANDOM_HASH_SEED=1
     // keeps Lua's own seed (to see what `--repeat` finds across processes; docs/sandbox.md).
-    const char *random_seed = getenv("STACKPLAY_RANDOM_HASH_SEED");
-    if (!random_seed || strcmp(random_seed, "1") != 0) g->hash_seed_fixed = stackplay_fix_hash_seed(L, stackplay_alloc, g);
+    if (!stackplay_switch_on("STACKPLAY_RANDOM_HASH_SEED")) g->hash_seed_fixed = stackplay_fix_hash_seed(L, stackplay_alloc, g);
     *(stackplay_guard **)lua_getextraspace(L) = g;
     g->main = L;
     lua_atpanic(L, stackplay_panic);
@@ -338,6 +338,9 @@ static int stackplay_msghandler(lua_State *L) {
 
 int stackplay_pcall(lua_State *L, int nargs, int nresults) {
     stackplay_guard *g = stackplay_guard_of(L);
+    // lua_pcall's precondition (manual 4.6): the function, then its nargs arguments, on the stack
+    assert(nargs >= 0 && lua_gettop(L) > nargs);
+    assert(g->depth >= 0 && g->exempt >= 0);
     int base = lua_gettop(L) - nargs;
     lua_pushcfunction(L, stackplay_msghandler);
     lua_insert(L, base);
@@ -360,6 +363,7 @@ int stackplay_pcall(lua_State *L, int nargs, int nresults) {
     int status = lua_pcall(L, nargs, nresults, base);
     g->exempt = outer;
     g->depth--;
+    assert(g->depth >= 0);
     if (outermost) stackplay_watch_end(g);
     lua_remove(L, base);
     return status;

@@ -11,6 +11,8 @@
 // runs outside the budgets and the installing.
 #include "sandbox_private.h"
 
+#include "CSystemCalls.h"
+
 #include <lauxlib.h>
 #include <lualib.h>
 #include <string.h>
@@ -86,7 +88,9 @@ int stackplay_sandbox_install(lua_State *L) {
     sb_state *s = (sb_state *)lua_newuserdatauv(L, sizeof(sb_state), 1);
     memset(s, 0, sizeof *s);
     s->pivot = 0x2545f491u;
-    s->layout = !api_only && sb_layout_matches(L);
+    // STACKPLAY_PLAIN_NEXT: `next` and `pairs` read tables through `lua_next` only, never Lua's
+    // private layout (docs/design/speed-tricks.md): the plain path CI runs the suite on.
+    s->layout = !api_only && !stackplay_switch_on("STACKPLAY_PLAIN_NEXT") && sb_layout_matches(L);
     lua_createtable(L, 0, 1); // the metatable of sb_build's scratch memory
     lua_pushcfunction(L, sb_scratch_gc);
     lua_setfield(L, -2, "__gc");

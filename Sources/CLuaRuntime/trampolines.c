@@ -41,6 +41,7 @@ void stackplay_push_release_gc(lua_State *L) {
 }
 
 int stackplay_push_object(lua_State *L, void *object, const void *metatable) {
+    assert(object != NULL && metatable != NULL);
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, metatable) != LUA_TTABLE) { lua_settop(L, -2); return 0; }
     void **slot = (void **)lua_newuserdatauv(L, sizeof(void *), 0);
     *slot = object;
@@ -50,6 +51,7 @@ int stackplay_push_object(lua_State *L, void *object, const void *metatable) {
 }
 
 void **stackplay_object_slot(lua_State *L, int i, const void *metatable) {
+    assert(metatable != NULL && i != 0); // 0 is no index (manual 4.1)
     void **slot = (void **)lua_touserdata(L, i);
     if (!slot || lua_type(L, i) != LUA_TUSERDATA || !lua_getmetatable(L, i)) return NULL;
     lua_rawgetp(L, LUA_REGISTRYINDEX, metatable);

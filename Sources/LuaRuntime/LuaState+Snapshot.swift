@@ -1,5 +1,6 @@
 import CLua
 import CLuaRuntime
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -18,13 +19,17 @@ extension LuaState {
     /// must see every block of Lua's heap (the runner then makes a fresh state for each test).
     package static var snapshotsCompiledIn: Bool { stackplay_arena_compiled() != 0 }
 
-    /// Why snapshot-restored states are off in this process, or nil: `STACKPLAY_FRESH_STATES=1`, or
-    /// a build with AddressSanitizer (which must see every block of Lua's heap).
+    /// Whether this process makes snapshot-restored states: compiled in and not switched off
+    /// (``freshStatesReason``).
+    package static var snapshotsAvailable: Bool { snapshotsCompiledIn && freshStatesReason == nil }
+
+    /// Why snapshot-restored states are off in this process by choice, or nil: the switch
+    /// `STACKPLAY_FRESH_STATES` is on (``EnvironmentSwitch``). A build without them
+    /// (``snapshotsCompiledIn``: AddressSanitizer) is not named here.
     package static let freshStatesReason: String? = {
-        if let value = getenv("STACKPLAY_FRESH_STATES"), String(cString: value) == "1" {
-            return "STACKPLAY_FRESH_STATES=1"
-        }
-        return nil
+        let name = "STACKPLAY_FRESH_STATES"
+        guard EnvironmentSwitch.isOn(name), let value = getenv(name) else { return nil }
+        return "\(name)=\(String(cString: value))"
     }()
 
     /// A fresh state, as ``init(budget:)``, whose memory is an arena of its own; throws (with the

@@ -4,7 +4,7 @@ import CLuaRuntime
     import Glibc
 #endif
 
-/// Where a process says that its script was stopped inside C or Swift code (runtime.c's CPU-time
+/// Where a process says that its script was stopped inside C or Swift code (watchdog.c's CPU-time
 /// watchdog: a loop in `string.rep` or a long Swift call that no Lua instruction interrupts).
 public enum Watchdog {
     /// A worker: the stop goes to the parent as an answer frame on `descriptor` (the length's bit

@@ -41,7 +41,7 @@ enum LoneFile {
     static func wholeScript(_ scripts: [Script], options: Options) -> WholeScript? {
         // Nothing said yet (a restart would say it twice: a mutant's note, a random seed).
         guard scripts.count == 1, options.repeats == 1, !options.randomSeed, !Output.wrote,
-            getenv(environmentKey) == nil
+            !EnvironmentSwitch.isOn(environmentKey)
         else { return nil }
         let cpu = options.budget.cpuSeconds
         // the budget and its half second of grace end a stuck script before the time limit could

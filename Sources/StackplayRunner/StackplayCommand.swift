@@ -13,6 +13,7 @@ public enum StackplayCommand {
     public static func run(_ arguments: [String]) -> Int32 {
         // The studio is its own program (StudioLauncher): its arguments are its own.
         if arguments.first == "studio" { return StudioLauncher.run(Array(arguments.dropFirst())) }
+        WorkerPool.forksOnlyAlone = true
         Output.holdStandardDescriptors()
         return Output.finish(command(arguments))
     }

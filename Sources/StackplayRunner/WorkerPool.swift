@@ -21,8 +21,9 @@ import SystemCalls
 /// A worker writes each answer to its answer pipe as soon as the job ends (length first, then the
 /// time it ended, then the bytes), so that what it finished is there for the parent even if it
 /// dies at the next job. It does not wake the parent for each: it rings a third pipe, the doorbell,
-/// once every ``ring`` answers, before it would wait for a request, and in the middle of an answer
-/// that may not fit in the pipe (its length sent first, so the parent reads the rest as it comes);
+/// once the weight it answered since its last ring reaches what the parent's last requests said
+/// (``ring`` before any said), once its unrung answers pass ``unrungMostBytes(pipe:)``, before it
+/// would wait for a request, and in the middle of an answer that may not fit in the pipe (its length sent first, so the parent reads the rest as it comes);
 /// the parent, woken by a ring (or a worker's death, the end of its doorbell, or its own
 /// clock: at least every ``latency`` seconds while jobs run, so that a result is reported while a
 /// slow test after it runs), reads every answer there is. Waking the parent was most of what a
@@ -44,7 +45,26 @@ final class WorkerPool {
     }
 
     /// Set by SIGINT/SIGTERM: the signal's number. The pool stops handing out jobs and returns.
-    nonisolated(unsafe) static var interruption: Int32 = 0
+    /// A C `volatile sig_atomic_t` (``Syscall/interruption``), which a handler may write.
+    static var interruption: Int32 {
+        get { Syscall.interruption }
+        set { Syscall.interruption = newValue }
+    }
+
+    /// Whether a worker is forked only from a process with one thread, and the run ends with
+    /// ``forkRefusal(threads:)`` otherwise: a worker is forked without exec, and a lock another
+    /// thread held at the fork stays held in it for ever (docs/design/worker-wire.md). On in the
+    /// `stackplay` command (``StackplayCommand/run(_:)``), whose process has one thread; off in a
+    /// host that calls the pool itself (`swift test`'s, which has many: its workers run code that
+    /// takes no lock another of its threads may hold).
+    nonisolated(unsafe) static var forksOnlyAlone = false
+
+    /// Why this process, with `threads` threads (nil: unknown), may not fork a worker; nil when it may.
+    static func forkRefusal(threads: Int?) -> String? {
+        guard let threads, threads > 1 else { return nil }
+        return "stackplay: cannot start a worker process: this process has \(threads) threads, and a worker "
+            + "is forked without exec, which needs exactly one (docs/design/worker-wire.md)"
+    }
 
     /// Set by a batch's `done` (`--bail`): no job starts after it, and ``run(count:request:key:_:)`` returns as soon
     /// as it is set, leaving the jobs that run to be killed with ``killAll()``.
@@ -421,6 +441,10 @@ final class WorkerPool {
     /// A new worker; `elsewhere`: it starts on another CPU than this process's (the first of a
     /// batch's: this process goes on to send it jobs and fork the others).
     private func spawn(elsewhere: Bool = false) -> Worker? {
+        if Self.forksOnlyAlone, let refusal = Self.forkRefusal(threads: Syscall.threadCount()) {
+            Output.err(refusal)
+            exit(Output.finish(ExitCode.failure))
+        }
         Self.reapStopped()
         var requests: [Int32] = [0, 0]
         var answers: [Int32] = [0, 0]

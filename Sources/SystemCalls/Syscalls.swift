@@ -49,10 +49,6 @@ public enum Syscall {
         }
     }
 
-    /// The SIGINT or SIGTERM the run's handler recorded (0: none). A write to a pipe, a terminal
-    /// or a FIFO that waits for its reader gives up when it is set (``writeAll(_:_:)``).
-    nonisolated(unsafe) public static var signalled: Int32 = 0
-
     /// How long a write that waits for its reader may wait once a signal ended the run: the
     /// partial report of an interrupted run is written when someone reads it, and dropped otherwise.
     static let interruptedWaitMilliseconds: Int32 = 2000

@@ -303,7 +303,10 @@ func measureTable(
         ),
     ]
     guard let binary else {
-        for measure in ["start-up vs `lua5.4 -e ''`", "peak RSS, \(big)-test file", "--jobs 2 vs --jobs 1"] {
+        for measure in [
+            "start-up vs `lua5.4 -e ''`", "peak RSS, \(big)-test file", "--jobs 2 vs --jobs 1",
+            "end to end, CPU of all processes per test vs the C floor",
+        ] {
             rows.append(BenchRow(measure: measure, today: "", target: "", now: "not measured", met: nil))
         }
         return BenchTable(rows: rows, curve: curve)
@@ -314,6 +317,7 @@ func measureTable(
             binary: binary, folder: folder, big: big, files: files, perFile: perFile,
             floor: floor)
     }
+    rows.append(try onEveryCore { try endToEndRow(binary: binary, folder: folder, floor: floor) })
     return BenchTable(rows: rows, curve: curve)
 }
 

@@ -24,6 +24,15 @@ if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "--peak-rss" {
     exit(0)
 }
 
+/// `stackplay-bench --cpu-all FILE PROGRAM ARGUMENTS...`: the end-to-end row's measure
+/// (``cpuOfAll(report:program:arguments:)``), from a small process for the same reason.
+if CommandLine.arguments.count > 3, CommandLine.arguments[1] == "--cpu-all" {
+    try cpuOfAll(
+        report: CommandLine.arguments[2], program: CommandLine.arguments[3],
+        arguments: Array(CommandLine.arguments.dropFirst(4)))
+    exit(0)
+}
+
 /// `stackplay-bench --c-states ROUNDS PROCESSES`: ROUNDS fresh C states (the C floor) shared by
 /// PROCESSES forked children; exit 0 when all succeeded. The --jobs row's reference, spawned as
 /// `stackplay` is: a small process that forks its workers.

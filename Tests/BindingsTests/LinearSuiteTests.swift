@@ -49,7 +49,10 @@ extension BindingsTests {
         /// A test restores the snapshot of the top level its listing ran, without looking at the
         /// file again: a file rewritten between listing and running runs the text that listed it
         /// (the next listing runs the new text, as the test above shows).
-        @Test(.enabled(if: LuaState.snapshotsCompiledIn, "no snapshots under AddressSanitizer"))
+        @Test(
+            .enabled(
+                if: LuaState.snapshotsAvailable,
+                "no snapshots under AddressSanitizer or STACKPLAY_FRESH_STATES"))
         func `the tests of one listing run the text that listed them`() throws {
             let listed = "print('listed text')\ntest('a', function() end)\ntest('b', function() end)"
             let (folder, file) = try Self.script(listed)
@@ -95,7 +98,10 @@ extension BindingsTests {
             }
         }
 
-        @Test(.enabled(if: LuaState.snapshotsCompiledIn, "no snapshots under AddressSanitizer"))
+        @Test(
+            .enabled(
+                if: LuaState.snapshotsAvailable,
+                "no snapshots under AddressSanitizer or STACKPLAY_FRESH_STATES"))
         func `a file's top level runs once for discovering and running all its tests`() throws {
             let (folder, file) = try Self.script("top_level()\nprint('top')\n" + Self.tests(20))
             defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -48,7 +48,8 @@ import Testing
 
     @Test(
         "keys interned during a test are made again after the restore; interned before, they stay",
-        .enabled(if: LuaState.snapshotsCompiledIn, "no snapshots under AddressSanitizer"),
+        .enabled(
+            if: LuaState.snapshotsAvailable, "no snapshots under AddressSanitizer or STACKPLAY_FRESH_STATES"),
         arguments: [false, true])
     func acrossRestores(internedFirst: Bool) throws {
         let lua = try Self.state(snapshotting: true)

@@ -273,3 +273,16 @@ import Testing
         return writer.bytes.count
     }
 }
+
+/// `fork` without `exec` only from a process with one thread (issue 42): the `stackplay` command
+/// checks before each fork and ends the run with this error; the test host, which has many
+/// threads, calls the pool with the check off (``WorkerPool/forksOnlyAlone``).
+struct ForkCheckTests {
+    @Test func `a process with more than one thread may not fork a worker, and says why`() throws {
+        #expect(WorkerPool.forkRefusal(threads: 1) == nil)
+        #expect(WorkerPool.forkRefusal(threads: nil) == nil, "unknown: /proc not mounted")
+        let refusal = try #require(WorkerPool.forkRefusal(threads: 3))
+        #expect(refusal.hasPrefix("stackplay: cannot start a worker process: this process has 3 threads"))
+        #expect(refusal.contains("needs exactly one"))
+    }
+}

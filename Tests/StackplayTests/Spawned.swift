@@ -92,7 +92,9 @@ struct Spawned {
     /// Reads both streams to their ends, waits for the child, and says how it ended (the exit
     /// status, or the number of the signal that ended it). A child still running after `timeout`
     /// seconds is sent SIGTERM, so that a run that blocks fails its test instead of hanging the suite.
-    func finish(timeout: Double = 120) -> Run {
+    /// By default 120 s, four times that under AddressSanitizer: `mutate --suggest`'s runs of many
+    /// child processes took more than 120 s there on the shared 2-core machine.
+    func finish(timeout: Double = builtWithAddressSanitizer ? 480 : 120) -> Run {
         final class Box: @unchecked Sendable {
             var data = Data()
             let lock = NSLock()

@@ -22,7 +22,8 @@ typedef struct stackplay_arena stackplay_arena;
 
 /// Reserves an arena able to hold `limit` bytes of Lua memory (0: no budget, refused). NULL when it
 /// cannot be made: `why` then says so ("the arena's address is taken", "built with
-/// AddressSanitizer", ...), and the caller uses an ordinary malloc-backed state.
+/// AddressSanitizer", ...), and the caller makes a fresh state instead (its blocks from the pool
+/// allocator of runtime.c, or from malloc under AddressSanitizer).
 stackplay_arena *stackplay_arena_open(size_t limit, char *why, size_t why_size);
 
 /// 1 when this build has snapshot-restored states at all (0 under AddressSanitizer).

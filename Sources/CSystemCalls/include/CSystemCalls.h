@@ -20,4 +20,21 @@ struct pollfd;
 /// (-1, EINTR) instead of being missed. The result and errno are poll's.
 int stackplay_poll_unblocking_interrupts(struct pollfd *fds, unsigned long count, int timeout_ms);
 
+/// Whether the environment switch `name` is on: set to anything but "" and "0" (process.c). Every
+/// STACKPLAY_* switch reads this way (docs/design/speed-tricks.md); `STACKPLAY_X=0` is the same as
+/// leaving it unset.
+int stackplay_switch_on(const char *name);
+
+/// The SIGINT or SIGTERM the run's handler recorded (0: none), kept in a `volatile sig_atomic_t`
+/// so that a handler's store is seen whole by the code it interrupted (process.c).
+int stackplay_interruption(void);
+void stackplay_set_interruption(int signal);
+
+/// The same for the writes that give up once a signal ended the run (`Syscall.signalled`).
+int stackplay_signalled(void);
+void stackplay_set_signalled(int signal);
+
+/// This process's threads, from /proc/self/status's `Threads:` line; -1 when it cannot be read.
+int stackplay_thread_count(void);
+
 #endif

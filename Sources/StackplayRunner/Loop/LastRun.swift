@@ -20,14 +20,12 @@ struct LastRun {
     static let fileName = "last-run.json"
     static let format = "stackplay-last-run"
     static let keptRuns = 32
-    /// `STACKPLAY_LAST_RUN=0`: the run records nothing (`mutate`'s child runs, which are not
-    /// the user's runs, set it).
+    /// `STACKPLAY_LAST_RUN=0` (or set empty): the run records nothing (`mutate`'s child runs,
+    /// which are not the user's runs, set it). On when unset, else as every switch reads
+    /// (``EnvironmentSwitch``).
     static let switchVariable = "STACKPLAY_LAST_RUN"
 
-    static var recordsRuns: Bool {
-        guard let value = getenv(switchVariable) else { return true }
-        return String(cString: value) != "0"
-    }
+    static var recordsRuns: Bool { getenv(switchVariable) == nil || EnvironmentSwitch.isOn(switchVariable) }
 
     /// The project folder (above).
     let project: String
