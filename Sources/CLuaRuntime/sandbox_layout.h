@@ -74,6 +74,29 @@ static inline __attribute__((always_inline)) int sb_layout_live(const void *tabl
     return slot < asize ? (t->array[slot].tt & 0x0f) != 0 : (t->node[slot - asize].tt & 0x0f) != 0;
 }
 
+/// The value at `slot` of `table` (array size `asize`): 1, pushed, when it is a number or a
+/// boolean (copied from the slot, no lookup); 0, with nothing pushed, for any other value.
+static inline __attribute__((always_inline)) int sb_layout_push_plain(lua_State *L, const void *table, uint32_t asize,
+                                                                      uint32_t slot) {
+    const sb_ltable *t = (const sb_ltable *)table;
+    const sb_lvalue *v;
+    unsigned char tt;
+    if (slot < asize) {
+        v = &t->array[slot].value;
+        tt = t->array[slot].tt;
+    } else {
+        v = &t->node[slot - asize].value;
+        tt = t->node[slot - asize].tt;
+    }
+    switch (tt) {
+    case SB_TAG_INT: lua_pushinteger(L, v->i); return 1;
+    case SB_TAG_FLOAT: lua_pushnumber(L, v->n); return 1;
+    case SB_TAG_FALSE: lua_pushboolean(L, 0); return 1;
+    case SB_TAG_TRUE: lua_pushboolean(L, 1); return 1;
+    default: return 0;
+    }
+}
+
 static inline unsigned char sb_layout_flags(const void *table, unsigned char mask) {
     return ((const sb_ltable *)table)->flags & mask;
 }

@@ -322,12 +322,35 @@ static sb_cache *sb_build_big(lua_State *L, sb_state *s, uint32_t count) {
     return c;
 }
 
+/// A ring entry whose traversal ended (its hint is 0) and whose recorded keys are exactly those of
+/// the table at 1, in the same slots (`count` live ones at `slots`; sb_layout_verify compares every
+/// slot's key with the recorded one): the same keys, so the same order. Many tables built alike
+/// (records of one shape) share one sort. Returns it adopted for the table, with nil and the pool
+/// pushed at 3 and 4; NULL, with nothing pushed, when no entry fits.
+static sb_cache *sb_reuse_small(lua_State *L, sb_state *s, const uint32_t *slots, uint32_t count) {
+    const void *t = lua_topointer(L, 1);
+    for (int i = 0; i < SB_RING; i++) {
+        sb_cache *c = &s->ring[i].c;
+        int names;
+        if (c->n != count || c->hint != 0 || c->slot[0] != slots[0] || c->slot[count - 1] != slots[count - 1])
+            continue;
+        if (!sb_layout_verify(s, t, c, &names)) continue;
+        lua_settop(L, 2);
+        lua_pushnil(L);
+        lua_pushvalue(L, lua_upvalueindex(SB_NEXT_POOL));
+        sb_adopt(L, s, c, names);
+        return c;
+    }
+    return NULL;
+}
+
 /// Sorts the keys of the table at 1 (stack: 2 values) into a cache, adopted; pushes it at 3 and 4.
 static sb_cache *sb_build(lua_State *L, sb_state *s) {
     const void *t = lua_topointer(L, 1);
     uint32_t slots[SB_SMALL], count;
     sb_cache *c;
     if (s->trust && (count = sb_layout_slots(t, slots, SB_SMALL)) <= SB_SMALL) {
+        if (count > 0 && (c = sb_reuse_small(L, s, slots, count)) != NULL) return c;
         c = sb_build_small(L, s, slots, count);
     } else {
         if (s->layout) {
@@ -358,7 +381,9 @@ static inline __attribute__((always_inline)) int sb_after(lua_State *L, sb_cache
             uint32_t slot = c->slot[i - 1];
             if (!sb_layout_live(c->table, c->asize, slot)) continue;
             lua_rawgeti(L, keys, (lua_Integer)(c->base + i));
-            if (slot < c->asize) {
+            if (sb_layout_push_plain(L, c->table, c->asize, slot)) {
+                // a number or a boolean: copied from its slot
+            } else if (slot < c->asize) {
                 lua_rawgeti(L, 1, (lua_Integer)slot + 1);
             } else {
                 lua_pushvalue(L, -1);
@@ -535,6 +560,53 @@ int sb_pairs(lua_State *L) {
     return 3;
 }
 
+/// Whether sb_layout_push_plain reads this Lua's values: on a probe table, every value it copies
+/// (numbers and booleans, in the array part and in nodes) is raw-equal to lua_next's, and it copies
+/// no other value.
+static int sb_values_match(lua_State *L) {
+    int top = lua_gettop(L);
+    lua_createtable(L, 3, 8);
+    const void *t = lua_topointer(L, -1);
+    lua_pushinteger(L, -7);
+    lua_rawseti(L, -2, 1);
+    lua_pushnumber(L, 2.5);
+    lua_rawseti(L, -2, 2);
+    lua_pushboolean(L, 0);
+    lua_rawseti(L, -2, 3);
+    lua_pushinteger(L, 1 << 20);
+    lua_setfield(L, -2, "i");
+    lua_pushnumber(L, -0.25);
+    lua_setfield(L, -2, "f");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "t");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "b");
+    lua_pushliteral(L, "not copied");
+    lua_setfield(L, -2, "s");
+    lua_createtable(L, 0, 0);
+    lua_setfield(L, -2, "o");
+    uint32_t slots[16], count = sb_layout_slots(t, slots, 16), asize = sb_layout_asize(t), i = 0;
+    int ok = count == 9, copied = 0;
+    lua_pushnil(L);
+    while (ok && lua_next(L, -2)) {
+        int type = lua_type(L, -1);
+        if (i == count) {
+            ok = 0;
+        } else if (sb_layout_push_plain(L, t, asize, slots[i++])) {
+            ok = (type == LUA_TNUMBER || type == LUA_TBOOLEAN) && lua_rawequal(L, -1, -2) &&
+                 lua_isinteger(L, -1) == lua_isinteger(L, -2);
+            copied++;
+            lua_pop(L, 1);
+        } else {
+            ok = type != LUA_TNUMBER && type != LUA_TBOOLEAN;
+        }
+        lua_pop(L, 1);
+    }
+    ok = ok && i == count && copied == 7;
+    lua_settop(L, top);
+    return ok;
+}
+
 void sb_next_push(lua_State *L, int state, int ids, int caches) {
     state = lua_absindex(L, state);
     sb_state *s = (sb_state *)lua_touserdata(L, state);
@@ -543,7 +615,7 @@ void sb_next_push(lua_State *L, int state, int ids, int caches) {
     lua_pushliteral(L, "__mode");
     s->tm_mode = lua_topointer(L, -1);
     lua_pop(L, 2);
-    s->trust = s->layout && sb_trust_matches(L);
+    s->trust = s->layout && sb_trust_matches(L) && sb_values_match(L);
     lua_pushvalue(L, state);
     lua_pushvalue(L, ids);
     lua_pushvalue(L, caches);

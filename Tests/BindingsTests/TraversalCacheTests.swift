@@ -179,4 +179,56 @@ extension BindingsTests.DeterministicLibrary {
             """
         #expect(try sandboxed(code, layout: layout) == ["__gc __mode x", "y", "x"])
     }
+
+    /// Tables of one shape share one sort (sb_reuse_small): an ended traversal's keys are taken over
+    /// by a table whose every slot holds the same key, never by one whose keys differ in any slot
+    /// (`[13]` sits where `[10]` sat, its first and last slots are the same), nor while the first
+    /// table's traversal is in progress; the first table, its cache taken, traverses right again.
+    @Test(arguments: [true, false])
+    func `tables of one shape share a sort only when every slot holds the same key`(layout: Bool) throws {
+        let code = """
+            local function keys(t) local o = {} for k, v in pairs(t) do o[#o + 1] = tostring(k) .. "=" .. tostring(v) end return table.concat(o, " ") end
+            local a, b = { [30] = 1, [10] = 2, [20] = 3 }, { [30] = 4, [13] = 5, [20] = 6 }
+            local shapes = keys(a) .. " | " .. keys(b)
+            local records = {}
+            for i = 1, 5 do records[i] = keys({ name = "n" .. i, x = i, y = i / 2, on = i % 2 == 0 }) end
+            local p, q, nested = { x = 1, y = 2 }, { x = 3, y = 4 }, {}
+            for k, v in pairs(p) do for k2, v2 in pairs(q) do nested[#nested + 1] = k .. v .. k2 .. v2 end end
+            local first, second = { u = 1, v = 2, w = 3 }, { u = 4, v = 5, w = 6 }
+            keys(first)
+            local taken = keys(second)
+            local again = tostring(next(first, "u")) .. " " .. tostring(next(first)) .. " " .. keys(first)
+            return shapes, table.concat(records, " | "), table.concat(nested, " "), taken .. " | " .. again
+            """
+        #expect(
+            try sandboxed(code, layout: layout) == [
+                "10=2 20=3 30=1 | 13=5 20=6 30=4",
+                (1...5).map { i in
+                    "name=n\(i) on=\(i % 2 == 0) x=\(i) y=\(i % 2 == 0 ? "\(i / 2).0" : "\(Double(i) / 2)")"
+                }.joined(separator: " | "),
+                "x1x3 x1y4 y2x3 y2y4",
+                "u=4 v=5 w=6 | v u u=1 v=2 w=3",
+            ])
+    }
+
+    /// Numbers and booleans are copied from their slot (sb_layout_push_plain), other values looked
+    /// up: every kind comes back as it is now, a value assigned during the traversal included, an
+    /// integer as an integer and a float as a float.
+    @Test(arguments: [true, false])
+    func `next returns each value as the table holds it now`(layout: Bool) throws {
+        let code = """
+            local function show(v) return math.type(v) or (type(v) == "table" and "table" or tostring(v)) end
+            local t = { 7, 2.5, false, i = 3, f = -0.5, yes = true, no = false, s = "str", o = {} }
+            local seen = {}
+            for k, v in pairs(t) do
+              if k == 1 then t.i, t.f, t.s, t[3] = 4.0, 1, "new", true end
+              seen[#seen + 1] = tostring(k) .. "=" .. show(v) .. ":" .. tostring(v):gsub("table: .*", "t")
+            end
+            return table.concat(seen, " ")
+            """
+        #expect(
+            try sandboxed(code, layout: layout) == [
+                "1=integer:7 2=float:2.5 3=true:true f=integer:1 i=float:4.0 no=false:false o=table:t s=new:new yes=true:true"
+            ])
+    }
 }
