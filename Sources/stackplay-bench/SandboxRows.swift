@@ -20,6 +20,19 @@ let sandboxWorkloads = """
     -- issue 39: pairs over small tables built fresh each time, over one unchanged small table,
     -- and setmetatable (a table per call, the metatable with an __index)
     function fresh_pairs(n) local s = 0 for _ = 1, n do local t = { a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8 } for _, v in pairs(t) do s = s + v end end return s end
+    -- the same, but each table's keys a window of 8 among 64 names that moves at each table (57
+    -- sets of keys in turn): no table has the keys of one traversed just before, so each one sorts
+    function fresh_shapes(n)
+      local names, s = {}, 0
+      for i = 1, 64 do names[i] = "key" .. i end
+      for i = 1, n do
+        local a = i % 57
+        local t = { [names[a + 1]] = 1, [names[a + 2]] = 2, [names[a + 3]] = 3, [names[a + 4]] = 4,
+          [names[a + 5]] = 5, [names[a + 6]] = 6, [names[a + 7]] = 7, [names[a + 8]] = 8 }
+        for _, v in pairs(t) do s = s + v end
+      end
+      return s
+    end
     function same_pairs(n) local t, s = { a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8 }, 0 for _ = 1, n do for _, v in pairs(t) do s = s + v end end return s end
     function metatables(n) local mt, x = { __index = { kind = "k" } }, nil for _ = 1, n do x = setmetatable({}, mt) end return x.kind end
     -- plain Lua: a sort, string building, table churn, arithmetic
@@ -53,6 +66,7 @@ let stockDriver = """
     print("tostring", best(function() return make_tables(100000) end, tostrings))
     print("plain", best(nil, plain))
     print("fresh_pairs", best(nil, function() fresh_pairs(20000) end))
+    print("fresh_shapes", best(nil, function() fresh_shapes(20000) end))
     print("same_pairs", best(nil, function() same_pairs(20000) end))
     print("setmetatable", best(nil, function() metatables(100000) end))
     """
@@ -89,6 +103,7 @@ func sandboxSeconds() throws -> [String: Double] {
     seconds["tostring"] = try best("bench_input = make_tables(100000)", "tostrings(bench_input)")
     seconds["plain"] = try best(nil, "plain()")
     seconds["fresh_pairs"] = try best(nil, "fresh_pairs(20000)")
+    seconds["fresh_shapes"] = try best(nil, "fresh_shapes(20000)")
     seconds["same_pairs"] = try best(nil, "same_pairs(20000)")
     seconds["setmetatable"] = try best(nil, "metatables(100000)")
     return seconds
@@ -162,6 +177,10 @@ func sandboxRows() throws -> [BenchRow] {
             "fresh_pairs", "sandbox: pairs over 2×10^4 freshly built 8-key tables vs lua5.4", today: "4.1×",
             target: 1.5),
         row(
+            "fresh_shapes",
+            "sandbox: pairs over 2×10^4 freshly built 8-key tables, keys unlike the last vs lua5.4",
+            today: "1.6-1.7×", target: 1.5),
+        row(
             "same_pairs", "sandbox: pairs over one unchanged 8-key table, 2×10^4 times vs lua5.4",
             today: "2.2×", target: 1.2),
         row(
@@ -188,11 +207,12 @@ func sandboxCommand(_ arguments: [String]) throws {
         case "tostring": try lua.run("tostrings(make_tables(100000))", name: "=bench")
         case "plain": try lua.run("plain()", name: "=bench")
         case "fresh_pairs": try lua.run("fresh_pairs(20000)", name: "=bench")
+        case "fresh_shapes": try lua.run("fresh_shapes(20000)", name: "=bench")
         case "same_pairs": try lua.run("same_pairs(20000)", name: "=bench")
         case "setmetatable": try lua.run("metatables(100000)", name: "=bench")
         default:
             throw BenchError(
-                "--sandbox takes pairs, next, format, tostring, plain, fresh_pairs, same_pairs or setmetatable, not '\(arguments[0])'"
+                "--sandbox takes pairs, next, format, tostring, plain, fresh_pairs, fresh_shapes, same_pairs or setmetatable, not '\(arguments[0])'"
             )
         }
     }
