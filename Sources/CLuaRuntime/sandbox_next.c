@@ -16,10 +16,15 @@
 //     was inserted, next(t, k) checks again (a traversal abandoned, keys added, then next(t, k)
 //     sees them), at most once per `n` steps since the last next(t) (inserting during a traversal
 //     is undefined by the manual: this keeps that case linear).
+//   * Tables built alike share a sort: before sorting a small table, a ring entry whose traversal
+//     ended (hint 0) and whose recorded keys sit in exactly this table's slots (sb_layout_verify,
+//     the same check as above) is taken over for it. The order depends on the keys only.
 //   * next(t, k) finds k at the cache's hint (the key it returned last) in O(1), else by binary
 //     search, then returns the first later key still present in t: fields assigned nil during the
 //     traversal are skipped, as the manual allows. A key not in the cache is checked with the raw
 //     lua_next (stock's "invalid key to 'next'"); a live key newer than the cache sorts again.
+//     On a marked table a number or boolean value is copied from its slot (sb_layout_push_plain,
+//     checked at install by sb_values_match); any other value is looked up.
 //   * Lifetime: a big cache used since the last collection cycle is kept alive through the next
 //     one (`live`, weak in keys, dropped by the sentinel's finalizer at the end of each cycle),
 //     then only weakly: a collection step inside a loop never sorts again, and a traversal stopped
