@@ -301,7 +301,7 @@ drift: lua-tools
 # into such a target or into a circle of its own target's files (read from `make build`'s objects).
 # The runner's `import LuaRuntime` lines are listed, not failing until issue 42's move lands
 # (then: tools/check-layers --strict-runner).
-layers:
+layers: $(STEP_BUILD)
 	tools/check-layers
 
 # The whole Swift suite under AddressSanitizer and UndefinedBehaviorSanitizer together, one build
