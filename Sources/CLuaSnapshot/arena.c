@@ -321,7 +321,9 @@ static void stackplay_source_retained(void *arena, void *object) {
 static void stackplay_source_release(void *arena, void *object, void (*release)(void *)) {
     stackplay_arena_release((stackplay_arena *)arena, object, release);
 }
-static void stackplay_source_closing(void *arena, lua_State *L) { stackplay_arena_closing(L, (stackplay_arena *)arena); }
+static void stackplay_source_closing(void *arena, lua_State *L) {
+    stackplay_arena_closing(L, (stackplay_arena *)arena);
+}
 static void stackplay_source_close(void *arena) { stackplay_arena_close((stackplay_arena *)arena); }
 
 /// What an arena state's guard calls (runtime.c), and how stackplay_arena_of knows an arena state.

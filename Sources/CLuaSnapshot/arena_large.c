@@ -314,25 +314,29 @@ int stackplay_large_check(const stackplay_heap *h, unsigned long long *map, char
             }
             size_t size = chunk_size(c);
             if ((c->size & STACKPLAY_IN_USE) || size < 64 || (size_t)(h->bump - at) < size + STACKPLAY_HEADER) {
-                snprintf(why, why_size, "bin %u holds the chunk %p of %zu bytes (flags %zu): in use, too small, or past the heap's end",
+                snprintf(why, why_size,
+                         "bin %u holds the chunk %p of %zu bytes (flags %zu): in use, too small, or past the heap's end",
                          bin, (void *)at, size, c->size & 15);
                 return -1;
             }
             if (bin_of(size) != bin || c->prev_free != prev) {
-                snprintf(why, why_size, "the free chunk %p of %zu bytes is in bin %u (its size's is %u), or its back link is wrong",
+                snprintf(why, why_size,
+                         "the free chunk %p of %zu bytes is in bin %u (its size's is %u), or its back link is wrong",
                          (void *)at, size, bin, bin_of(size));
                 return -1;
             }
             stackplay_chunk *after = chunk_after(c);
-            if (after->prev_size != size || (after->size & STACKPLAY_PREV_IN_USE) || !(after->size & STACKPLAY_IN_USE) ||
-                !(c->size & STACKPLAY_PREV_IN_USE)) {
-                snprintf(why, why_size, "the free chunk %p of %zu bytes and its neighbours disagree (the next says %zu bytes "
-                         "before it, flags %zu; free neighbours merge when freed)", (void *)at, size, after->prev_size,
-                         after->size & 15);
+            if (after->prev_size != size || (after->size & STACKPLAY_PREV_IN_USE) ||
+                !(after->size & STACKPLAY_IN_USE) || !(c->size & STACKPLAY_PREV_IN_USE)) {
+                snprintf(why, why_size,
+                         "the free chunk %p of %zu bytes and its neighbours disagree (the next says %zu bytes before "
+                         "it, flags %zu; free neighbours merge when freed)",
+                         (void *)at, size, after->prev_size, after->size & 15);
                 return -1;
             }
             if (map && !stackplay_map_claim(map, (size_t)(at - start) / 16, size / 16)) {
-                snprintf(why, why_size, "the free chunk %p of %zu bytes (bin %u) overlaps another free block, or is listed twice",
+                snprintf(why, why_size,
+                         "the free chunk %p of %zu bytes (bin %u) overlaps another free block, or is listed twice",
                          (void *)at, size, bin);
                 return -1;
             }
