@@ -54,6 +54,29 @@ static int stackplay_levels_check(const stackplay_arena *a, char *why, size_t wh
     return 0;
 }
 
+/// Invariant 9: each ledger's counts agree with its entries (held the sum of the counts, filled the
+/// entries with an object, at most half full), and the ledgers of no level (0, above `levels`) are empty.
+static int stackplay_ledgers_check(const stackplay_arena *a, char *why, size_t why_size) {
+    for (int k = 0; k <= STACKPLAY_SNAPSHOT_LEVELS; k++) {
+        const stackplay_ledger *l = &a->ledgers[k];
+        size_t held = 0, filled = 0;
+        for (size_t i = 0; i < l->capacity; i++) {
+            if (!l->entries[i].object) continue;
+            filled++;
+            held += l->entries[i].count > 0 ? (size_t)l->entries[i].count : 0;
+        }
+        int unused = k == 0 || k > a->levels;
+        if (held != l->held || filled != l->filled || filled * 2 > l->capacity || (unused && held)) {
+            snprintf(why, why_size,
+                     "the ledger of retains since snapshot %d counts %zu held in %zu entries, its entries say %zu in "
+                     "%zu (of %zu places)%s",
+                     k, l->held, l->filled, held, filled, l->capacity, unused ? "; no snapshot has that level" : "");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /// Invariants 2 and 3: the heap's bounds; the small free lists (and, through arena_large.c, the
 /// bins), no two free blocks overlapping.
 static int stackplay_heap_check(const stackplay_arena *a, char *why, size_t why_size) {
@@ -94,7 +117,9 @@ static int stackplay_heap_check(const stackplay_arena *a, char *why, size_t why_
 }
 
 int stackplay_arena_check(const stackplay_arena *a, int restored, char *why, size_t why_size) {
-    if (stackplay_levels_check(a, why, why_size) || stackplay_heap_check(a, why, why_size)) return -1;
+    if (stackplay_levels_check(a, why, why_size) || stackplay_ledgers_check(a, why, why_size) ||
+        stackplay_heap_check(a, why, why_size))
+        return -1;
     if (!restored || a->levels == 0) return 0;
     // invariant 5: the restored state is the snapshot, byte for byte
     const stackplay_snapshot *s = &a->snapshots[a->levels - 1];

@@ -88,10 +88,10 @@ int stackplay_arena_checks_compiled(void);
 /// without an arena or without the checks compiled in.
 void stackplay_arena_checking(lua_State *L, int on);
 
-/// Checks the arena of `L` now: the heap's bounds, the snapshots' levels and sizes, every small
-/// free list (blocks in the used range, aligned, the walk ending) and every bin of large chunks (in
-/// range, free, in the right bin, linked both ways, the chunk after it agreeing, the bins' bitmap),
-/// no two free blocks overlapping. With `restored` 1 (right after a take or a restore, before any
+/// Checks the arena of `L` now: the snapshots' levels and sizes, the ledgers' counts, the heap's
+/// bounds, every small free list (blocks in the used range, aligned, the walk ending) and every bin
+/// of large chunks (in range, free, in the right bin, linked both ways, the chunk after it
+/// agreeing, the bins' bitmap), no two free blocks overlapping. With `restored` 1 (right after a take or a restore, before any
 /// Lua runs) also that the arena's used part is the newest snapshot's size and its bytes hash to
 /// the checksum recorded at that snapshot's take (when one was: checks on). Returns 0 when every
 /// check holds, else -1 with the first broken one in `why`. Never aborts; -1 without an arena.
