@@ -6,7 +6,7 @@ BIN := .build/debug/stackplay
 RELEASE_BIN := .build/static/release/stackplay
 
 .PHONY: deps build release run test bench report format clean lua viewer lua-module install install-lua-module test-lua-module lua-tools test-libraries \
-	dependent-package test-browser browser-tools check lint-swift lint-lua drift asan sanitize plain \
+	dependent-package test-browser browser-tools check lint-swift lint-lua drift layers asan sanitize plain invariants \
 	test-swift test-scripts test-mutate test-browser-if-possible ci-steps
 
 # Lua 5.4 and pkg-config from Debian, only when pkg-config cannot find lua5.4; CivetWeb (the studio's
@@ -40,7 +40,7 @@ run: release
 # (`make ci-steps` lists them).
 TEST_STEPS := test-swift test-scripts test-mutate test-lua-module test-differential test-libraries \
 	dependent-package test-browser-if-possible
-CHECK_STEPS := lint-swift lint-lua drift sanitize plain
+CHECK_STEPS := lint-swift lint-lua drift layers sanitize plain invariants
 # (A step after `build` in the same run skips building again: STEP_BUILD is empty there.)
 STEP_BUILD ?= build
 test: build
@@ -274,8 +274,9 @@ format:
 	@$(SWIFT) format --in-place --parallel $(SWIFT_SOURCES)
 
 # The code's own hygiene, as CI runs it (.ci/run): swift-format's lint with zero findings, luacheck
-# with zero warnings, the generated files current, the Swift suite under AddressSanitizer and
-# UndefinedBehaviorSanitizer, and the plain-path pass.
+# with zero warnings, the generated files current, the layers of the C pointing one way, the Swift
+# suite under AddressSanitizer and UndefinedBehaviorSanitizer, the plain-path pass, and the arena's
+# invariant checks.
 check:
 	@for step in $(CHECK_STEPS); do $(MAKE) --no-print-directory $$step || exit 1; done
 
@@ -294,6 +295,14 @@ drift: lua-tools
 	tools/embed-lua --check
 	STACKPLAY_LUA_RELEASE=5.4.99 tools/embed-lua --check
 	tools/embed-viewer --check
+
+# The C targets' layers (docs/development.md, "Targets and layers"): no C file includes another
+# target's private header or a header of a target its own does not depend on, no object file calls
+# into such a target or into a circle of its own target's files (read from `make build`'s objects).
+# The runner's `import LuaRuntime` lines are listed, not failing until issue 42's move lands
+# (then: tools/check-layers --strict-runner).
+layers: $(STEP_BUILD)
+	tools/check-layers
 
 # The whole Swift suite under AddressSanitizer and UndefinedBehaviorSanitizer together, one build
 # in its own scratch folder. It takes the plain path of the engine (docs/design/speed-tricks.md):
@@ -322,6 +331,16 @@ plain: $(STEP_BUILD) lua-tools
 	$(PLAIN_SWITCHES) $(SWIFT) test --skip-build --filter 'LuaRuntimeTests|BindingsTests'
 	$(PLAIN_SWITCHES) $(BIN) --mirror scripts
 	$(PLAIN_SWITCHES) python3 Tests/Differential/run.py $(BIN)
+
+# The arena's invariant checks (docs/design/arena.md, "Invariants"; arena_check.c), compiled into
+# the debug build and switched on by STACKPLAY_ARENA_CHECKS: after every take and restore, the
+# restored bytes hash to the snapshot's checksum and the heap's free lists and bins hold together,
+# else the process aborts saying which invariant broke. The engine's suites and the scenarios as
+# written and mirrored, every snapshot path on (userfaultfd, lazy copies) as users run them.
+invariants: $(STEP_BUILD)
+	$(SWIFT) build --build-tests
+	STACKPLAY_ARENA_CHECKS=1 $(SWIFT) test --skip-build --filter 'LuaRuntimeTests|BindingsTests'
+	STACKPLAY_ARENA_CHECKS=1 $(BIN) --mirror scripts
 
 clean:
 	rm -rf .build

@@ -1,7 +1,9 @@
 // swift-tools-version:6.0
 // stackplay: a scriptable event-replay engine for card-stack interfaces.
 // Dependencies point one way: stackplay -> StackplayRunner -> {Codegen -> Exploration, Bindings -> {CLua,
-// CEmbeddedLua, Exploration -> Traces -> TestResults -> StackModel}}.
+// CEmbeddedLua, LuaRuntime, Exploration -> Traces -> TestResults -> StackModel}}, and below LuaRuntime
+// the C in layers: {CLuaSandbox, CLuaSnapshot} -> CLuaRuntime -> {CLua, CSystemCalls}, CProcess alone
+// (docs/development.md's target map; tools/check-layers keeps each target's private headers its own).
 import PackageDescription
 
 // The project's own C: every warning clang's -Wall -Wextra names is an error, and `assert`s hold in
@@ -29,9 +31,24 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"])]
         ),
-        // The C side of the Lua boundary: trampolines, the counting allocator, the budget hook and
-        // the message handler (runtime.c), declared in include/CLuaRuntime.h.
+        // The C side of the Lua boundary: protected calls and the message handler, the counting
+        // allocator with its small-block pool (runtime.c), the trampolines (trampolines.c), the
+        // budgets' hook (budget.c), the CPU-time watchdog, the fixed hash seed; declared in
+        // include/CLuaRuntime.h. It names no layer above it: an arena registers itself as a state's
+        // block source, and the watchdog's "on stuck" hook is whatever LuaRuntime registers.
         .target(name: "CLuaRuntime", dependencies: ["CLua", "CSystemCalls"], cSettings: cChecks),
+        // The sandbox's deterministic library (sandbox*.c, include/sandbox.h): next/pairs (reading
+        // Lua's table layout in sandbox_scan.c, off with STACKPLAY_PLAIN_NEXT or -DSTACKPLAY_NO_LAYOUT),
+        // object numbers, sort, os.*, load, what stays of `debug`, math.random's seed and state.
+        .target(
+            name: "CLuaSandbox", dependencies: ["CLua", "CLuaRuntime", "CSystemCalls"], cSettings: cChecks),
+        // Snapshot-restored states (arena*.c, include/arena.h): the fixed-address arena, its allocator
+        // and ledgers, the tracking of written pages, the invariant checks (arena_check.c: debug builds).
+        .target(
+            name: "CLuaSnapshot", dependencies: ["CLua", "CLuaRuntime", "CSystemCalls"], cSettings: cChecks),
+        // Starting the process over (restart.c, include/restart.h): the crash handlers and the exec,
+        // no Lua. LuaRuntime registers stackplay_restart_now as the watchdog's "on stuck" hook.
+        .target(name: "CProcess", cSettings: cChecks),
         // The libc calls a signal can interrupt, behind one EINTR rule (Syscalls.swift), and where
         // a forked worker starts (over CSystemCalls' cores.c: CPU sets are C macros).
         .target(name: "CSystemCalls", cSettings: cChecks),
@@ -56,9 +73,13 @@ let package = Package(
         // Pure Swift: `stackplay codegen` and the studio's recorder: a trace written back as the Lua
         // scenario a person would write, each call checked against the trace's own model. No Lua here.
         .target(name: "Codegen", dependencies: ["StackModel", "Traces", "Exploration"]),
-        // The only Swift that touches a lua_State (over CLuaRuntime's C): states, the stack, values,
-        // errors, budgets, compiled chunks. Knows nothing of the models.
-        .target(name: "LuaRuntime", dependencies: ["CLua", "CLuaRuntime", "Wording", "SystemCalls"]),
+        // The only Swift that touches a lua_State (over the C layers above): states, the stack,
+        // values, errors, budgets, compiled chunks, snapshots. Knows nothing of the models.
+        .target(
+            name: "LuaRuntime",
+            dependencies: [
+                "CLua", "CLuaRuntime", "CLuaSandbox", "CLuaSnapshot", "CProcess", "Wording", "SystemCalls",
+            ]),
         // Bindings' own Lua (Sources/Bindings/Lua/*.lua) compiled to bytecode, as C data (chunks.c,
         // which `make lua` writes): workers load it without parsing. Data only: no Lua calls here.
         .target(name: "CEmbeddedLua", cSettings: cChecks),
@@ -109,11 +130,13 @@ let package = Package(
         .testTarget(name: "ExplorationTests", dependencies: ["Exploration", "StackModel", "Traces"]),
         .testTarget(name: "CodegenTests", dependencies: ["Codegen", "StackModel", "Traces"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
-        .testTarget(name: "LuaRuntimeTests", dependencies: ["LuaRuntime", "CLuaRuntime"]),
+        .testTarget(
+            name: "LuaRuntimeTests", dependencies: ["LuaRuntime", "CLua", "CLuaSnapshot", "CProcess"]),
         .testTarget(
             name: "BindingsTests",
             dependencies: [
-                "Bindings", "StackplayRunner", "LuaRuntime", "StackModel", "CLuaRuntime", "TestResults",
+                "Bindings", "StackplayRunner", "LuaRuntime", "StackModel", "CLuaRuntime", "CLuaSandbox",
+                "TestResults",
             ]),
         .testTarget(
             name: "StackplayRunnerTests",

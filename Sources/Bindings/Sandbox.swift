@@ -10,7 +10,7 @@ import Traces
 /// `load` loads text only (a `string.dump` chunk is refused; `string.dump` itself stays, harmless
 /// without binary loading). `require` and `package` are the manual's for Lua files found under
 /// `root` only (no C modules); `io` only writes to the test's output. The
-/// deterministic functions are C (`Sources/CLuaRuntime/sandbox.c`), the trimming and `require`
+/// deterministic functions are C (`Sources/CLuaSandbox/sandbox.c`), the trimming and `require`
 /// Lua (`Sources/Bindings/Lua/sandbox.lua`).
 public struct Sandbox: Sendable {
     /// The chunk name of the sandbox's Lua: positions in it read `stackplay/sandbox.lua:12:`.

@@ -4,7 +4,7 @@
 
 const char *const stackplay_embedded_release = "5.4.4";
 
-// source digest Sources/Bindings/Lua/sandbox.lua fnv1a64 62d5bb440d2803e0
+// source digest Sources/Bindings/Lua/sandbox.lua fnv1a64 1efbc7bffcb8a427
 // Sources/Bindings/Lua/sandbox.lua, as `=stackplay/sandbox.lua`: 6332 bytes.
 static const unsigned char stackplay_embedded_sandbox_bytes[] =
     "\033LuaT\000\031\223\015\012\032\012\004\010\010xV\000\000\000\000\000\000\000\000\000\000\000(w@\001\227=stackplay/sandbox.lua\200\200\000\001\037\001\223Q\000"

@@ -1,5 +1,7 @@
-// What runtime.c and watchdog.c share, inside CLuaRuntime (not part of its public header): the
-// guard every state keeps in its extra space, and the functions both files call.
+// What runtime.c, budget.c, trampolines.c and watchdog.c share, inside CLuaRuntime (not part of
+// its public header; no other target includes it): the guard every state keeps in its extra
+// space, and the functions one file gives the others. The files call one way: runtime.c ->
+// watchdog.c -> budget.c, trampolines.c -> budget.c (tools/check-layers).
 #ifndef STACKPLAY_GUARD_H
 #define STACKPLAY_GUARD_H
 
@@ -31,25 +33,30 @@ typedef struct stackplay_guard {
     char where[400];      // "chunkname:line: " where the stop happened, once known
     char stop[512];       // the full stop message, built by stackplay_stop_message
     struct stackplay_pool *pool; // small blocks of this state (stackplay_pool_*); NULL: malloc only
-    stackplay_arena *arena; // the arena every block comes from (arena.c); NULL: the pool
+    const stackplay_block_source *source; // where every block comes from instead (an arena); NULL: the pool
+    void *source_context; // the source's own (CLuaSnapshot: the arena)
     int hash_seed_fixed;  // 1: the string hash's seed is STACKPLAY_HASH_SEED (seed.c)
 } stackplay_guard;
 
 /// The guard of the state `L` belongs to (in its extra space).
 static inline stackplay_guard *stackplay_guard_of(lua_State *L) { return *(stackplay_guard **)lua_getextraspace(L); }
 
-/// This thread's CPU time, in seconds.
+/// This thread's CPU time, in seconds (budget.c).
 double stackplay_thread_cpu_seconds(void);
 
 /// A bound at or above this thread's CPU time now, in seconds, at most `slack` (and 1 ms) above
 /// it, read without a system call most times (watchdog.c).
 double stackplay_thread_cpu_bound(double slack);
 
-/// Writes "chunkname:line: " of the innermost Lua function on `L` into `out` ("" if none).
+/// Writes "chunkname:line: " of the innermost Lua function on `L` into `out` ("" if none) (budget.c).
 void stackplay_where(lua_State *L, char *out, size_t size);
 
-/// The count and line hook: raises the stop once a budget is spent.
+/// The count and line hook: raises the stop once a budget is spent (budget.c).
 void stackplay_hook(lua_State *L, lua_Debug *ar);
+
+/// The stop message, "chunkname:line: stopped: ...", taking the position from `L` (may be NULL)
+/// if none was recorded when the budget tripped. "" while not stopped (budget.c).
+const char *stackplay_stop_message(lua_State *L, stackplay_guard *g);
 
 /// Gathers the standard library's C functions and their names once (what a stuck function is
 /// called in the watchdog's message).
@@ -109,10 +116,10 @@ static inline stackplay_host *stackplay_host_of(lua_State *L) {
 /// Forgets the output noted for `g` (its state closes: a later state may get its address).
 void stackplay_forget_output(stackplay_guard *g);
 
-/// Marks the state stopped for `kind`, recording the position on `L` when it is safe to read.
+/// Marks the state stopped for `kind`, recording the position on `L` when it is safe to read (budget.c).
 void stackplay_trip(stackplay_guard *g, lua_State *L, int kind);
 
-/// Raises the stop message from C (exempt from the memory budget while it pushes it).
+/// Raises the stop message from C (exempt from the memory budget while it pushes it) (budget.c).
 int stackplay_raise_stop(lua_State *L, stackplay_guard *g);
 
 #endif

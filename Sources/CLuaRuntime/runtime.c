@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
 // The C side of stackplay's Lua boundary (declared in include/CLuaRuntime.h): one guard per state
-// (budgets and the Swift dispatcher), the small-block allocator, the count hook, and running chunks
-// with the message handler. The trampolines that call Swift, and host mode, are in trampolines.c.
+// (budgets and the Swift dispatcher), the small-block allocator, and running chunks with the
+// message handler. The trampolines that call Swift, and host mode, are in trampolines.c; the count
+// hook and the stop in budget.c; the CPU-time watchdog in watchdog.c. A snapshot arena
+// (CLuaSnapshot) registers itself as a state's block source: this file never names it.
 #include "guard.h"
 #include "seed.h"
 #include "CSystemCalls.h"
@@ -18,77 +20,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-
-
-double stackplay_thread_cpu_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-
-
-/// Writes "chunkname:line: " of the innermost Lua function on `L` into `out` ("" if none).
-/// lua_getstack/lua_getinfo("Sl") neither allocate nor raise.
-void stackplay_where(lua_State *L, char *out, size_t size) {
-    lua_Debug ar;
-    out[0] = '\0';
-    for (int level = 0; lua_getstack(L, level, &ar); level++) {
-        lua_getinfo(L, "Sl", &ar);
-        if (ar.currentline > 0) {
-            snprintf(out, size, "%s:%d: ", ar.short_src, ar.currentline);
-            return;
-        }
-    }
-}
-
-
-/// Arms the hook on every line and instruction so that a script's own pcall cannot swallow a stop.
-static void stackplay_rearm(lua_State *L) {
-    lua_sethook(L, stackplay_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
-}
-
-/// Marks the state stopped for `kind`, recording the position on `L` when it is safe to read.
-void stackplay_trip(stackplay_guard *g, lua_State *L, int kind) {
-    if (g->tripped) return;
-    g->tripped = kind;
-    if (L) stackplay_where(L, g->where, sizeof g->where);
-    if (g->main) stackplay_rearm(g->main);
-}
-
-/// The stop message, "chunkname:line: stopped: ...", taking the position from `L` (may be NULL)
-/// if none was recorded when the budget tripped. "" while not stopped.
-static const char *stackplay_stop_message(lua_State *L, stackplay_guard *g) {
-    if (!g->tripped) return "";
-    if (!g->where[0] && L) stackplay_where(L, g->where, sizeof g->where);
-    snprintf(g->stop, sizeof g->stop, "%s%s", g->where,
-             g->tripped == STACKPLAY_STOP_CPU ? g->cpu_text : g->memory_text);
-    return g->stop;
-}
-
-/// Raises the stop message from C. Pushing it may allocate past the limit, so it is exempt.
-int stackplay_raise_stop(lua_State *L, stackplay_guard *g) {
-    const char *msg = stackplay_stop_message(L, g);
-    g->exempt++;
-    lua_pushstring(L, msg);
-    g->exempt--;
-    return lua_error(L);
-}
-
-void stackplay_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
-    stackplay_guard *g = stackplay_guard_of(L);
-    // Raising here is always safe: Lua code only runs under a pcall (Swift's, or the GC's for
-    // finalizers) whose catch is below any Swift frame.
-    if (!g->tripped && g->cpu_deadline > 0 && stackplay_thread_cpu_seconds() > g->cpu_deadline) {
-        stackplay_trip(g, L, STACKPLAY_STOP_CPU);
-    }
-    if (g->tripped) {
-        stackplay_rearm(L);
-        stackplay_raise_stop(L, g);
-    }
-}
 
 // MARK: Small blocks
 
@@ -198,7 +129,8 @@ static void *stackplay_pool_realloc(stackplay_pool *pool, void *ptr, size_t old,
 /// then. A growing block (ptr != NULL, say a stack being moved) is granted within a small reserve
 /// and the hook raises the stop at the next instruction, with its position.
 static void *stackplay_block_realloc(stackplay_guard *g, void *ptr, size_t old, size_t nsize) {
-    return g->arena ? stackplay_arena_realloc(g->arena, ptr, old, nsize) : stackplay_pool_realloc(g->pool, ptr, old, nsize);
+    return g->source ? g->source->realloc(g->source_context, ptr, old, nsize)
+                     : stackplay_pool_realloc(g->pool, ptr, old, nsize);
 }
 
 static void *stackplay_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -237,8 +169,8 @@ static int stackplay_panic(lua_State *L) {
     return 0; // Lua aborts.
 }
 
-static lua_State *stackplay_newstate_in(stackplay_arena *arena, size_t limit, double cpu_budget,
-                                        stackplay_dispatch_fn dispatch, void (*release)(void *)) {
+lua_State *stackplay_newstate_from(const stackplay_block_source *source, void *context, size_t limit,
+                                   double cpu_budget, stackplay_dispatch_fn dispatch, void (*release)(void *)) {
     stackplay_guard *g = (stackplay_guard *)calloc(1, sizeof *g);
     if (!g) return NULL;
     g->limit = limit;
@@ -252,8 +184,9 @@ static lua_State *stackplay_newstate_in(stackplay_arena *arena, size_t limit, do
     g->cpu_budget = cpu_budget;
     g->dispatch = dispatch;
     g->release = release;
-    g->arena = arena;
-    g->pool = arena ? NULL : stackplay_pool_new();
+    g->source = source;
+    g->source_context = source ? context : NULL;
+    g->pool = source ? NULL : stackplay_pool_new();
     lua_State *L = lua_newstate(stackplay_alloc, g);
     if (!L) { stackplay_pool_free_all(g->pool); free(g); return NULL; }
     // Before anything else: the string hash's seed is fixed (seed.c), so that nothing a script
@@ -263,7 +196,6 @@ static lua_State *stackplay_newstate_in(stackplay_arena *arena, size_t limit, do
     *(stackplay_guard **)lua_getextraspace(L) = g;
     g->main = L;
     lua_atpanic(L, stackplay_panic);
-    if (arena) stackplay_arena_attach(arena, L, release);
     return L;
 }
 
@@ -273,22 +205,13 @@ int stackplay_hash_seed_fixed(lua_State *L) {
 
 lua_State *stackplay_newstate(size_t limit, double cpu_budget, stackplay_dispatch_fn dispatch,
                               void (*release)(void *)) {
-    return stackplay_newstate_in(NULL, limit, cpu_budget, dispatch, release);
+    return stackplay_newstate_from(NULL, NULL, limit, cpu_budget, dispatch, release);
 }
 
-lua_State *stackplay_newstate_arena(size_t limit, double cpu_budget, stackplay_dispatch_fn dispatch,
-                                    void (*release)(void *), char *why, size_t why_size) {
-    stackplay_arena *arena = stackplay_arena_open(limit, why, why_size);
-    if (!arena) return NULL;
-    lua_State *L = stackplay_newstate_in(arena, limit, cpu_budget, dispatch, release);
-    if (!L) {
-        stackplay_arena_close(arena);
-        snprintf(why, why_size, "out of memory");
-    }
-    return L;
+void *stackplay_block_context(lua_State *L, const stackplay_block_source *source) {
+    stackplay_guard *g = stackplay_guard_of(L);
+    return source && g->source == source ? g->source_context : NULL;
 }
-
-stackplay_arena *stackplay_arena_of(lua_State *L) { return stackplay_guard_of(L)->arena; }
 
 void *stackplay_guard_bytes(lua_State *L, size_t *size) {
     *size = sizeof(stackplay_guard);
@@ -303,14 +226,14 @@ void stackplay_close(lua_State *L) {
         g->cpu_deadline = stackplay_thread_cpu_seconds() + g->cpu_budget;
         lua_sethook(L, stackplay_hook, LUA_MASKCOUNT, g->hook_count);
     }
-    if (g->arena) stackplay_arena_closing(L, g->arena);
+    if (g->source) g->source->closing(g->source_context, L);
     g->exempt = 0;
     g->measure = NULL;
     lua_close(L);
     stackplay_forget_output(g);
     if (g->meter) g->release(g->meter);
     stackplay_pool_free_all(g->pool);
-    stackplay_arena_close(g->arena);
+    if (g->source) g->source->close(g->source_context);
     free(g);
 }
 
@@ -474,7 +397,7 @@ void stackplay_pushed_object(lua_State *L, void *object) {
     if (stackplay_host_of(L)) { lua_settop(L, -2); return; }
     stackplay_guard *g = stackplay_guard_of(L);
     g->last_check = 0;
-    if (g->arena) stackplay_arena_retained(g->arena, object);
+    if (g->source) g->source->retained(g->source_context, object);
 }
 
 void stackplay_release_held(lua_State *L, void **slot) {
@@ -488,6 +411,6 @@ void stackplay_release_held(lua_State *L, void **slot) {
         return;
     }
     stackplay_guard *g = stackplay_guard_of(L);
-    if (g->arena) stackplay_arena_release(g->arena, object, g->release);
+    if (g->source) g->source->release(g->source_context, object, g->release);
     else g->release(object);
 }

@@ -12,7 +12,7 @@
 // the string table. Every step is checked first: the state's allocator and its data, the
 // registry's tag and address, the string table's size, and each string's stored hash against
 // this file's luaS_hash with the old seed; any mismatch (another Lua) changes nothing.
-// A state restored from a snapshot (arena.c) copies the global state, seed and all.
+// A state restored from a snapshot (CLuaSnapshot's arena.c) copies the global state, seed and all.
 #include "seed.h"
 
 #include <stddef.h>

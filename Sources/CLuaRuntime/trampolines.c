@@ -24,10 +24,10 @@ static void stackplay_release_slot(lua_State *L, void (*release)(void *)) {
 static int stackplay_release_gc(lua_State *L) {
     stackplay_guard *g = stackplay_guard_of(L);
     void **slot = (void **)lua_touserdata(L, 1);
-    if (g->arena && slot && *slot) {
+    if (g->source && slot && *slot) {
         void *object = *slot;
         *slot = NULL;
-        stackplay_arena_release(g->arena, object, g->release);
+        g->source->release(g->source_context, object, g->release);
         return 0;
     }
     stackplay_release_slot(L, g->release);
@@ -253,7 +253,7 @@ void stackplay_push_swift_function(lua_State *L, void *box) {
     lua_setmetatable(L, -2);
     lua_pushcclosure(L, stackplay_trampoline, 1);
     stackplay_guard *g = stackplay_guard_of(L);
-    if (g->arena) stackplay_arena_retained(g->arena, box);
+    if (g->source) g->source->retained(g->source_context, box);
 }
 
 void stackplay_push_error(lua_State *L, const char *message, size_t size) {

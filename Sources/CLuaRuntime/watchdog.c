@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
-// The CPU-time watchdog of runtime.c's guard (declared in guard.h and include/CLuaRuntime.h).
+// The CPU-time watchdog of runtime.c's guard (declared in guard.h and include/CLuaRuntime.h). It
+// arms budget.c's hook; what a stuck process does before it ends is a registered hook
+// (stackplay_watchdog_on_stuck: LuaRuntime registers CProcess's restart), never a call upward.
 #include "guard.h"
 
 #include <errno.h>
@@ -66,6 +68,7 @@ static int stackplay_counts_forks(void) {
 }
 static int stackplay_answer_fd = -1;  // the worker's answer pipe, or -1: say it on stderr
 static int stackplay_stuck_status = 1;
+static void (*volatile stackplay_on_stuck)(void); // called before ending with no answer pipe; may be NULL
 
 /// The standard library's C functions and their names ("string.rep"), gathered once when the
 /// first state opens its libraries: what a stuck function is called in the stop message.
@@ -196,8 +199,9 @@ static void stackplay_stuck(stackplay_guard *g) {
         _exit(0);
     }
     // A lone file loading in the runner's own process: the run starts over with it in a worker,
-    // which says this stop as above (restart.c). Returns when it cannot.
-    stackplay_restart_now();
+    // which says this stop as above (the hook is CProcess's restart). Returns when it cannot.
+    void (*on_stuck)(void) = stackplay_on_stuck;
+    if (on_stuck) on_stuck();
     stackplay_write_all(2, "stackplay: ", 11);
     stackplay_write_all(2, message, (size_t)n);
     stackplay_write_all(2, "\n", 1);
@@ -333,6 +337,7 @@ void stackplay_watch_end(stackplay_guard *g) {
 
 void stackplay_watchdog_answer_to(int fd) { stackplay_answer_fd = fd; }
 void stackplay_watchdog_exit_status(int status) { stackplay_stuck_status = status; }
+void stackplay_watchdog_on_stuck(void (*hook)(void)) { stackplay_on_stuck = hook; }
 
 void stackplay_watchdog_interrupt(void) {
     stackplay_guard *g = stackplay_watching.g;

@@ -1,9 +1,10 @@
 import CLua
 import CLuaRuntime
+import CLuaSandbox
 
 extension LuaState {
     /// Replaces the library functions that would show addresses, the clock or the hash order with
-    /// the deterministic ones of `Sources/CLuaRuntime/sandbox.c` (stackplay_sandbox_install),
+    /// the deterministic ones of `Sources/CLuaSandbox/sandbox.c` (stackplay_sandbox_install),
     /// which send `print` and `warn` to `write` and seed `math.random` with `seed`.
     package func installDeterministicLibrary(write: LuaValue, seed: Int) throws(LuaFailure) {
         let state = stack.L

@@ -1,5 +1,7 @@
 import CLua
 import CLuaRuntime
+import CLuaSandbox
+import CLuaSnapshot
 import SystemCalls
 
 #if canImport(Glibc)

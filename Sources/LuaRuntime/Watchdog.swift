@@ -1,4 +1,5 @@
 import CLuaRuntime
+import CProcess
 
 #if canImport(Glibc)
     import Glibc
@@ -30,6 +31,8 @@ public enum Watchdog {
             list[strings.count] = nil
             return list
         }
+        // the watchdog (CLuaRuntime) knows the restart (CProcess) only as this hook
+        stackplay_watchdog_on_stuck(stackplay_restart_now)
         stackplay_restart_arm(strdup(program), cStrings(arguments), cStrings(environment))
     }
 

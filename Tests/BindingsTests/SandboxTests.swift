@@ -1,5 +1,5 @@
 import CLua
-import CLuaRuntime
+import CLuaSandbox
 import Foundation
 import LuaRuntime
 import Testing

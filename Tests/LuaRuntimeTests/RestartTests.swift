@@ -1,4 +1,4 @@
-import CLuaRuntime
+import CProcess
 import Foundation
 import Testing
 

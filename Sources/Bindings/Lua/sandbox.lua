@@ -2,7 +2,7 @@
 --
 -- It trims the standard libraries to what scripts may reach. Making everything they can reach
 -- deterministic (the same script gives the same values on every run and every machine) is C:
--- Sources/CLuaRuntime/sandbox.c has already replaced `next`, `pairs`, `tostring`, `print`,
+-- Sources/CLuaSandbox/sandbox.c has already replaced `next`, `pairs`, `tostring`, `print`,
 -- `string.format`, `string.dump`, `table.sort`, `load`, `warn`, `setmetatable`, `xpcall`,
 -- `math.randomseed` and `os` (`time`, `date` and `clock` only) when this chunk runs; see there.
 -- Its argument is a table of Swift functions: `search` (package.searchpath's file lookup, confined

@@ -1,15 +1,18 @@
-// The C side of stackplay's Lua boundary: what Swift calls, declared; the bodies are in runtime.c.
+// The C side of stackplay's Lua boundary: what Swift calls, declared; the bodies are in runtime.c,
+// budget.c, trampolines.c, watchdog.c and seed.c.
 //
 // Lua raises errors with longjmp, which must never cross a Swift frame. So everything that may
-// raise on purpose lives in runtime.c: the trampolines that turn a Swift function's -2 sentinel
-// into lua_error, the counting allocator behind the memory budget, the count hook behind the CPU
-// budget, and the message handler. Only LuaRuntime (Swift) imports this module.
+// raise on purpose lives here: the trampolines that turn a Swift function's -2 sentinel into
+// lua_error (trampolines.c), the counting allocator behind the memory budget (runtime.c), the
+// count hook behind the CPU budget (budget.c), and the message handler. Only LuaRuntime (Swift)
+// imports this module; the C layers above it (CLuaSandbox, CLuaSnapshot) include this header,
+// never its private ones, and it names none of them: an arena registers itself as a state's block
+// source (below), and the watchdog's "on stuck" hook is whatever LuaRuntime registers.
 #ifndef STACKPLAY_CLUA_RUNTIME_H
 #define STACKPLAY_CLUA_RUNTIME_H
 
 #include <lua.h>
 #include <stddef.h>
-#include "sandbox.h"
 
 /// What a Swift function returns to say "my error message is on top of the stack: raise it".
 #define STACKPLAY_RAISE (-2)
@@ -145,30 +148,61 @@ void stackplay_note_output(lua_State *L, const char *bytes, size_t length, size_
 /// The exit status of a process stopped that way with no answer pipe (1 by default).
 void stackplay_watchdog_exit_status(int status);
 
-/// Until stackplay_restart_disarm: if the process gets stuck that way with no answer pipe, or
-/// crashes (the kernel's SIGSEGV, SIGBUS, SIGILL, SIGTRAP or SIGFPE, or abort()), it execs `path`
-/// (the runner: /proc/self/exe) with `argv` and `envp` instead of ending (restart.c). All three stay
-/// readable until then.
-void stackplay_restart_arm(const char *path, char *const *argv, char *const *envp);
-
-/// The process ends as it would again when stuck or crashed.
-void stackplay_restart_disarm(void);
-
-/// Execs the armed restart now (async-signal-safe); returns when none is armed or exec failed.
-void stackplay_restart_now(void);
+/// What a process stuck that way with no answer pipe calls before it says so on stderr and ends
+/// (NULL, the default: nothing). LuaRuntime registers CProcess's stackplay_restart_now while the
+/// runner loads a lone file, so that the run starts over in a worker; the hook runs in the
+/// watchdog's signal handler and must be async-signal-safe. It returns when it cannot help.
+void stackplay_watchdog_on_stuck(void (*hook)(void));
 
 /// In a SIGINT or SIGTERM handler: the chunk the handling thread runs stops at its next Lua
 /// instruction, as at its CPU budget (async-signal-safe; C code it is in runs on to its end).
 void stackplay_watchdog_interrupt(void);
-/// After stackplay_push_object pushed a userdata holding `object`: stackplay_charge(L, 0), and in a
-/// snapshot-restored state the retain is recorded (arena.h).
+/// After stackplay_push_object pushed a userdata holding `object`: stackplay_charge(L, 0), and the
+/// state's block source (a snapshot arena) hears of the retain.
 void stackplay_pushed_object(lua_State *L, void *object);
 
-/// Releases the object in `slot` now (a class's release method) and marks the slot dead. In a
-/// snapshot-restored state a retain that belongs to a snapshot is kept (arena.h).
+/// Releases the object in `slot` now (a class's release method) and marks the slot dead. A state's
+/// block source may keep it instead (a snapshot arena keeps a retain that belongs to a snapshot).
 void stackplay_release_held(lua_State *L, void **slot);
 
-#include "arena.h"
+// MARK: For the C layers above (CLuaSnapshot, CLuaSandbox)
+
+/// Where a state's blocks come from when not from the runtime's own small-block pool: an
+/// allocator registered by the layer that owns it (CLuaSnapshot's arena), which the runtime calls
+/// through these pointers and never names. Each function gets the `context` registered with it.
+typedef struct stackplay_block_source {
+    /// Lua's realloc inside the source (lua_Alloc's contract: `osize` is the block's old size);
+    /// NULL when it has no room. The runtime keeps the budget's count around it.
+    void *(*realloc)(void *context, void *ptr, size_t osize, size_t nsize);
+    /// A userdata of the state now holds a retain of `object`.
+    void (*retained)(void *context, void *object);
+    /// A userdata let go of `object`: the source calls `release(object)` now unless it keeps it.
+    void (*release)(void *context, void *object, void (*release)(void *));
+    /// Before lua_close: the source makes every `__gc` of the closing state release once.
+    void (*closing)(void *context, lua_State *L);
+    /// After lua_close: the source frees `context`.
+    void (*close)(void *context);
+} stackplay_block_source;
+
+/// stackplay_newstate with every block from `source` (kept, with `context`, for the state's life).
+/// NULL when out of memory; `context` is then still the caller's to close.
+lua_State *stackplay_newstate_from(const stackplay_block_source *source, void *context, size_t limit,
+                                   double cpu_budget, stackplay_dispatch_fn dispatch, void (*release)(void *));
+
+/// The context of `L`'s block source if that source is `source`, else NULL (a pool state's).
+/// Never for a host's state (it has no guard).
+void *stackplay_block_context(lua_State *L, const stackplay_block_source *source);
+
+/// The guard of `L` (its budgets, counters and stop texts) as bytes, for a snapshot to save and
+/// copy back: its pointer fields must not change between the two.
+void *stackplay_guard_bytes(lua_State *L, size_t *size);
+
+/// How many stackplay_pcall calls are running on `L`.
+int stackplay_guard_depth(lua_State *L);
+
+/// Gives the coroutine `co` of `L` the CPU budget's count hook (a coroutine runs its own hooks),
+/// unless `L` is not a state stackplay made, has no CPU budget, or `co` already has a hook.
+void stackplay_hook_coroutine(lua_State *L, lua_State *co);
 
 /// Whether the string hash of `L`'s state has stackplay's fixed seed (seed.c): 1, or 0 when this
 /// Lua's private layout did not allow setting it (every run's hash then differs).

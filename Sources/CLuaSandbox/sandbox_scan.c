@@ -193,7 +193,9 @@ int sb_layout_verify(const sb_state *s, const void *table, const sb_cache *c, in
 /// Whether the layout above is this Lua's: a probe table read both ways must agree on every key
 /// (array and hash parts, removed keys, every kind of key but full userdata).
 int sb_layout_matches(lua_State *L) {
-#if LUA_VERSION_NUM != 504
+    // STACKPLAY_NO_LAYOUT: a build that never reads the layout (the environment's switch is
+    // STACKPLAY_PLAIN_NEXT, sandbox.c), as on a Lua whose layout is not 5.4's
+#if LUA_VERSION_NUM != 504 || defined(STACKPLAY_NO_LAYOUT)
     (void)L;
     return 0;
 #else

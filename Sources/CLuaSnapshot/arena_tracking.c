@@ -2,6 +2,15 @@
 // userfaultfd with PAGEMAP_SCAN, the lazy copy, and restoring only the pages a test wrote.
 #include "arena_private.h"
 
+volatile unsigned stackplay_arena_forks;
+#ifndef STACKPLAY_ARENA_OFF
+static void stackplay_arena_forked(void) { stackplay_arena_forks++; }
+static void stackplay_arena_hook_forks(void) { pthread_atfork(NULL, NULL, stackplay_arena_forked); }
+void stackplay_arena_count_forks(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, stackplay_arena_hook_forks);
+}
+#endif
 
 /// Arenas whose writes may be tracked through SIGSEGV, for the handler: a fixed list, since the
 /// handler may not allocate. An arena that finds no place (a process with more arenas open, such

@@ -287,3 +287,60 @@ int stackplay_heap_give_back_small(stackplay_heap *h) {
     free(map);
     return gained;
 }
+
+// MARK: Invariant checks (arena_check.c)
+
+int stackplay_large_check(const stackplay_heap *h, unsigned long long *map, char *why, size_t why_size) {
+    char *start = stackplay_heap_start(h);
+    if (h->large_top && (h->large_top < start || h->large_top + STACKPLAY_HEADER > h->bump)) {
+        snprintf(why, why_size, "the top segment's end mark %p lies outside the heap [%p, %p)", (void *)h->large_top,
+                 (void *)start, (void *)h->bump);
+        return -1;
+    }
+    for (unsigned bin = 0; bin < STACKPLAY_LARGE_BINS; bin++) {
+        int marked = (h->large_map[bin / 64] >> (bin % 64)) & 1;
+        if (marked != (h->large[bin] != NULL)) {
+            snprintf(why, why_size, "bin %u of large chunks is %s but its bit in the bins' map is %s", bin,
+                     h->large[bin] ? "not empty" : "empty", marked ? "set" : "clear");
+            return -1;
+        }
+        stackplay_chunk *prev = NULL;
+        for (stackplay_chunk *c = (stackplay_chunk *)h->large[bin]; c; prev = c, c = c->next_free) {
+            char *at = (char *)c;
+            if (at < start || at + STACKPLAY_HEADER > h->bump || (size_t)(at - start) % 16) {
+                snprintf(why, why_size, "bin %u holds %p, outside the heap [%p, %p) or not 16-byte aligned", bin,
+                         (void *)at, (void *)start, (void *)h->bump);
+                return -1;
+            }
+            size_t size = chunk_size(c);
+            if ((c->size & STACKPLAY_IN_USE) || size < 64 || (size_t)(h->bump - at) < size + STACKPLAY_HEADER) {
+                snprintf(why, why_size,
+                         "bin %u holds the chunk %p of %zu bytes (flags %zu): in use, too small, or past the heap's end",
+                         bin, (void *)at, size, c->size & 15);
+                return -1;
+            }
+            if (bin_of(size) != bin || c->prev_free != prev) {
+                snprintf(why, why_size,
+                         "the free chunk %p of %zu bytes is in bin %u (its size's is %u), or its back link is wrong",
+                         (void *)at, size, bin, bin_of(size));
+                return -1;
+            }
+            stackplay_chunk *after = chunk_after(c);
+            if (after->prev_size != size || (after->size & STACKPLAY_PREV_IN_USE) ||
+                !(after->size & STACKPLAY_IN_USE) || !(c->size & STACKPLAY_PREV_IN_USE)) {
+                snprintf(why, why_size,
+                         "the free chunk %p of %zu bytes and its neighbours disagree (the next says %zu bytes before "
+                         "it, flags %zu; free neighbours merge when freed)",
+                         (void *)at, size, after->prev_size, after->size & 15);
+                return -1;
+            }
+            if (map && !stackplay_map_claim(map, (size_t)(at - start) / 16, size / 16)) {
+                snprintf(why, why_size,
+                         "the free chunk %p of %zu bytes (bin %u) overlaps another free block, or is listed twice",
+                         (void *)at, size, bin);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}

@@ -3,21 +3,6 @@
 
 // MARK: The arena's heap
 
-size_t stackplay_class_of(size_t n, size_t *bytes) {
-    if (n <= STACKPLAY_SMALL_LARGEST) {
-        size_t c = (n + 15) / 16;
-        if (c == 0) c = 1;
-        *bytes = c * 16;
-        return c;
-    }
-    // n in (2^b, 2^(b+1)], b >= 8: steps of 2^(b-2)
-    unsigned b = 63u - (unsigned)__builtin_clzll((unsigned long long)(n - 1));
-    size_t power = (size_t)1 << b, step = power >> 2;
-    size_t k = (n - power + step - 1) / step; // 1...4
-    *bytes = power + k * step;
-    return 16 + (size_t)(b - 8) * 4 + k;
-}
-
 void *stackplay_heap_take(stackplay_heap *h, size_t n) {
     size_t bytes;
     size_t c = stackplay_class_of(n, &bytes);

@@ -9,7 +9,6 @@
 // would release a Swift object twice. Hooks, locals,
 // upvalues, the registry and user values stay out of reach: they would turn the budgets off or
 // hand the script the runner's state.
-#include "guard.h"
 #include "sandbox_private.h"
 
 #include <lauxlib.h>
@@ -103,17 +102,9 @@ int sb_upvaluejoin(lua_State *L) {
 
 /// A coroutine runs its own hooks: lua_newthread copies the creating thread's, and the budget's
 /// watchdog arms the main thread's. So each coroutine gets the count hook that checks the CPU
-/// clock (every hook_count instructions), and a loop inside it stops at the budget, at its line.
-static void sb_hook_thread(lua_State *L, lua_State *co) {
-    // Only in stackplay's own states (whose allocator's data is the guard): a bare state has none.
-    void *guard;
-    lua_getallocf(L, &guard);
-    if (guard == NULL || guard != *(void **)lua_getextraspace(L)) return;
-    stackplay_guard *g = guard;
-    if (g->cpu_budget <= 0 || co == NULL) return;
-    if (lua_gethook(co) != NULL && lua_gethookmask(co) != 0) return;  // inherited (a stopped state's)
-    lua_sethook(co, stackplay_hook, LUA_MASKCOUNT, g->hook_count);
-}
+/// clock (every hook_count instructions), and a loop inside it stops at the budget, at its line
+/// (CLuaRuntime's stackplay_hook_coroutine: the guard is the runtime's own).
+static void sb_hook_thread(lua_State *L, lua_State *co) { stackplay_hook_coroutine(L, co); }
 
 /// `coroutine.create(f)`: stock's, the new thread hooked.
 int sb_cocreate(lua_State *L) {

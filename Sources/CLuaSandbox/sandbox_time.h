@@ -1,4 +1,4 @@
-// What sandbox.c installs from sandbox_time.c (inside CLuaRuntime, not its public header).
+// What sandbox.c installs from sandbox_time.c (inside CLuaSandbox, not its public header).
 #ifndef STACKPLAY_SANDBOX_TIME_H
 #define STACKPLAY_SANDBOX_TIME_H
 

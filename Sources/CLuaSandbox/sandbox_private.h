@@ -1,5 +1,6 @@
-// What the sandbox's files share, inside CLuaRuntime (not its public header): the state and the
-// upvalues every replacement closure has, and the functions one file gives another.
+// What the sandbox's files share, inside CLuaSandbox (not its public header; no other target
+// includes it): the state and the upvalues every replacement closure has, and the functions one
+// file gives another.
 // Every function is a C closure with the same upvalues:
 //   1 the sandbox's state (sb_state: the last object number given, warn's switch; its user value
 //     is the metatable of sb_build's scratch memory),
@@ -13,6 +14,7 @@
 #define STACKPLAY_SANDBOX_PRIVATE_H
 
 #include "CLuaRuntime.h"
+#include "sandbox.h"
 #include "sandbox_time.h"
 
 #include <stddef.h>

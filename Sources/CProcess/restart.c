@@ -1,12 +1,13 @@
 #define _GNU_SOURCE
-// Starting over in a worker (declared in include/CLuaRuntime.h). The runner loads a lone whole
+// Starting over in a worker (declared in include/restart.h). The runner loads a lone whole
 // script in its own process, without forking a worker (issue 21's start-up); a worker's
 // guarantees hold all the same, because the process starts over when they would be needed: if
-// the script gets stuck in C or Swift code past its CPU budget (watchdog.c), or the process
+// the script gets stuck in C or Swift code past its CPU budget (CLuaRuntime's watchdog.c calls
+// its "on stuck" hook, which LuaRuntime sets to stackplay_restart_now), or the process
 // crashes, it execs itself again with the same arguments and STACKPLAY_LOAD_IN_WORKER=1 in its
 // environment, and that run loads the file in a worker, which reports the stop or the crash as
 // it always has. Nothing has been written by then: the run's output comes after the loading.
-#include "guard.h"
+#include "restart.h"
 
 #include <signal.h>
 #include <string.h>

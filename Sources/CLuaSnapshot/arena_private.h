@@ -1,6 +1,7 @@
-// What arena.c, arena_heap.c and arena_tracking.c share, inside CLuaRuntime (not part of its
-// public header include/arena.h): the arena's layout, its heap and ledgers, and the functions
-// one file calls in another.
+// What arena.c, arena_heap.c, arena_large.c, arena_tracking.c and arena_check.c share, inside
+// CLuaSnapshot (not part of its public header include/arena.h; no other target includes it): the
+// arena's layout, its heap and ledgers, and the functions one file calls in another. The files
+// call one way: arena.c -> arena_tracking.c, arena_check.c -> arena_heap.c -> arena_large.c.
 #ifndef STACKPLAY_ARENA_PRIVATE_H
 #define STACKPLAY_ARENA_PRIVATE_H
 
@@ -8,6 +9,7 @@
 #define _GNU_SOURCE
 #endif
 #include "arena.h"
+#include "CLuaRuntime.h"
 #include "CSystemCalls.h"
 
 #include <assert.h>
@@ -41,8 +43,12 @@
 #define STACKPLAY_ARENA_OFF 1
 #endif
 
-
-#include "arena.h"
+/// The invariant checks after every take and restore (arena_check.c), when an arena has them on
+/// (STACKPLAY_ARENA_CHECKS in the environment, or stackplay_arena_checking): compiled into debug
+/// builds, out of release builds (NDEBUG), where no take or restore pays for them.
+#if !defined(NDEBUG) && !defined(STACKPLAY_ARENA_CHECKS)
+#define STACKPLAY_ARENA_CHECKS 1
+#endif
 
 // MARK: The arena's heap (arena_heap.c)
 
@@ -85,8 +91,10 @@ typedef struct stackplay_ledger {
 #define STACKPLAY_ARENA_STRIDE (64ull << 30)
 #define STACKPLAY_ARENA_SLOTS 16
 /// How many times this process is a fork's child of one that made an arena (pthread_atfork,
-/// arena.c): compared instead of getpid(), a system call at every restore.
+/// arena_tracking.c): compared instead of getpid(), a system call at every restore.
 extern volatile unsigned stackplay_arena_forks;
+/// Starts counting forks in stackplay_arena_forks (once a process; arena_tracking.c).
+void stackplay_arena_count_forks(void);
 /// Dirty pages above a snapshot's end past this many bytes are given back at a restore.
 #define STACKPLAY_ARENA_TRIM (8u << 20)
 
@@ -111,6 +119,8 @@ typedef struct stackplay_snapshot {
     size_t mapped;    // > 0: `copy` is a mapping of this many bytes (a lazy copy), else malloc'd
     void *guard;      // the guard's bytes
     size_t guard_size;
+    uint64_t checksum; // of the arena's bytes [base, base + size) at the take (arena_check.c)
+    int summed;        // 1: `checksum` was taken (the arena's checks were on)
 } stackplay_snapshot;
 
 struct stackplay_arena {
@@ -120,6 +130,7 @@ struct stackplay_arena {
     stackplay_heap *heap;
     int levels; // snapshots held
     int tracking;
+    int checks; // the invariant checks after every take and restore (arena_check.c)
     stackplay_snapshot snapshots[STACKPLAY_SNAPSHOT_LEVELS];
     stackplay_ledger ledgers[STACKPLAY_SNAPSHOT_LEVELS + 1]; // [k]: since snapshot k (k = levels: now)
     void (*release)(void *);
@@ -149,7 +160,21 @@ struct stackplay_arena {
 
 // MARK: Across the files
 
-size_t stackplay_class_of(size_t n, size_t *bytes);
+/// The size class of a small block of `n` bytes (the bytes it takes in `*bytes`).
+static inline size_t stackplay_class_of(size_t n, size_t *bytes) {
+    if (n <= STACKPLAY_SMALL_LARGEST) {
+        size_t c = (n + 15) / 16;
+        if (c == 0) c = 1;
+        *bytes = c * 16;
+        return c;
+    }
+    // n in (2^b, 2^(b+1)], b >= 8: steps of 2^(b-2)
+    unsigned b = 63u - (unsigned)__builtin_clzll((unsigned long long)(n - 1));
+    size_t power = (size_t)1 << b, step = power >> 2;
+    size_t k = (n - power + step - 1) / step; // 1...4
+    *bytes = power + k * step;
+    return 16 + (size_t)(b - 8) * 4 + k;
+}
 void *stackplay_heap_take(stackplay_heap *h, size_t n);
 void stackplay_heap_give(stackplay_heap *h, void *block, size_t n);
 void *stackplay_large_take(stackplay_heap *h, size_t n);
@@ -170,5 +195,38 @@ void stackplay_untrack(stackplay_arena *a);
 size_t stackplay_track_bytes(stackplay_arena *a);
 int stackplay_track(stackplay_arena *a, size_t size);
 int stackplay_snapshot_lazily(stackplay_arena *a, stackplay_snapshot *s, size_t used);
+
+// MARK: Invariant checks (arena_check.c; the walk of the large bins in arena_large.c)
+
+/// The first block's address in an arena whose heap header is at `h`.
+static inline char *stackplay_heap_start(const stackplay_heap *h) {
+    return (char *)h + ((sizeof(stackplay_heap) + 63) & ~(size_t)63);
+}
+
+/// Claims the granules [first, first + count) of `map` (one bit per 16 bytes): 1, or 0 when one of
+/// them was claimed already (two free blocks overlap, or a block is listed twice).
+static inline int stackplay_map_claim(unsigned long long *map, size_t first, size_t count) {
+    for (size_t g = first; g < first + count; g++) {
+        unsigned long long bit = 1ull << (g % 64);
+        if (map[g / 64] & bit) return 0;
+        map[g / 64] |= bit;
+    }
+    return 1;
+}
+
+/// A 64-bit hash of `size` bytes (not cryptographic: it finds a changed byte, not an adversary).
+uint64_t stackplay_arena_checksum(const char *bytes, size_t size);
+
+/// Checks the arena's levels, heap bounds, free lists and bins, and with `restored` its bytes
+/// against the newest snapshot (include/arena.h, stackplay_arena_verify): 0, or -1 with why.
+int stackplay_arena_check(const stackplay_arena *a, int restored, char *why, size_t why_size);
+
+/// stackplay_arena_check(a, 1, ...) after a take or restore: on a failure it says so on stderr,
+/// with `when` ("restoring snapshot 2"), and aborts.
+void stackplay_arena_check_or_abort(const stackplay_arena *a, const char *when, int level);
+
+/// Checks every bin of large chunks (arena_large.c), each chunk's granules claimed in `map` from
+/// `start` (NULL: no map): 0, or -1 with why.
+int stackplay_large_check(const stackplay_heap *h, unsigned long long *map, char *why, size_t why_size);
 
 #endif

@@ -1,6 +1,8 @@
 // Snapshot-restored states (declared in include/arena.h): the arena at a fixed address, snapshots
-// of a state, and the random generator's seed and state read from C. Its allocator and ledgers
-// are in arena_heap.c, the tracking of a snapshot's written pages in arena_tracking.c.
+// of a state, and the arena as the runtime's block source (registered with stackplay_newstate_from:
+// CLuaRuntime calls it through that record and never names it). Its allocator and ledgers are in
+// arena_heap.c, the tracking of a snapshot's written pages in arena_tracking.c, the invariant
+// checks in arena_check.c.
 #include "arena_private.h"
 
 
@@ -14,13 +16,6 @@ int stackplay_arena_compiled(void) {
 
 static unsigned stackplay_arena_slots; // bit k: slot k is mapped in this process
 
-volatile unsigned stackplay_arena_forks;
-#ifndef STACKPLAY_ARENA_OFF
-static void stackplay_arena_forked(void) { stackplay_arena_forks++; }
-static pthread_once_t stackplay_arena_fork_counting = PTHREAD_ONCE_INIT;
-static void stackplay_arena_count_forks(void) { pthread_atfork(NULL, NULL, stackplay_arena_forked); }
-#endif
-
 stackplay_arena *stackplay_arena_open(size_t limit, char *why, size_t why_size) {
 #ifdef STACKPLAY_ARENA_OFF
     (void)limit;
@@ -33,7 +28,7 @@ stackplay_arena *stackplay_arena_open(size_t limit, char *why, size_t why_size) 
         snprintf(why, why_size, "the memory budget is %s", limit == 0 ? "off" : "larger than an arena");
         return NULL;
     }
-    pthread_once(&stackplay_arena_fork_counting, stackplay_arena_count_forks);
+    stackplay_arena_count_forks();
     long page = sysconf(_SC_PAGESIZE);
     reserve = (reserve + STACKPLAY_TRACK_BLOCK - 1) / STACKPLAY_TRACK_BLOCK * STACKPLAY_TRACK_BLOCK;
     void *at = MAP_FAILED;
@@ -74,6 +69,9 @@ stackplay_arena *stackplay_arena_open(size_t limit, char *why, size_t why_size) 
     a->heap->bump = a->base + ((sizeof(stackplay_heap) + 63) & ~(size_t)63);
     a->heap->end = a->base + reserve;
     a->tracking = 1;
+#ifdef STACKPLAY_ARENA_CHECKS
+    a->checks = stackplay_switch_on("STACKPLAY_ARENA_CHECKS");
+#endif
     a->uffd = -1;
     a->pagemap = -1;
     a->block = STACKPLAY_TRACK_BLOCK > (size_t)page ? STACKPLAY_TRACK_BLOCK : (size_t)page;
@@ -147,14 +145,17 @@ void stackplay_arena_close(stackplay_arena *arena) {
 
 // MARK: Retains
 
-void stackplay_arena_retained(stackplay_arena *arena, void *object) {
+/// A userdata of the arena's state now holds a retain of `object`.
+static void stackplay_arena_retained(stackplay_arena *arena, void *object) {
     if (!arena->tracking || arena->levels == 0) return;
     // Out of memory for the ledger: the retain then stays with the object (a leak, never a
     // use after free).
     (void)stackplay_ledger_add(&arena->ledgers[arena->levels], object);
 }
 
-void stackplay_arena_release(stackplay_arena *arena, void *object, void (*release)(void *)) {
+/// A userdata of the arena's state let go of `object` (`__gc`, or an explicit release): releases
+/// it now unless the retain belongs to a snapshot.
+static void stackplay_arena_release(stackplay_arena *arena, void *object, void (*release)(void *)) {
     if (!arena->tracking || arena->levels == 0) {
         release(object);
         return;
@@ -197,6 +198,13 @@ int stackplay_snapshot_take(lua_State *L) {
     s->size = used;
     s->guard_size = guard_size;
     a->levels++;
+#ifdef STACKPLAY_ARENA_CHECKS
+    if (a->checks) {
+        s->checksum = stackplay_arena_checksum(a->base, used);
+        s->summed = 1;
+        stackplay_arena_check_or_abort(a, "taking", a->levels);
+    }
+#endif
     if (used >= stackplay_track_bytes(a)) stackplay_track(a, used);
     return a->levels;
 }
@@ -266,6 +274,9 @@ int stackplay_snapshot_restore(lua_State *L, int level) {
     // docs/design/arena.md, invariant 5: the restored state is the snapshot, byte for byte
     assert(a->levels == level && stackplay_arena_used(a) == s->size);
     assert(stackplay_restored_exactly(a, s));
+#ifdef STACKPLAY_ARENA_CHECKS
+    if (a->checks) stackplay_arena_check_or_abort(a, "restoring", level);
+#endif
     return 0;
 }
 
@@ -279,7 +290,9 @@ size_t stackplay_snapshot_retains(lua_State *L) {
     return a ? a->ledgers[a->levels].held : 0;
 }
 
-void stackplay_arena_closing(lua_State *L, stackplay_arena *arena) {
+/// Before lua_close: back to the oldest snapshot, the ledgers' retains released, tracking off, so
+/// that every `__gc` of the closing state releases once. Frees the snapshots.
+static void stackplay_arena_closing(lua_State *L, stackplay_arena *arena) {
     if (arena->levels > 0) stackplay_snapshot_restore(L, 1);
     stackplay_lazy_end(arena, 0);
     stackplay_untrack(arena);
@@ -289,59 +302,100 @@ void stackplay_arena_closing(lua_State *L, stackplay_arena *arena) {
     arena->tracking = 0;
 }
 
-void stackplay_arena_attach(stackplay_arena *arena, lua_State *L, void (*release)(void *)) {
+/// Makes `L` the arena's state; `release` balances the retains its userdata hold.
+static void stackplay_arena_attach(stackplay_arena *arena, lua_State *L, void (*release)(void *)) {
     arena->state = L;
     arena->release = release;
 }
 
 void stackplay_collector_hold(lua_State *L, int stop) { lua_gc(L, stop ? LUA_GCSTOP : LUA_GCRESTART); }
 
-// MARK: math.random
+// MARK: The runtime's block source
 
-/// The registry key of the library's own `math.randomseed`.
-static const char stackplay_randomseed_key = 0;
+static void *stackplay_source_realloc(void *arena, void *ptr, size_t osize, size_t nsize) {
+    return stackplay_arena_realloc((stackplay_arena *)arena, ptr, osize, nsize);
+}
+static void stackplay_source_retained(void *arena, void *object) {
+    stackplay_arena_retained((stackplay_arena *)arena, object);
+}
+static void stackplay_source_release(void *arena, void *object, void (*release)(void *)) {
+    stackplay_arena_release((stackplay_arena *)arena, object, release);
+}
+static void stackplay_source_closing(void *arena, lua_State *L) {
+    stackplay_arena_closing(L, (stackplay_arena *)arena);
+}
+static void stackplay_source_close(void *arena) { stackplay_arena_close((stackplay_arena *)arena); }
 
-void stackplay_random_capture(lua_State *L) {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
-    lua_pushliteral(L, "math");
-    lua_rawget(L, -2);
-    if (lua_type(L, -1) == LUA_TTABLE) {
-        lua_pushliteral(L, "randomseed");
-        lua_rawget(L, -2);
-        if (lua_tocfunction(L, -1)) {
-            lua_rawsetp(L, LUA_REGISTRYINDEX, &stackplay_randomseed_key);
-        } else {
-            lua_settop(L, -2);
-        }
+/// What an arena state's guard calls (runtime.c), and how stackplay_arena_of knows an arena state.
+static const stackplay_block_source stackplay_arena_source = {
+    stackplay_source_realloc, stackplay_source_retained, stackplay_source_release, stackplay_source_closing,
+    stackplay_source_close};
+
+lua_State *stackplay_newstate_arena(size_t limit, double cpu_budget, stackplay_dispatch_fn dispatch,
+                                    void (*release)(void *), char *why, size_t why_size) {
+    stackplay_arena *arena = stackplay_arena_open(limit, why, why_size);
+    if (!arena) return NULL;
+    lua_State *L = stackplay_newstate_from(&stackplay_arena_source, arena, limit, cpu_budget, dispatch, release);
+    if (!L) {
+        stackplay_arena_close(arena);
+        snprintf(why, why_size, "out of memory");
+        return NULL;
     }
-    lua_settop(L, -3);
+    stackplay_arena_attach(arena, L, release);
+    return L;
 }
 
-int stackplay_random_seed(lua_State *L, long long seed) {
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &stackplay_randomseed_key) != LUA_TFUNCTION) {
-        lua_settop(L, -2);
+stackplay_arena *stackplay_arena_of(lua_State *L) {
+    return (stackplay_arena *)stackplay_block_context(L, &stackplay_arena_source);
+}
+
+// MARK: Invariant checks (arena_check.c)
+
+int stackplay_arena_checks_compiled(void) {
+#ifdef STACKPLAY_ARENA_CHECKS
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+void stackplay_arena_checking(lua_State *L, int on) {
+    stackplay_arena *a = stackplay_arena_of(L);
+    if (a && stackplay_arena_checks_compiled()) a->checks = on != 0;
+}
+
+int stackplay_arena_verify(lua_State *L, int restored, char *why, size_t why_size) {
+    stackplay_arena *a = stackplay_arena_of(L);
+    if (!a) {
+        snprintf(why, why_size, "the state has no arena");
         return -1;
     }
-    lua_pushinteger(L, (lua_Integer)seed);
-    // A C function given an integer: it cannot raise, and no hook runs inside it.
-    return lua_pcall(L, 1, 0, 0) == LUA_OK ? 0 : (lua_settop(L, -2), -1);
+    return stackplay_arena_check(a, restored, why, why_size);
 }
 
-size_t stackplay_random_state(lua_State *L, void *out, size_t size) {
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &stackplay_randomseed_key) != LUA_TFUNCTION) {
-        lua_settop(L, -2);
+int stackplay_arena_test_flip_byte(lua_State *L, size_t offset) {
+    stackplay_arena *a = stackplay_arena_of(L);
+    if (!a || offset >= stackplay_arena_used(a)) return -1;
+    a->base[offset] ^= (char)0xff;
+    return 0;
+}
+
+int stackplay_arena_test_flip_snapshot_byte(lua_State *L, size_t offset) {
+    stackplay_arena *a = stackplay_arena_of(L);
+    if (!a || a->levels == 0) return -1;
+    stackplay_snapshot *s = &a->snapshots[a->levels - 1];
+    if (s->mapped || offset >= s->size) return -1;
+    s->copy[offset] ^= (char)0xff;
+    return 0;
+}
+
+int stackplay_arena_test_flip_free_link(lua_State *L) {
+    stackplay_arena *a = stackplay_arena_of(L);
+    if (!a) return -1;
+    for (size_t c = 1; c < STACKPLAY_CLASSES; c++) {
+        if (!a->heap->free[c]) continue;
+        a->heap->free[c] = (void *)((uintptr_t)a->heap->free[c] ^ 8u);
         return 0;
     }
-    size_t copied = 0;
-    if (lua_getupvalue(L, -1, 1)) {
-        const void *state = lua_touserdata(L, -1);
-        size_t length = lua_rawlen(L, -1);
-        if (state) {
-            copied = length < size ? length : size;
-            memcpy(out, state, copied);
-        }
-        lua_settop(L, -2);
-    }
-    lua_settop(L, -2);
-    return copied;
+    return -1;
 }

@@ -1,8 +1,10 @@
-// Snapshot-restored states (issue 21): a state whose every Lua allocation is served from one arena
-// at a fixed address, so that a copy of the arena's used part (a snapshot) can be copied back over it
-// and every internal pointer of the state is valid again. The bodies are in arena.c.
+// Snapshot-restored states (issue 21), the CLuaSnapshot target: a state whose every Lua allocation
+// is served from one arena at a fixed address, so that a copy of the arena's used part (a snapshot)
+// can be copied back over it and every internal pointer of the state is valid again. The bodies
+// are in arena.c (arena_check.c: the invariant checks). It sits on CLuaRuntime: the arena registers
+// itself as the state's block source (stackplay_newstate_from), and CLuaRuntime never names it.
 //
-// What lives outside the arena and is restored with it: the state's guard (runtime.c's budgets and
+// What lives outside the arena and is restored with it: the state's guard (CLuaRuntime's budgets and
 // counters, saved with each snapshot) and the Swift objects Lua userdata hold. Each userdata holds
 // one retain; a retain taken after a snapshot is recorded in that snapshot's ledger, so that a
 // restore releases exactly the retains the discarded Lua objects held, and a `__gc` run during a test
@@ -23,7 +25,7 @@ typedef struct stackplay_arena stackplay_arena;
 /// Reserves an arena able to hold `limit` bytes of Lua memory (0: no budget, refused). NULL when it
 /// cannot be made: `why` then says so ("the arena's address is taken", "built with
 /// AddressSanitizer", ...), and the caller makes a fresh state instead (its blocks from the pool
-/// allocator of runtime.c, or from malloc under AddressSanitizer).
+/// allocator of CLuaRuntime's runtime.c, or from malloc under AddressSanitizer).
 stackplay_arena *stackplay_arena_open(size_t limit, char *why, size_t why_size);
 
 /// 1 when this build has snapshot-restored states at all (0 under AddressSanitizer).
@@ -69,41 +71,42 @@ size_t stackplay_snapshot_retains(lua_State *L);
 /// snapshot, writes only its own new objects (a lazy snapshot then saves none of the file's pages).
 void stackplay_collector_hold(lua_State *L, int stop);
 
-/// Seeds `math.random` as the sandbox does (`math.randomseed(seed)`), with the library's own
-/// function, whatever a script did to the `math` table. Call stackplay_random_capture first,
-/// right after the libraries are open. Returns 0 on success.
-int stackplay_random_seed(lua_State *L, long long seed);
-
-/// Keeps the library's `math.randomseed` in the registry for stackplay_random_seed.
-void stackplay_random_capture(lua_State *L);
-
-/// Copies `math.random`'s state (its generator's words) into `out` (up to `size` bytes); returns
-/// the bytes copied, 0 when unknown. Two equal copies mean no number was drawn in between.
-size_t stackplay_random_state(lua_State *L, void *out, size_t size);
-
-// What runtime.c and arena.c call each other with (not for Swift).
-
-/// The guard of `L` (runtime.c's stackplay_guard) as bytes, for a snapshot to save and restore.
-void *stackplay_guard_bytes(lua_State *L, size_t *size);
-
-/// How many stackplay_pcall calls are running on `L`.
-int stackplay_guard_depth(lua_State *L);
-
-/// A userdata of `L` now holds a retain of `object`.
-void stackplay_arena_retained(stackplay_arena *arena, void *object);
-
-/// A userdata of `L` let go of `object` (`__gc`, or an explicit release): releases it now unless
-/// the retain belongs to a snapshot.
-void stackplay_arena_release(stackplay_arena *arena, void *object, void (*release)(void *));
-
-/// Makes `L` the arena's state; `release` balances the retains its userdata hold.
-void stackplay_arena_attach(stackplay_arena *arena, lua_State *L, void (*release)(void *));
-
-/// Before lua_close: back to the oldest snapshot, the ledgers' retains released, tracking off, so
-/// that every `__gc` of the closing state releases once. Frees the snapshots.
-void stackplay_arena_closing(lua_State *L, stackplay_arena *arena);
-
-/// Unmaps the arena (after lua_close).
+/// Unmaps the arena (after lua_close, or of an arena no state took).
 void stackplay_arena_close(stackplay_arena *arena);
+
+// MARK: Invariant checks (arena_check.c; docs/design/arena.md, "Invariants")
+
+/// Whether this build has the checks after every take and restore (STACKPLAY_ARENA_CHECKS: debug
+/// builds, not with NDEBUG): 1, or 0 (the switch below then changes nothing).
+int stackplay_arena_checks_compiled(void);
+
+/// Turns the checks on (1) or off (0) for the arena of `L` (from its next snapshot on): each take
+/// records the checksum of the arena's bytes, each restore compares the restored bytes with it and
+/// walks the heap (stackplay_arena_verify), and a failure ends the process with abort() and
+/// "stackplay: arena invariant broken ..." on stderr. An arena starts with them on when the build
+/// has them and STACKPLAY_ARENA_CHECKS is on in the environment (`make invariants`). Does nothing
+/// without an arena or without the checks compiled in.
+void stackplay_arena_checking(lua_State *L, int on);
+
+/// Checks the arena of `L` now: the snapshots' levels and sizes, the ledgers' counts, the heap's
+/// bounds, every small free list (blocks in the used range, aligned, the walk ending) and every bin
+/// of large chunks (in range, free, in the right bin, linked both ways, the chunk after it
+/// agreeing, the bins' bitmap), no two free blocks overlapping. With `restored` 1 (right after a take or a restore, before any
+/// Lua runs) also that the arena's used part is the newest snapshot's size and its bytes hash to
+/// the checksum recorded at that snapshot's take (when one was: checks on). Returns 0 when every
+/// check holds, else -1 with the first broken one in `why`. Never aborts; -1 without an arena.
+int stackplay_arena_verify(lua_State *L, int restored, char *why, size_t why_size);
+
+/// For the tests of the checks only: flips (XOR 0xff) the byte `offset` bytes from the arena's
+/// base, within its used part; -1 when there is no arena or `offset` is past it. Twice undoes it.
+int stackplay_arena_test_flip_byte(lua_State *L, size_t offset);
+
+/// For the tests of the checks only: flips the byte `offset` of the newest snapshot's copy (what a
+/// restore copies back); -1 when there is none, it is a lazy copy, or `offset` is past it.
+int stackplay_arena_test_flip_snapshot_byte(lua_State *L, size_t offset);
+
+/// For the tests of the checks only: flips bit 3 of the head of the first non-empty small free
+/// list (the block it names is then misaligned); -1 when every list is empty. Twice undoes it.
+int stackplay_arena_test_flip_free_link(lua_State *L);
 
 #endif

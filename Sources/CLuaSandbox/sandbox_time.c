@@ -1,6 +1,6 @@
 // os.clock, os.time and os.date for the sandbox (sandbox_time.h): stock Lua 5.4's behaviour on a
 // machine whose time zone is UTC, at the fixed epoch STACKPLAY_SANDBOX_EPOCH.
-#include "CLuaRuntime.h"
+#include "sandbox.h"
 #include "sandbox_time.h"
 
 #include <lauxlib.h>
