@@ -3,6 +3,7 @@ import TestResults
 import Testing
 
 @testable import StackplayRunner
+@testable import Workers
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +14,7 @@ import Testing
 /// run the closure and `_exit`.)
 @Suite(.serialized) struct WorkerPoolUnitTests {
     @Test func `every job's answer comes back under its index`() {
-        let pool = WorkerPool(workers: 2, count: 20, timeout: 0) { index in
+        let pool = WorkerPool(workers: 2, count: 20, timeout: 0, hooks: .bare) { index in
             [UInt8(index), UInt8(index * 2 % 256)]
         }
         var answers: [Int: [UInt8]] = [:]
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func `a crash and a hang are reported for their job and the others finish`() {
-        let pool = WorkerPool(workers: 1, count: 4, timeout: 0.5) { index in
+        let pool = WorkerPool(workers: 1, count: 4, timeout: 0.5, hooks: .bare) { index in
             if index == 1 { raise(SIGILL) }
             if index == 2 { while true { sleep(1) } }
             return [UInt8(index)]
@@ -39,7 +40,7 @@ import Testing
             case .crashed(let signal, let status):
                 outcomes[index] = "crashed \(signal.map(String.init) ?? "-") \(status)"
             case .timedOut(let seconds): outcomes[index] = "timed out \(seconds)"
-            case .stopped(let message, _): outcomes[index] = "stopped \(message)"
+            case .stopped(let message, _, _): outcomes[index] = "stopped \(message)"
             }
         }
         pool.killAll()
@@ -54,7 +55,7 @@ import Testing
         // only appears if job 1 was already sent (it waits 5 s at most, then the test fails)
         let marker = "/tmp/stackplay-pool-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         defer { unlink(marker) }
-        let pool = WorkerPool(workers: 1, count: 2, timeout: 0) { index in
+        let pool = WorkerPool(workers: 1, count: 2, timeout: 0, hooks: .bare) { index in
             if index == 1 { close(open(marker, O_CREAT | O_WRONLY, 0o600)) }
             return [UInt8(index)]
         }
@@ -80,7 +81,7 @@ import Testing
         // clock (it waits 5 s at most, then answers 0 and the test fails)
         let marker = "/tmp/stackplay-pool-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         defer { unlink(marker) }
-        let pool = WorkerPool(workers: 1, count: 2, timeout: 0) { index in
+        let pool = WorkerPool(workers: 1, count: 2, timeout: 0, hooks: .bare) { index in
             guard index == 1 else { return [0] }
             for _ in 0..<500 {
                 if access(marker, F_OK) == 0 { return [1] }
@@ -102,7 +103,7 @@ import Testing
         // 64 KiB pipes: answers of 1 MiB and of 40 KiB fill them, and 100 jobs of small ones make
         // several rings' worth
         let size = { (index: Int) in index % 10 == 3 ? 1 << 20 : index % 10 == 7 ? 40 << 10 : 1 + index % 5 }
-        let pool = WorkerPool(workers: 2, count: 100, timeout: 0) { index in
+        let pool = WorkerPool(workers: 2, count: 100, timeout: 0, hooks: .bare) { index in
             (0..<size(index)).map { UInt8(truncatingIfNeeded: index &+ $0) }
         }
         var order: [Int] = []
@@ -122,7 +123,7 @@ import Testing
 
     @Test func `a crash in the middle of a batch reports the jobs before it and runs the ones after it`() {
         // one worker holds all twelve jobs; job 5 crashes it after jobs 0 to 4 answered
-        let pool = WorkerPool(workers: 1, count: 12, timeout: 0) { index in
+        let pool = WorkerPool(workers: 1, count: 12, timeout: 0, hooks: .bare) { index in
             if index == 5 { raise(SIGSEGV) }
             return [UInt8(index)]
         }
