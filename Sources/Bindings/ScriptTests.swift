@@ -36,7 +36,9 @@ public struct ScriptTests: Sendable {
         /// Why the file's tests re-run its top level in this process (no snapshot after it), if they do.
         public var fallback: String?
 
-        public init(outcome: Result<[TestCase], TestResult>, ran: TestResult? = nil, fallback: String? = nil) {
+        public init(
+            outcome: Result<[TestCase], TestResult>, ran: TestResult? = nil, fallback: String? = nil
+        ) {
             self.outcome = outcome
             self.ran = ran
             self.fallback = fallback

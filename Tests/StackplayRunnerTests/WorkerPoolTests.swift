@@ -287,3 +287,22 @@ struct ForkCheckTests {
         #expect(refusal.contains("needs exactly one"))
     }
 }
+
+/// The pool reads a stop frame by the bit the Lua watchdog sets in its length: the two agree, and a
+/// frame with a kept output and dropped bytes reads back as the runner reports it.
+struct StopFrameTests {
+    @Test func `the pool's stop bit is the watchdog's`() {
+        #expect(WorkerPool.stoppedFlag == ScriptWatchdog.stoppedFlag)
+        #expect(WorkerPool.stoppedFlag == 1 << 62)
+    }
+
+    @Test func `a stop frame gives its message, the output kept and the bytes dropped`() {
+        let frame = Array("x.lua:3: stopped".utf8) + [0] + Array("12".utf8) + [0] + Array("hello\n".utf8)
+        let (message, output, dropped) = WorkerPool.stop(frame)
+        #expect(message == "x.lua:3: stopped")
+        #expect(output == "hello\n")
+        #expect(dropped == 12)
+        let bare = WorkerPool.stop(Array("x.lua:3: stopped".utf8))
+        #expect(bare.message == "x.lua:3: stopped" && bare.output.isEmpty && bare.dropped == 0)
+    }
+}
