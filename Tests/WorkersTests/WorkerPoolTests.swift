@@ -2,7 +2,6 @@ import Bindings
 import TestResults
 import Testing
 
-@testable import StackplayRunner
 @testable import Workers
 
 #if canImport(Glibc)
