@@ -122,7 +122,8 @@ let package = Package(
                 "Bindings", "StackplayRunner", "LuaRuntime", "StackModel", "CLuaRuntime", "TestResults",
             ]),
         // The pool, its job order and its wire; Bindings for the Lua watchdog's stop bit it reads.
-        .testTarget(name: "WorkersTests", dependencies: ["Workers", "TestResults", "StackModel", "Bindings"]),
+        .testTarget(
+            name: "WorkersTests", dependencies: ["Workers", "TestResults", "StackModel", "Bindings"]),
         .testTarget(
             name: "StackplayRunnerTests",
             dependencies: ["StackplayRunner", "Workers", "Bindings", "TestResults", "Traces"]),
