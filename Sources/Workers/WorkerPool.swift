@@ -12,7 +12,7 @@ import SystemCalls
 /// batch after it (a run's discovery, then its tests: a worker keeps what it built, such as a
 /// file's snapshot). The parent sends jobs' requests down a pipe (bytes, after their length,
 /// their weight and when to ring, ``run(count:request:key:weight:_:)``; for the
-/// batch of ``init(workers:count:timeout:body:)`` the job's index), up to ``depth`` of them ahead
+/// batch of ``init(workers:count:timeout:hooks:body:)`` the job's index), up to ``depth`` of them ahead
 /// of the worker, so that it never waits for the parent between jobs; a job it had not started
 /// when it died goes to the next worker.
 ///
@@ -118,7 +118,7 @@ package final class WorkerPool {
     package func extend(by count: Int) { added += max(0, count) }
 
     /// Adds `count` jobs that the worker whose answer `done` is handling runs of itself, right
-    /// after that job and before any it was sent (``init(workers:timeout:count:serve:next:)``'s
+    /// after that job and before any it was sent (``init(workers:timeout:count:hooks:serve:next:)``'s
     /// `next`): numbered after the batch's last (and any ``extend(by:)`` added in the same `done`).
     /// No request is sent for them, unless the worker dies first: then they go to another worker
     /// as any job it held.
@@ -245,7 +245,7 @@ package final class WorkerPool {
         Self.reapStopped()
     }
 
-    /// Runs the jobs `0..<count` of ``init(workers:count:timeout:body:)``, as ``run(_:_:)``.
+    /// Runs the jobs `0..<count` of ``init(workers:count:timeout:hooks:body:)``, as ``run(_:_:)``.
     package func run(_ done: (Int, Outcome) -> Void) -> Bool {
         run((0..<count).map { index in withUnsafeBytes(of: Int64(index).littleEndian) { Array($0) } }, done)
     }
