@@ -299,10 +299,9 @@ drift: lua-tools
 # The C targets' layers (docs/development.md, "Targets and layers"): no C file includes another
 # target's private header or a header of a target its own does not depend on, no object file calls
 # into such a target or into a circle of its own target's files (read from `make build`'s objects).
-# The runner's `import LuaRuntime` lines are listed, not failing until issue 42's move lands
-# (then: tools/check-layers --strict-runner).
+# A file of Sources/StackplayRunner that imports LuaRuntime fails it too (--strict-runner).
 layers: $(STEP_BUILD)
-	tools/check-layers
+	tools/check-layers --strict-runner
 
 # The whole Swift suite under AddressSanitizer and UndefinedBehaviorSanitizer together, one build
 # in its own scratch folder. It takes the plain path of the engine (docs/design/speed-tricks.md):

@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
 // stackplay: a scriptable event-replay engine for card-stack interfaces.
-// Dependencies point one way: stackplay -> StackplayRunner -> {Codegen -> Exploration, Bindings -> {CLua,
-// CEmbeddedLua, LuaRuntime, Exploration -> Traces -> TestResults -> StackModel}}, and below LuaRuntime
-// the C in layers: {CLuaSandbox, CLuaSnapshot} -> CLuaRuntime -> {CLua, CSystemCalls}, CProcess alone
-// (docs/development.md's target map; tools/check-layers keeps each target's private headers its own).
+// Dependencies point one way: stackplay -> StackplayRunner -> {Codegen -> Exploration, Workers -> TestResults,
+// Bindings -> {CEmbeddedLua, LuaRuntime, Exploration -> Traces -> TestResults -> StackModel}}, and below
+// LuaRuntime the C in layers: {CLuaSandbox, CLuaSnapshot} -> CLuaRuntime -> {CLua, CSystemCalls}, CProcess
+// alone (docs/development.md's target map; tools/check-layers keeps each target's private headers its own).
+// StackplayRunner never imports LuaRuntime: it speaks Bindings' words (RunnerVocabulary.swift).
 import PackageDescription
 
 // The project's own C: every warning clang's -Wall -Wextra names is an error, and `assert`s hold in
@@ -92,12 +93,17 @@ let package = Package(
                 "LuaRuntime", "StackModel", "TestResults", "Traces", "Exploration", "CEmbeddedLua",
             ],
             exclude: ["Lua"]),
-        // The runner: options and config, discovery, selection and shards, worker processes,
+        // The worker processes: the pool (forked workers, their pipes and doorbell, the job order)
+        // and the wire its requests and answers are written in. No Lua here: what a worker runs and
+        // what the run reports reach it as closures (WorkerPool.Hooks).
+        .target(name: "Workers", dependencies: ["SystemCalls", "StackModel", "TestResults"]),
+        // The runner: options and config, discovery, selection and shards, the test runner's core,
         // reporters, `check`, traces/golden/artifact outputs. Unit-tested in StackplayRunnerTests.
+        // It runs Lua only through Bindings (no LuaRuntime here).
         .target(
             name: "StackplayRunner",
             dependencies: [
-                "Bindings", "LuaRuntime", "SystemCalls", "StackModel", "TestResults", "Traces", "Exploration",
+                "Bindings", "Workers", "SystemCalls", "StackModel", "TestResults", "Traces", "Exploration",
                 "Wording", "Codegen",
             ]),
         // The thin executable: hands the arguments to StackplayRunner and exits with its code.
@@ -138,9 +144,12 @@ let package = Package(
                 "Bindings", "StackplayRunner", "LuaRuntime", "StackModel", "CLuaRuntime", "CLuaSandbox",
                 "TestResults",
             ]),
+        // The pool, its job order and its wire; Bindings for the Lua watchdog's stop bit it reads.
+        .testTarget(
+            name: "WorkersTests", dependencies: ["Workers", "TestResults", "StackModel", "Bindings"]),
         .testTarget(
             name: "StackplayRunnerTests",
-            dependencies: ["StackplayRunner", "Bindings", "TestResults", "Traces"]),
+            dependencies: ["StackplayRunner", "Workers", "Bindings", "TestResults", "Traces"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio", "StackModel", "Traces"]),
         // End-to-end: runs the built `stackplay` binary (the dependency makes sure it is built).
         .testTarget(

@@ -1,5 +1,4 @@
 import Bindings
-import LuaRuntime
 import SystemCalls
 import Wording
 
@@ -21,8 +20,7 @@ enum Check {
             let script = queue[index]
             index += 1
             do {
-                let lua = try LuaState(budget: .standard)
-                try lua.compile(file: script.path)
+                try ScriptRunner.compile(file: script.path)
             } catch {
                 Output.err("stackplay: \(error.message)")
                 problems += 1

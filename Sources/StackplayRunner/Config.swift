@@ -1,5 +1,4 @@
 import Bindings
-import LuaRuntime
 import StackModel
 import Traces
 
@@ -148,14 +147,13 @@ struct Config {
     /// Runs the config file at `path` (its `require` rooted at `root`) and reads the table it
     /// returns; messages name the file as `file`.
     private static func read(_ path: String, root: String, named file: String) throws(Invalid) -> Config {
-        let values: [LuaValue]
+        let values: [ScriptValue]
         do {
-            let lua = try ScriptRunner(modules: []).makeState(root: root)
-            values = try lua.evaluate(file: path)
+            values = try ScriptRunner(modules: []).evaluate(file: path, root: root)
         } catch {
             throw Invalid(message: "\(error)")
         }
-        let table: [String: LuaValue]
+        let table: [String: ScriptValue]
         switch values.first {
         case .table(let fields)?: table = fields
         case .array(let list)? where list.isEmpty: table = [:]
@@ -311,7 +309,7 @@ struct Config {
         }
     }
 
-    static func describe(_ value: LuaValue) -> String {
+    static func describe(_ value: ScriptValue) -> String {
         switch value {
         case .nil: "nil"
         case .boolean(let flag): String(flag)

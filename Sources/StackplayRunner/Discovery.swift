@@ -1,4 +1,4 @@
-import LuaRuntime
+import Bindings
 import Traces
 import Wording
 
@@ -107,7 +107,7 @@ enum Discovery {
     /// to folders are not followed, so a link to `.` cannot make the walk loop or run a script
     /// twice; links to files are. A `*.lua` that is not a regular file (a FIFO, a device) is
     /// reported on stderr and skipped: opening it could block the run. A script whose name is not
-    /// UTF-8 is named with its bad bytes escaped (``EscapedName``, `b\xff.lua`) and runs: the
+    /// UTF-8 is named with its bad bytes escaped (``ScriptFileName``, `b\xff.lua`) and runs: the
     /// loader opens the real bytes. A folder whose name is not UTF-8 is noted and skipped.
     static func luaFiles(under folder: String, includingHelpers: Bool = false) -> [String] {
         var found: [String] = []
@@ -121,7 +121,7 @@ enum Discovery {
             defer { closedir(directory) }
             while let entry = readdir(directory) {
                 let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
-                let name = EscapedName.escape(bytes)
+                let name = ScriptFileName.escape(bytes)
                 if name.hasPrefix(".") { continue }
                 // `helpers/` folders hold modules that scenarios `require`; they are not run.
                 if name == "helpers" && !includingHelpers { continue }

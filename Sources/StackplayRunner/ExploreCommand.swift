@@ -1,9 +1,9 @@
 import Bindings
 import Exploration
-import LuaRuntime
 import StackModel
 import TestResults
 import Traces
+import Workers
 
 #if canImport(Glibc)
     import Glibc
@@ -90,8 +90,9 @@ enum ExploreCommand {
         let workers = options.jobs ?? max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
         // `--time` is a hard bound: the search and the shrinking stop at it, and a worker still
         // busy a little later (a call that does not return) is killed.
-        let pool = WorkerPool(workers: workers, count: jobs.count, timeout: hardBound(explore.seconds)) {
-            index in
+        let pool = WorkerPool(
+            workers: workers, count: jobs.count, timeout: hardBound(explore.seconds), hooks: .runner
+        ) { index in
             let job = jobs[index]
             let (verdict, report) = runJob(
                 job, runner: runner, budget: explore, out: out, artifacts: artifacts, command: command(job))
@@ -109,7 +110,7 @@ enum ExploreCommand {
                 crashed[index] =
                     "still running \(formatNumber(seconds)) s after it began, past --time "
                     + "\(formatNumber(explore.seconds ?? 0)): its process was killed"
-            case .stopped(let message, _): crashed[index] = message
+            case .stopped(let message, _, _): crashed[index] = message
             }
         }
         var passed = 0
@@ -286,7 +287,7 @@ enum ExploreCommand {
         var recorder: TraceRecorder?
         let again = try? explorer.run(
             example.shrunk, replay: false,
-            recorder: { recorder = TraceRecorder(screen: $0, stackplay: StackplayVersion.string) },
+            recorder: { recorder = TraceRecorder(screen: $0, stackplay: ReleaseVersions.string) },
             observe: { action, screen, hit in
                 let frame = screen.snapshot()
                 frames.append(frame)

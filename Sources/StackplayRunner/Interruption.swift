@@ -1,5 +1,6 @@
 import TestResults
 import Traces
+import Workers
 
 #if canImport(Glibc)
     import Glibc

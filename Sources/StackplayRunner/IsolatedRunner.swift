@@ -2,6 +2,7 @@ import Bindings
 import StackModel
 import TestResults
 import Traces
+import Workers
 
 #if canImport(Glibc)
     import Glibc
@@ -39,7 +40,7 @@ struct IsolatedRunner {
         if let pool = workers.pool { return pool }
         let runner = self.runner
         let repeats = self.repeats
-        let pool = WorkerPool(workers: jobs, timeout: timeout) { request in
+        let pool = WorkerPool(workers: jobs, timeout: timeout, hooks: .runner) { request in
             Self.answer(request, runner: runner, repeats: repeats)
         } next: {
             Self.runOwn(runner: runner, repeats: repeats)
@@ -447,14 +448,14 @@ struct IsolatedRunner {
             what = "crashed\(doing.isEmpty ? "" : " " + doing): its process exited with status \(status)"
         case .crashed, .finished:
             what = "crashed\(doing.isEmpty ? "" : " " + doing): its process sent back an unreadable result"
-        case .stopped(let message, let output):
+        case .stopped(let message, let output, let dropped):
             // the budget's own stop, said where the script was: the same words as a Lua-side stop,
             // and what the test printed before it (sent with the stop)
             var result = TestResult(
-                test: test, status: .failed, message: TestRunner.budgetHint(message),
+                test: test, status: .failed, message: ScriptTests.budgetHint(message),
                 position: message.firstRange(of: ": stopped: ").map { String(message[..<$0.lowerBound]) }
                     ?? test.position)
-            result.output = output
+            result.output = dropped > 0 ? output + CapturedOutput.droppedLine(dropped) : output
             return result
         case .timedOut(let seconds):
             what =

@@ -1,5 +1,6 @@
-import LuaRuntime
+import Bindings
 import SystemCalls
+import Workers
 
 #if canImport(Glibc)
     import Glibc
@@ -51,25 +52,23 @@ enum LoneFile {
         return tokens.contains { declaring.contains($0.text) } ? nil : WholeScript(isEmpty: tokens.isEmpty)
     }
 
-    /// The states of the files loaded here, open until the process ends.
-    nonisolated(unsafe) private static var leftOpen: [LuaState] = []
-
     /// Loads the file in this process: what discovery would have found, with the whole script's
     /// result. A stuck script or a crash restarts the run meanwhile (``environmentKey``).
     static func load(_ script: Script, runner: TestRunner) -> TestRunner.Discovered {
-        Watchdog.restart(
+        ScriptWatchdog.restart(
             arguments: CommandLine.arguments,
             environment: ProcessEnvironment.entries + [environmentKey + "=1"])
         // SIGINT or SIGTERM stops the script at once, as killing its worker would
         Syscall.installSignalHandler([SIGINT, SIGTERM]) { signal in
             WorkerPool.interruption = signal
             Syscall.signalled = signal
-            Watchdog.interrupt()
+            ScriptWatchdog.interrupt()
         }
         defer {
-            Watchdog.endRestart()
+            ScriptWatchdog.endRestart()
             WorkerPool.installSignalHandlers()
         }
-        return runner.discoverRunning(file: script.path, root: script.root, each: nil) { leftOpen.append($0) }
+        // its state stays open until the process ends (``ScriptTests/discover(file:root:each:loadedOnce:)``)
+        return runner.discoverRunning(file: script.path, root: script.root, each: nil, loadedOnce: true)
     }
 }

@@ -1,5 +1,4 @@
 import Bindings
-import LuaRuntime
 import StackModel
 
 /// One command-line option, declared once in ``Options/table``: its spellings, what follows it,
@@ -123,7 +122,7 @@ struct ConfigEntry {
     /// The config file as messages name it: `.stackplay.lua`, or the path `--config` gave.
     let file: String
     let key: String
-    let value: LuaValue
+    let value: ScriptValue
 
     /// "FILE: 'KEY' must be EXPECTED, got VALUE".
     func bad(_ expected: String) -> Config.Invalid {
@@ -141,7 +140,7 @@ struct ConfigEntry {
     }
 
     /// The fields of a table (`{}` reads as an empty list in Lua, and counts).
-    func fields(_ expected: String) throws(Config.Invalid) -> [String: LuaValue] {
+    func fields(_ expected: String) throws(Config.Invalid) -> [String: ScriptValue] {
         switch value {
         case .table(let fields): return fields
         case .array(let list) where list.isEmpty: return [:]
@@ -161,7 +160,7 @@ struct NumberRule<Number>: Sendable {
     /// How messages say it: "a whole number from 1 to 1024".
     let expectation: String
     let fromText: @Sendable (String) -> Number?
-    let fromLua: @Sendable (LuaValue) -> Number?
+    let fromLua: @Sendable (ScriptValue) -> Number?
 }
 
 extension NumberRule where Number == Double {
@@ -187,8 +186,8 @@ extension NumberRule where Number == Double {
         0...maximumSeconds, aboveLowerBound: true,
         "a positive number of seconds up to \(formatNumber(maximumSeconds))")
 
-    /// `--memory-budget`, `memory_budget`: ``LuaBudget/memoryMiBRange``.
-    static let memoryMiB = within(LuaBudget.memoryMiBRange, LuaBudget.memoryMiBExpectation)
+    /// `--memory-budget`, `memory_budget`: ``ScriptBudget/memoryMiBRange``.
+    static let memoryMiB = within(ScriptBudget.memoryMiBRange, ScriptBudget.memoryMiBExpectation)
 
     /// `--tolerance`: a finite number >= 0.
     static let tolerance = within(0...Double.greatestFiniteMagnitude, "a number >= 0")

@@ -1,5 +1,4 @@
 import Bindings
-import LuaRuntime
 import StackModel
 
 #if canImport(Glibc)
@@ -65,7 +64,7 @@ struct Options {
 
     var action = Action.run
     var paths: [String] = []
-    var budget = LuaBudget.standard
+    var budget = ScriptBudget.standard
     /// `--root DIR`: where `require` looks for modules of scripts given as files.
     var root: String?
     /// `--config FILE`: the config to read instead of the nearest `.stackplay.lua`.

@@ -1,6 +1,6 @@
 import Bindings
-import LuaRuntime
 import Traces
+import Workers
 
 #if canImport(Glibc)
     import Glibc
@@ -36,7 +36,7 @@ public enum StackplayCommand {
             Output.out(Options.help)
             return ExitCode.success
         case .version:
-            Output.out("stackplay \(StackplayVersion.string) (\(StackplayVersion.lua))")
+            Output.out("stackplay \(ReleaseVersions.string) (\(ReleaseVersions.lua))")
             return ExitCode.success
         case .replay:
             guard !options.paths.isEmpty else {
@@ -93,8 +93,8 @@ public enum StackplayCommand {
         let config: Config
         do {
             // A config stuck in C code past its CPU budget is a usage error, said on stderr.
-            Watchdog.exit(status: ExitCode.usage)
-            defer { Watchdog.exit(status: ExitCode.failure) }
+            ScriptWatchdog.exit(status: ExitCode.usage)
+            defer { ScriptWatchdog.exit(status: ExitCode.failure) }
             config = try Config.load(for: options)
         } catch {
             Output.usageError(error.message)

@@ -1,8 +1,8 @@
 import Bindings
-import LuaRuntime
 import TestResults
 import Traces
 import Wording
+import Workers
 
 #if canImport(Glibc)
     import Glibc
@@ -109,7 +109,7 @@ struct TestRun {
             Output.err("stackplay: no test matches \(selection)")
         }
         func sayFreshStates() {
-            guard options.verbose, let reason = LuaState.freshStatesReason else { return }
+            guard options.verbose, let reason = StatePolicies.offReason else { return }
             Output.err("stackplay: every test runs in a fresh Lua state (\(reason))")
         }
         func makeStream() {

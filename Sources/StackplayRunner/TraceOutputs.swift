@@ -1,5 +1,4 @@
 import Bindings
-import LuaRuntime
 import TestResults
 import Traces
 import Wording
@@ -185,7 +184,7 @@ struct TraceOutputs {
     static func metadata(seed: Int?, settings: String = "", command: [String] = CommandLine.arguments) -> [(
         String, String
     )] {
-        var rows = [("stackplay", StackplayVersion.string)]
+        var rows = [("stackplay", ReleaseVersions.string)]
         if let seed {
             rows.append(("seed", "\(seed) (--seed \(seed) runs it again with the same random numbers)"))
         }

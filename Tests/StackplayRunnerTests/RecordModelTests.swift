@@ -5,6 +5,7 @@ import Testing
 import Traces
 
 @testable import StackplayRunner
+@testable import Workers
 
 #if canImport(FoundationXML)
     import FoundationXML

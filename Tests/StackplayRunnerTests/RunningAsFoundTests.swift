@@ -2,6 +2,7 @@ import TestResults
 import Testing
 
 @testable import StackplayRunner
+@testable import Workers
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +16,7 @@ import Testing
     nonisolated(unsafe) static var own: [UInt8] = []
 
     private static func pool(crashingAt crash: UInt8? = nil) -> WorkerPool {
-        WorkerPool(workers: 1, timeout: 0) { request in
+        WorkerPool(workers: 1, timeout: 0, hooks: .bare) { request in
             if request == [0] { own = [100, 101] }
             return request
         } next: {
@@ -34,7 +35,7 @@ import Testing
         case .finished(let bytes): "\(bytes)"
         case .crashed(let signal, _): "crashed \(signal.map(String.init) ?? "-")"
         case .timedOut: "timed out"
-        case .stopped(let message, _): "stopped \(message)"
+        case .stopped(let message, _, _): "stopped \(message)"
         }
     }
 
@@ -68,7 +69,7 @@ import Testing
     func `a job's weight is the room it takes in its worker's queue`(weighted: Bool) {
         // job 0 is slow: the jobs queued behind it wait for it, unless each fills a worker's queue
         // (then every other job goes to the other worker as it frees up)
-        let pool = WorkerPool(workers: 2, timeout: 0) { request in
+        let pool = WorkerPool(workers: 2, timeout: 0, hooks: .bare) { request in
             if request == [0] { usleep(300_000) }
             return withUnsafeBytes(of: getpid()) { Array($0) }
         }

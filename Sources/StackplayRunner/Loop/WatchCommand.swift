@@ -1,3 +1,5 @@
+import Workers
+
 /// `stackplay --watch [FILE|DIR ...]`: runs the scripts, then waits (on inotify: no CPU while
 /// nothing changes) and, each time files are saved, runs again only the scripts saved and those
 /// that `require` a saved helper (``AffectedScripts``), a new script under a watched folder

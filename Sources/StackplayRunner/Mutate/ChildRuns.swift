@@ -1,4 +1,5 @@
 import SystemCalls
+import Workers
 
 #if canImport(Glibc)
     import Glibc

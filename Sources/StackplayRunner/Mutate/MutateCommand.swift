@@ -2,6 +2,7 @@ import Bindings
 import StackModel
 import TestResults
 import Traces
+import Workers
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import LuaRuntime
+import Bindings
 import StackModel
 import Traces
 
@@ -62,7 +62,7 @@ extension MutationReport {
             ("testFiles", .object(testFiles)),
             (
                 "framework",
-                .object([("name", .string("stackplay")), ("version", .string(StackplayVersion.string))])
+                .object([("name", .string("stackplay")), ("version", .string(ReleaseVersions.string))])
             ),
             (
                 "performance",

@@ -1,4 +1,4 @@
-import LuaRuntime
+import Bindings
 import StackModel
 import TestResults
 import Traces
@@ -58,7 +58,7 @@ struct MutationReport {
     /// The version and catalogue whose models the verdicts were given on: a report of another
     /// stackplay (or another catalogue) lends `--incremental` nothing.
     static var currentModels: String {
-        StackplayVersion.string + " "
+        ReleaseVersions.string + " "
             + TraceFile.hash(Mutant.catalogue.map { "\($0.id) \($0.summary) \($0.replacement)" })
     }
 

@@ -1,5 +1,4 @@
 import Bindings
-import LuaRuntime
 import StackModel
 import TestResults
 import Traces

@@ -13,22 +13,24 @@ import TestResults
 /// parent reads a 10,000-test run's answers without building and decoding a JSON tree each
 /// (issue 21: the decoding was most of a big file's parent time and a third of a one-line
 /// script's start-up).
-struct WireWriter {
-    private(set) var bytes: [UInt8] = []
+package struct WireWriter {
+    package private(set) var bytes: [UInt8] = []
+
+    package init() {}
 
     /// Makes room for `count` more bytes at once: a long answer then grows in place, never holding
     /// its old copy beside a twice larger new one (the pages of room it does not use are never
     /// touched, so they cost no memory).
-    mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
+    package mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
 
-    mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) }
     }
-    mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
-    mutating func double(_ value: Double) {
+    package mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    package mutating func double(_ value: Double) {
         withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { text in
             int(text.count)
@@ -36,16 +38,16 @@ struct WireWriter {
         }
     }
     /// A string or none: a flag, then the string when there is one.
-    mutating func optionalString(_ value: String?) {
+    package mutating func optionalString(_ value: String?) {
         bool(value != nil)
         if let value { string(value) }
     }
-    mutating func strings(_ values: [String]) {
+    package mutating func strings(_ values: [String]) {
         int(values.count)
         for value in values { string(value) }
     }
 
-    mutating func test(_ test: TestCase) {
+    package mutating func test(_ test: TestCase) {
         string(test.file)
         optionalString(test.root)
         string(test.name)
@@ -65,7 +67,7 @@ struct WireWriter {
 
     /// `result`, field by field. With `known`, the test the reader already has (the request's):
     /// a flag says whether the result's test is that one, which is then left out.
-    mutating func result(_ result: TestResult, known: TestCase? = nil) {
+    package mutating func result(_ result: TestResult, known: TestCase? = nil) {
         if let known {
             let same = result.test.isSameStorage(as: known) || Self.sameOnWire(result.test, known)
             // a passed or skipped test of the known test with nothing to tell but its time and
@@ -100,7 +102,7 @@ struct WireWriter {
 
     /// The flag of a result that is only its status, time and seed (after the flags of
     /// ``bool(_:)``, 0 and 1): 2 for passed, 3 for skipped; nil for any other.
-    static func plainStatus(_ result: TestResult) -> UInt8? {
+    package static func plainStatus(_ result: TestResult) -> UInt8? {
         guard result.status != .failed, result.message.isEmpty, result.traceback.isEmpty, result.dump.isEmpty,
             result.position.isEmpty, result.traces.isEmpty, result.output.isEmpty, result.expected.isEmpty,
             result.actual.isEmpty, result.diff.isEmpty, result.picture.isEmpty, result.cause.isEmpty,
@@ -109,13 +111,13 @@ struct WireWriter {
         else { return nil }
         return result.status == .passed ? plainPassed : plainSkipped
     }
-    static let plainPassed: UInt8 = 2
-    static let plainSkipped: UInt8 = 3
+    package static let plainPassed: UInt8 = 2
+    package static let plainSkipped: UInt8 = 3
 
     /// Whether `a` and `b` write the same bytes: every field equal, texts byte for byte (as
     /// `TestCase`'s `==`, without its generic walk over each text: a result's test is checked
     /// against its request's at every test).
-    static func sameOnWire(_ a: TestCase, _ b: TestCase) -> Bool {
+    package static func sameOnWire(_ a: TestCase, _ b: TestCase) -> Bool {
         guard a.index == b.index, a.skipped == b.skipped, a.focused == b.focused,
             a.tags.count == b.tags.count,
             sameBytes(a.file, b.file), sameBytes(a.name, b.name), sameBytes(a.position, b.position),
@@ -158,11 +160,11 @@ struct WireWriter {
 }
 
 /// Reads what ``WireWriter`` wrote; nil from every read once the bytes run out or make no sense.
-struct WireReader {
+package struct WireReader {
     private let bytes: [UInt8]
     private var offset = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     private mutating func word() -> UInt64? {
         guard offset + 8 <= bytes.count else { return nil }
@@ -172,14 +174,14 @@ struct WireReader {
         offset += 8
         return value
     }
-    mutating func int() -> Int? { word().map { Int(Int64(bitPattern: $0)) } }
-    mutating func double() -> Double? { word().map(Double.init(bitPattern:)) }
-    mutating func bool() -> Bool? {
+    package mutating func int() -> Int? { word().map { Int(Int64(bitPattern: $0)) } }
+    package mutating func double() -> Double? { word().map(Double.init(bitPattern:)) }
+    package mutating func bool() -> Bool? {
         guard offset < bytes.count else { return nil }
         offset += 1
         return bytes[offset - 1] != 0
     }
-    mutating func string() -> String? {
+    package mutating func string() -> String? {
         guard let count = int(), count >= 0, count <= bytes.count - offset else { return nil }
         if count == 0 { return "" }  // most of a result's texts
         defer { offset += count }
@@ -190,7 +192,7 @@ struct WireReader {
 
     /// A string, `candidate` itself when it has the same bytes: a file's tests share its path, a
     /// passed test's result its test's position, and a shared string is not made again.
-    mutating func string(reusing candidate: String?) -> String? {
+    package mutating func string(reusing candidate: String?) -> String? {
         guard var candidate else { return string() }
         let start = offset
         guard let count = int(), count >= 0, count <= bytes.count - offset else { return nil }
@@ -210,7 +212,7 @@ struct WireReader {
 
     /// What ``WireWriter/optionalString(_:)`` wrote: `.some(nil)` for none, nil when the bytes
     /// run out.
-    mutating func optionalString(reusing candidate: String? = nil) -> String?? {
+    package mutating func optionalString(reusing candidate: String? = nil) -> String?? {
         guard let present = bool() else { return nil }
         guard present else { return .some(nil) }
         guard let text = string(reusing: candidate) else { return nil }
@@ -230,11 +232,11 @@ struct WireReader {
         return items
     }
 
-    mutating func strings() -> [String]? { list { $0.string() } }
+    package mutating func strings() -> [String]? { list { $0.string() } }
 
     /// A test; with `previous`, the one read before it (of the same file, mostly), whose path it
     /// then shares.
-    mutating func test(after previous: TestCase? = nil) -> TestCase? {
+    package mutating func test(after previous: TestCase? = nil) -> TestCase? {
         guard let file = string(reusing: previous?.file), let root = optionalString(reusing: previous?.root),
             let name = string(), let position = string(),
             let index = int(), let skipped = bool(), let focused = bool(), let tags = strings(),
@@ -256,7 +258,7 @@ struct WireReader {
     }
 
     /// What ``WireWriter/result(_:known:)`` wrote, with the same `known`.
-    mutating func result(known: TestCase? = nil) -> TestResult? {
+    package mutating func result(known: TestCase? = nil) -> TestResult? {
         let test: TestCase?
         if let known {
             guard offset < bytes.count else { return nil }

@@ -1,4 +1,3 @@
-import Bindings
 import LuaRuntime
 import TestResults
 
@@ -19,8 +18,10 @@ import TestResults
 /// output and screens (``ScriptSession/restore(_:)``), the test's own random seed.
 ///
 /// `STACKPLAY_FRESH_STATES=1`, a build with AddressSanitizer, or a run without a memory budget
-/// use fresh malloc-backed states instead, as before.
-final class SnapshotStates: @unchecked Sendable {
+/// use fresh malloc-backed states instead (``StatePolicy``'s plain way), as does a test whose
+/// thread finds the states held by another.
+final class SnapshotStates: StatePolicy, @unchecked Sendable {
+
     /// What a state is built for: the scripts' folder and the `--matrix`/`--mirror` variant.
     private struct Key: Hashable {
         var root: String?
@@ -79,6 +80,23 @@ final class SnapshotStates: @unchecked Sendable {
     /// Why `file`'s tests re-run its top level, if they do.
     func fallback(for file: String) -> String? {
         exclusively { fallbacks[file] } ?? nil
+    }
+
+    /// A snapshot-restored state at the start of the test (``prepare(file:root:variant:seed:wholeScript:listing:scripts:into:)``),
+    /// or a fresh one when there is none to use.
+    func prepared(
+        file: String, root: String?, variant: ScreenVariant, seed: Int, wholeScript: Bool, listing: Bool,
+        scripts: ScriptRunner, into lua: inout LuaState?
+    ) throws(LuaFailure) -> LuaState {
+        let restored = try exclusively { () throws(LuaFailure) -> Bool in
+            try prepare(
+                file: file, root: root, variant: variant, seed: seed, wholeScript: wholeScript,
+                listing: listing, scripts: scripts, into: &lua)
+        }
+        if restored == true, let lua { return lua }
+        return try FreshStates().prepared(
+            file: file, root: root, variant: variant, seed: seed, wholeScript: wholeScript, listing: listing,
+            scripts: scripts, into: &lua)
     }
 
     /// Puts `lua` at the start of a test of `file`: its top level has run (once a file, or again

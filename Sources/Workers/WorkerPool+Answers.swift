@@ -1,5 +1,3 @@
-import Bindings
-import LuaRuntime
 import SystemCalls
 
 #if canImport(Glibc)
@@ -51,10 +49,10 @@ extension WorkerPool {
         guard workers[slot].buffer.count - head >= 8 else { return nil }
         var field: UInt64 = 0
         for shift in 0..<8 { field |= UInt64(workers[slot].buffer[head + shift]) << (8 * shift) }
-        guard let length = Int(exactly: field & ~Watchdog.stoppedFlag), length <= Int.max - 8 else {
+        guard let length = Int(exactly: field & ~Self.stoppedFlag), length <= Int.max - 8 else {
             return nil
         }
-        return (length, field & Watchdog.stoppedFlag != 0)
+        return (length, field & Self.stoppedFlag != 0)
     }
 
     /// The first whole answer in the worker's buffer, taken out of it, and when its job ended (nil
@@ -86,12 +84,12 @@ extension WorkerPool {
 
     /// A watchdog's stop frame read: its message, then (after a NUL each) the count of output
     /// bytes not kept and the output kept (watchdog.c); a frame of the message alone has no output.
-    static func stop(_ frame: [UInt8]) -> (message: String, output: String) {
+    static func stop(_ frame: [UInt8]) -> (message: String, output: String, dropped: Int) {
         let parts = frame.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
         let message = String(decoding: parts[0], as: UTF8.self)
-        guard parts.count == 3 else { return (message, "") }
+        guard parts.count == 3 else { return (message, "", 0) }
         let output = String(decoding: parts[2], as: UTF8.self)
         let dropped = Int(String(decoding: parts[1], as: UTF8.self)) ?? 0
-        return (message, dropped > 0 ? output + CapturedOutput.droppedLine(dropped) : output)
+        return (message, output, max(0, dropped))
     }
 }

@@ -1,5 +1,3 @@
-import Bindings
-import LuaRuntime
 import SystemCalls
 
 #if canImport(Glibc)
@@ -14,7 +12,7 @@ import SystemCalls
 /// batch after it (a run's discovery, then its tests: a worker keeps what it built, such as a
 /// file's snapshot). The parent sends jobs' requests down a pipe (bytes, after their length,
 /// their weight and when to ring, ``run(count:request:key:weight:_:)``; for the
-/// batch of ``init(workers:count:timeout:body:)`` the job's index), up to ``depth`` of them ahead
+/// batch of ``init(workers:count:timeout:hooks:body:)`` the job's index), up to ``depth`` of them ahead
 /// of the worker, so that it never waits for the parent between jobs; a job it had not started
 /// when it died goes to the next worker.
 ///
@@ -30,8 +28,8 @@ import SystemCalls
 /// small test cost beyond its own work on the 2-core machine (issue 21: a wake-up across cores
 /// each answer, in a virtual machine). The parent stays single-threaded (it forks, so it must),
 /// and never waits for a worker it let go: stopped workers are reaped later, without blocking.
-final class WorkerPool {
-    enum Outcome {
+package final class WorkerPool {
+    package enum Outcome {
         /// What `body` returned.
         case finished([UInt8])
         /// The worker died while running the job: by `signal`, or exiting with `status`.
@@ -39,14 +37,53 @@ final class WorkerPool {
         /// The job ran past the limit and its worker was killed.
         case timedOut(seconds: Double)
         /// The worker's watchdog ended it: its script spent the CPU budget inside C or Swift code
-        /// ("x.lua:3: stopped: the script used its 10 s of CPU time (inside `string.rep`)"), and
-        /// what the test had printed by then (with a last line for the bytes not kept).
-        case stopped(message: String, output: String)
+        /// ("x.lua:3: stopped: the script used its 10 s of CPU time (inside `string.rep`)"), what
+        /// the test had printed by then, and how many bytes more it printed that were not kept.
+        case stopped(message: String, output: String, dropped: Int)
     }
+
+    /// What the pool's owner does at the moments only the pool sees: the pool knows processes and
+    /// pipes, not the run's report or the Lua watchdog (docs/design/worker-wire.md).
+    package struct Hooks {
+        /// In a new worker, before it serves: with its answer pipe's write end (the runner forgets
+        /// the report's held lines, which are the parent's to write, and points the CPU watchdog's
+        /// stop frames at the pipe, ``stoppedFlag``).
+        package var workerStarts: (_ answers: Int32) -> Void
+        /// In the parent, before it sleeps waiting for answers (the runner writes what it reported).
+        package var beforeWait: () -> Void
+        /// A worker may not be forked (``forkRefusal(threads:)``): says so and ends the process.
+        package var refused: (_ message: String) -> Never
+
+        package init(
+            workerStarts: @escaping (_ answers: Int32) -> Void, beforeWait: @escaping () -> Void,
+            refused: @escaping (_ message: String) -> Never
+        ) {
+            self.workerStarts = workerStarts
+            self.beforeWait = beforeWait
+            self.refused = refused
+        }
+
+        /// Nothing at a worker's start or before a wait; a refusal on stderr, then exit status 1
+        /// (a pool whose jobs are plain Swift, in the tests).
+        package static var bare: Hooks {
+            Hooks(
+                workerStarts: { _ in }, beforeWait: {},
+                refused: { message in
+                    var line = message + "\n"
+                    _ = line.withUTF8 { Syscall.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+                    exit(1)
+                })
+        }
+    }
+
+    /// The bit of an answer frame's length that marks a stop message written by the Lua CPU
+    /// watchdog (watchdog.c writes the frame; ``Hooks/workerStarts`` points it at the pipe), not
+    /// by the worker's loop.
+    package static let stoppedFlag: UInt64 = 1 << 62
 
     /// Set by SIGINT/SIGTERM: the signal's number. The pool stops handing out jobs and returns.
     /// A C `volatile sig_atomic_t` (``Syscall/interruption``), which a handler may write.
-    static var interruption: Int32 {
+    package static var interruption: Int32 {
         get { Syscall.interruption }
         set { Syscall.interruption = newValue }
     }
@@ -57,10 +94,10 @@ final class WorkerPool {
     /// `stackplay` command (``StackplayCommand/run(_:)``), whose process has one thread; off in a
     /// host that calls the pool itself (`swift test`'s, which has many: its workers run code that
     /// takes no lock another of its threads may hold).
-    nonisolated(unsafe) static var forksOnlyAlone = false
+    nonisolated(unsafe) package static var forksOnlyAlone = false
 
     /// Why this process, with `threads` threads (nil: unknown), may not fork a worker; nil when it may.
-    static func forkRefusal(threads: Int?) -> String? {
+    package static func forkRefusal(threads: Int?) -> String? {
         guard let threads, threads > 1 else { return nil }
         return "stackplay: cannot start a worker process: this process has \(threads) threads, and a worker "
             + "is forked without exec, which needs exactly one (docs/design/worker-wire.md)"
@@ -68,7 +105,7 @@ final class WorkerPool {
 
     /// Set by a batch's `done` (`--bail`): no job starts after it, and ``run(count:request:key:_:)`` returns as soon
     /// as it is set, leaving the jobs that run to be killed with ``killAll()``.
-    @exclusivity(unchecked) var stopsHere = false
+    @exclusivity(unchecked) package var stopsHere = false
 
     /// Jobs a batch's `done` adds to the batch running (``extend(by:)``), taken up after it returns,
     /// and how many of them its worker runs of itself (``extend(by:runningAfter:)``).
@@ -78,14 +115,14 @@ final class WorkerPool {
     /// Adds `count` jobs to the batch running, numbered after its last: called from its `done`
     /// (a file's discovery answered, and its tests can run while other files are discovered).
     /// Their requests and keys come from the batch's `request` and `key`.
-    func extend(by count: Int) { added += max(0, count) }
+    package func extend(by count: Int) { added += max(0, count) }
 
     /// Adds `count` jobs that the worker whose answer `done` is handling runs of itself, right
-    /// after that job and before any it was sent (``init(workers:timeout:count:serve:next:)``'s
+    /// after that job and before any it was sent (``init(workers:timeout:count:hooks:serve:next:)``'s
     /// `next`): numbered after the batch's last (and any ``extend(by:)`` added in the same `done`).
     /// No request is sent for them, unless the worker dies first: then they go to another worker
     /// as any job it held.
-    func extend(by count: Int, runningAfter: Void) {
+    package func extend(by count: Int, runningAfter: Void) {
         precondition(added == addedRunning, "the jobs a worker runs of itself come first")
         added += max(0, count)
         addedRunning += max(0, count)
@@ -102,7 +139,7 @@ final class WorkerPool {
         Syscall.signalled = signal
     }
 
-    static func installSignalHandlers() {
+    package static func installSignalHandlers() {
         Syscall.installSignalHandler([SIGINT, SIGTERM], interruptionHandler)
         signal(SIGPIPE, SIG_IGN)
         // a parent may have started us with them blocked (spawned processes inherit the mask)
@@ -161,6 +198,7 @@ final class WorkerPool {
     private let serve: ([UInt8]) -> [UInt8]
     /// The answer of the next job a worker runs of itself, if it has one (``extend(by:runningAfter:)``).
     private let next: () -> [UInt8]?
+    private let hooks: Hooks
     // (unchecked exclusivity, here and below: the pool is one thread's, and its methods lend no
     // property out across another access; read and written at every answer)
     @exclusivity(unchecked) var workers: [Worker] = []
@@ -175,8 +213,10 @@ final class WorkerPool {
 
     /// A pool of `workers` processes for jobs `0..<count`; `body(index)` runs in a worker.
     /// `timeout`: seconds of wall time a job may take; 0 or less: no limit.
-    convenience init(workers: Int, count: Int, timeout: Double, body: @escaping (Int) -> [UInt8]) {
-        self.init(workers: workers, timeout: timeout, count: count) { request in
+    package convenience init(
+        workers: Int, count: Int, timeout: Double, hooks: Hooks, body: @escaping (Int) -> [UInt8]
+    ) {
+        self.init(workers: workers, timeout: timeout, count: count, hooks: hooks) { request in
             var index = 0
             for (shift, byte) in request.prefix(8).enumerated() { index |= Int(byte) << (8 * shift) }
             return body(index)
@@ -186,9 +226,10 @@ final class WorkerPool {
     /// A pool of at most `workers` processes that answer requests with `serve`, batch after batch
     /// (``run(_:_:)``). `timeout`: seconds of wall time a job may take; 0 or less: no limit.
     /// `next`: in a worker, the answer of the next job it runs of itself, before it reads another
-    /// request (none by default).
-    init(
-        workers: Int, timeout: Double, count: Int = 0, serve: @escaping ([UInt8]) -> [UInt8],
+    /// request (none by default). `hooks`: what the pool's owner does at a worker's start, before
+    /// a wait and at a refusal to fork.
+    package init(
+        workers: Int, timeout: Double, count: Int = 0, hooks: Hooks, serve: @escaping ([UInt8]) -> [UInt8],
         next: @escaping () -> [UInt8]? = { nil }
     ) {
         self.count = count
@@ -196,6 +237,7 @@ final class WorkerPool {
         self.most = max(1, workers)
         self.serve = serve
         self.next = next
+        self.hooks = hooks
     }
 
     deinit {
@@ -203,13 +245,13 @@ final class WorkerPool {
         Self.reapStopped()
     }
 
-    /// Runs the jobs `0..<count` of ``init(workers:count:timeout:body:)``, as ``run(_:_:)``.
-    func run(_ done: (Int, Outcome) -> Void) -> Bool {
+    /// Runs the jobs `0..<count` of ``init(workers:count:timeout:hooks:body:)``, as ``run(_:_:)``.
+    package func run(_ done: (Int, Outcome) -> Void) -> Bool {
         run((0..<count).map { index in withUnsafeBytes(of: Int64(index).littleEndian) { Array($0) } }, done)
     }
 
     /// Runs a job for each of `requests`, as ``run(count:request:key:_:)``.
-    func run(_ requests: [[UInt8]], _ done: (Int, Outcome) -> Void) -> Bool {
+    package func run(_ requests: [[UInt8]], _ done: (Int, Outcome) -> Void) -> Bool {
         run(count: requests.count, request: { requests[$0] }, done)
     }
 
@@ -223,7 +265,7 @@ final class WorkerPool {
     /// `weight(index)`: how much of a worker's queue job `index` takes (1 by default): a job that
     /// leads to others the worker runs of itself (``extend(by:runningAfter:)``) counts for them,
     /// so that a worker never holds more of the batch than it can run before another is free.
-    func run(
+    package func run(
         count: Int, request: @escaping (Int) -> [UInt8], key: ((Int) -> String)? = nil,
         weight: ((Int) -> Int)? = nil, _ done: (Int, Outcome) -> Void
     ) -> Bool {
@@ -303,8 +345,8 @@ final class WorkerPool {
                 } else {
                     // the worker ends right after its watchdog's frame: a new one takes its place
                     replacing(slot)
-                    let (message, output) = Self.stop(answer)
-                    done(job, .stopped(message: message, output: output))
+                    let (message, output, dropped) = Self.stop(answer)
+                    done(job, .stopped(message: message, output: output, dropped: dropped))
                     takeAdded()
                     return !stopsHere
                 }
@@ -410,7 +452,7 @@ final class WorkerPool {
                 fds.append(pollfd(fd: partial ? worker.answers : -1, events: Int16(POLLIN), revents: 0))
             }
             let wait = pollTimeout()
-            Output.flush()  // what was reported is written before the wait
+            hooks.beforeWait()  // what was reported is written before the wait
             let ready = poll(&fds, nfds_t(fds.count), wait)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -442,8 +484,7 @@ final class WorkerPool {
     /// batch's: this process goes on to send it jobs and fork the others).
     private func spawn(elsewhere: Bool = false) -> Worker? {
         if Self.forksOnlyAlone, let refusal = Self.forkRefusal(threads: Syscall.threadCount()) {
-            Output.err(refusal)
-            exit(Output.finish(ExitCode.failure))
+            hooks.refused(refusal)
         }
         Self.reapStopped()
         var requests: [Int32] = [0, 0]
@@ -480,8 +521,7 @@ final class WorkerPool {
             close(requests[1])
             close(answers[0])
             close(doorbell[0])
-            Output.forget()  // the report's held lines are the parent's to write
-            Watchdog.answer(to: answers[1])
+            hooks.workerStarts(answers[1])
             signal(SIGINT, SIG_IGN)
             signal(SIGTERM, SIG_DFL)
             // A crash ends the worker at once, for the parent to report: the Swift runtime's
@@ -562,7 +602,7 @@ final class WorkerPool {
     }
 
     /// Kills every worker at once (the run was interrupted).
-    func killAll() {
+    package func killAll() {
         for worker in workers { stop(worker, kill: true) }
         workers.removeAll()
     }

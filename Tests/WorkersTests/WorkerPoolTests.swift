@@ -2,7 +2,7 @@ import Bindings
 import TestResults
 import Testing
 
-@testable import StackplayRunner
+@testable import Workers
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +13,7 @@ import Testing
 /// run the closure and `_exit`.)
 @Suite(.serialized) struct WorkerPoolUnitTests {
     @Test func `every job's answer comes back under its index`() {
-        let pool = WorkerPool(workers: 2, count: 20, timeout: 0) { index in
+        let pool = WorkerPool(workers: 2, count: 20, timeout: 0, hooks: .bare) { index in
             [UInt8(index), UInt8(index * 2 % 256)]
         }
         var answers: [Int: [UInt8]] = [:]
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func `a crash and a hang are reported for their job and the others finish`() {
-        let pool = WorkerPool(workers: 1, count: 4, timeout: 0.5) { index in
+        let pool = WorkerPool(workers: 1, count: 4, timeout: 0.5, hooks: .bare) { index in
             if index == 1 { raise(SIGILL) }
             if index == 2 { while true { sleep(1) } }
             return [UInt8(index)]
@@ -39,7 +39,7 @@ import Testing
             case .crashed(let signal, let status):
                 outcomes[index] = "crashed \(signal.map(String.init) ?? "-") \(status)"
             case .timedOut(let seconds): outcomes[index] = "timed out \(seconds)"
-            case .stopped(let message, _): outcomes[index] = "stopped \(message)"
+            case .stopped(let message, _, _): outcomes[index] = "stopped \(message)"
             }
         }
         pool.killAll()
@@ -54,7 +54,7 @@ import Testing
         // only appears if job 1 was already sent (it waits 5 s at most, then the test fails)
         let marker = "/tmp/stackplay-pool-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         defer { unlink(marker) }
-        let pool = WorkerPool(workers: 1, count: 2, timeout: 0) { index in
+        let pool = WorkerPool(workers: 1, count: 2, timeout: 0, hooks: .bare) { index in
             if index == 1 { close(open(marker, O_CREAT | O_WRONLY, 0o600)) }
             return [UInt8(index)]
         }
@@ -80,7 +80,7 @@ import Testing
         // clock (it waits 5 s at most, then answers 0 and the test fails)
         let marker = "/tmp/stackplay-pool-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         defer { unlink(marker) }
-        let pool = WorkerPool(workers: 1, count: 2, timeout: 0) { index in
+        let pool = WorkerPool(workers: 1, count: 2, timeout: 0, hooks: .bare) { index in
             guard index == 1 else { return [0] }
             for _ in 0..<500 {
                 if access(marker, F_OK) == 0 { return [1] }
@@ -102,7 +102,7 @@ import Testing
         // 64 KiB pipes: answers of 1 MiB and of 40 KiB fill them, and 100 jobs of small ones make
         // several rings' worth
         let size = { (index: Int) in index % 10 == 3 ? 1 << 20 : index % 10 == 7 ? 40 << 10 : 1 + index % 5 }
-        let pool = WorkerPool(workers: 2, count: 100, timeout: 0) { index in
+        let pool = WorkerPool(workers: 2, count: 100, timeout: 0, hooks: .bare) { index in
             (0..<size(index)).map { UInt8(truncatingIfNeeded: index &+ $0) }
         }
         var order: [Int] = []
@@ -122,7 +122,7 @@ import Testing
 
     @Test func `a crash in the middle of a batch reports the jobs before it and runs the ones after it`() {
         // one worker holds all twelve jobs; job 5 crashes it after jobs 0 to 4 answered
-        let pool = WorkerPool(workers: 1, count: 12, timeout: 0) { index in
+        let pool = WorkerPool(workers: 1, count: 12, timeout: 0, hooks: .bare) { index in
             if index == 5 { raise(SIGSEGV) }
             return [UInt8(index)]
         }
@@ -284,5 +284,24 @@ struct ForkCheckTests {
         let refusal = try #require(WorkerPool.forkRefusal(threads: 3))
         #expect(refusal.hasPrefix("stackplay: cannot start a worker process: this process has 3 threads"))
         #expect(refusal.contains("needs exactly one"))
+    }
+}
+
+/// The pool reads a stop frame by the bit the Lua watchdog sets in its length: the two agree, and a
+/// frame with a kept output and dropped bytes reads back as the runner reports it.
+struct StopFrameTests {
+    @Test func `the pool's stop bit is the watchdog's`() {
+        #expect(WorkerPool.stoppedFlag == ScriptWatchdog.stoppedFlag)
+        #expect(WorkerPool.stoppedFlag == 1 << 62)
+    }
+
+    @Test func `a stop frame gives its message, the output kept and the bytes dropped`() {
+        let frame = Array("x.lua:3: stopped".utf8) + [0] + Array("12".utf8) + [0] + Array("hello\n".utf8)
+        let (message, output, dropped) = WorkerPool.stop(frame)
+        #expect(message == "x.lua:3: stopped")
+        #expect(output == "hello\n")
+        #expect(dropped == 12)
+        let bare = WorkerPool.stop(Array("x.lua:3: stopped".utf8))
+        #expect(bare.message == "x.lua:3: stopped" && bare.output.isEmpty && bare.dropped == 0)
     }
 }
