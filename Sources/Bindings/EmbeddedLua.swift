@@ -928,7 +928,7 @@ local function describe(captured)
     result.message = (result.position and (result.position .. ": ") or "")
       .. "(error object is a " .. type(err) .. " value: " .. show(err) .. ")"
   end
-  -- The runner keeps the script's own frames only (TestRunner.scriptFrames).
+  -- The runner keeps the script's own frames only (scriptFrames in ScriptTests.swift).
   result.traceback = captured.traceback
   return result
 end

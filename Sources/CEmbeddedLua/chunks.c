@@ -109,7 +109,7 @@ static const unsigned char stackplay_embedded_sandbox_bytes[] =
     ;
 const stackplay_embedded_chunk stackplay_embedded_sandbox = {stackplay_embedded_sandbox_bytes, 6332};
 
-// source digest Sources/Bindings/Lua/prelude.lua fnv1a64 6fde9f6281992372
+// source digest Sources/Bindings/Lua/prelude.lua fnv1a64 35ae704b37cdbada
 // Sources/Bindings/Lua/prelude.lua, as `=stackplay/prelude.lua`: 39638 bytes.
 static const unsigned char stackplay_embedded_prelude_bytes[] =
     "\033LuaT\000\031\223\015\012\032\012\004\010\010xV\000\000\000\000\000\000\000\000\000\000\000(w@\001\227=stackplay/prelude.lua\200\200\000\001S\002\221Q\000"
