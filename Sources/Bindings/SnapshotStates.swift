@@ -60,6 +60,8 @@ final class SnapshotStates: StatePolicy, @unchecked Sendable {
     /// Every key asked for so far: how many states the run's cycle of variants needs.
     private var seen: Set<Key> = []
     private var uses = 0
+    /// How many states this process built and snapshotted (a matrix's cycle builds one a variant).
+    private(set) var built = 0
     /// Set when no arena can be made in this process: every test then gets a fresh state.
     private var unavailable: String? = LuaState.freshStatesReason
     /// Files whose tests re-run the top level, and why.
@@ -218,6 +220,7 @@ final class SnapshotStates: StatePolicy, @unchecked Sendable {
             return nil
         }
         let entry = Entry(lua: lua, base: base)
+        built += 1
         entry.used = uses
         entries[key] = entry
         return entry

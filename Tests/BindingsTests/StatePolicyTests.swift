@@ -61,6 +61,33 @@ extension BindingsTests {
             #expect(restored.map(\.seed) == fresh.map(\.seed))
         }
 
+        /// `--matrix` runs each test in every variant in turn. With room for 8 states, a cycle of
+        /// 12 dropped each state just before its next use and built one for every test.
+        @Test(
+            .enabled(
+                if: LuaState.snapshotsAvailable,
+                "no snapshots under AddressSanitizer or STACKPLAY_FRESH_STATES"))
+        func `a matrix of more variants than 8 keeps a state for each`() throws {
+            let (folder, file) = try Linear.script(
+                "for i = 1, 5 do test('t' .. i, function() expect(i):to_be_truthy() end) end\n")
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let states = SnapshotStates()
+            let scripts = ScriptRunner()
+            let variants = try (0..<12).map { index in
+                try ScreenVariant(validating: [(key: "width", value: String(300 + 10 * index))])
+            }
+            for round in 0..<3 {
+                for variant in variants {
+                    var lua: LuaState?
+                    let state = try states.prepared(
+                        file: file, root: folder, variant: variant, seed: round, wholeScript: false,
+                        listing: false, scripts: scripts, into: &lua)
+                    #expect(state === lua)
+                }
+            }
+            #expect(states.built == 12, "one state a variant, kept across the three rounds")
+        }
+
         @Test func `the standard policy is fresh states exactly when snapshots are switched off`() {
             #expect((StatePolicies.standard() is FreshStates) == (StatePolicies.offReason != nil))
             #expect((StatePolicies.offReason != nil) == (LuaState.freshStatesReason != nil))

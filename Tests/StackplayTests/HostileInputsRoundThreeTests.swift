@@ -402,40 +402,6 @@ let largeScript = """
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("1 passed, 0 failed"))
     }
-
-    @Test func `a matrix of more variants than 8 keeps a state for each`() throws {
-        let script = """
-            for i = 1, 20 do
-              test("t" .. i, function()
-                local screen = stackplay.screen {}
-                screen:wallet_card_stack { items = { "a", "b", "c" } }
-                screen:tap(195, 300)
-                screen:settle()
-                expect(true):to_be_truthy()
-              end)
-            end
-
-            """
-        let folder = try temporaryFolder(["m.lua": script])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        func seconds(_ widths: Int) throws -> Double {
-            let matrix = "width=" + (0..<widths).map { String(300 + 10 * $0) }.joined(separator: ",")
-            var best = Double.infinity
-            for _ in 0..<3 {
-                let start = Date()
-                let run = try stackplay(arguments: ["--jobs", "1", "--matrix", matrix, "m.lua"], in: folder)
-                #expect(run.status == 0, "\(run.stderr)")
-                best = min(best, Date().timeIntervalSince(start))
-            }
-            return best
-        }
-        // 8 variants fit the cache as it was; the 9th made a state again for every test (3.8x a
-        // test, so 12 variants cost about 5.7x 8 of them, against 1.5x when each keeps its state).
-        // The bound leaves room for a loaded machine: 2.5 once failed at 2.56 under the suite's load.
-        let eight = try seconds(8)
-        let twelve = try seconds(12)
-        #expect(twelve < eight * 3.5, "12 variants took \(twelve) s, 8 took \(eight) s")
-    }
 }
 
 @Suite struct RoundThreeSmallerFindings {
