@@ -4,13 +4,14 @@ import LuaRuntime
 /// stackplay's own Lua chunks (``EmbeddedLua``), compiled when `make lua` ran: a state loads the
 /// bytecode without parsing, in a worker and in a test's fresh state alike.
 enum EmbeddedChunk: LuaEmbeddedChunk, Sendable {
-    case sandbox, prelude
+    case sandbox, values, prelude
 
     /// The chunk name: errors and tracebacks read `stackplay/prelude.lua:12:`, the line of the
     /// file in `Sources/Bindings/Lua/`.
     var name: String {
         switch self {
         case .sandbox: Sandbox.chunkName
+        case .values: "=stackplay/values.lua"
         case .prelude: "=stackplay/prelude.lua"
         }
     }
@@ -18,6 +19,7 @@ enum EmbeddedChunk: LuaEmbeddedChunk, Sendable {
     var source: String {
         switch self {
         case .sandbox: EmbeddedLua.sandbox
+        case .values: EmbeddedLua.values
         case .prelude: EmbeddedLua.prelude
         }
     }
@@ -30,6 +32,7 @@ enum EmbeddedChunk: LuaEmbeddedChunk, Sendable {
         let chunk =
             switch self {
             case .sandbox: stackplay_embedded_sandbox
+            case .values: stackplay_embedded_values
             case .prelude: stackplay_embedded_prelude
             }
         return UnsafeRawBufferPointer(start: chunk.bytes, count: Int(chunk.size))

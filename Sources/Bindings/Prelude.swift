@@ -3,8 +3,9 @@ import StackModel
 
 /// The prelude every script runs first: `test`, `skip`, `only`, `before_each`, `after_each`,
 /// `expect(...)` with its matchers, and the failure report. Written in Lua
-/// (`Sources/Bindings/Lua/prelude.lua`), since it is about Lua values; installed after the model
-/// API. Its runner table stays in the Lua registry, where only ``TestRunner`` reaches it.
+/// (`Sources/Bindings/Lua/prelude.lua`, with `values.lua`'s showing and comparing of values),
+/// since it is about Lua values; installed after the model API. Its runner table stays in the Lua
+/// registry, where only ``TestRunner`` reaches it.
 public struct PreludeModule: LuaModule {
     /// Chunks whose names start with this are stackplay's own: positions skip them.
     static let internalPrefix = "=stackplay/"
@@ -23,6 +24,11 @@ public struct PreludeModule: LuaModule {
             guard case .array(let list) = try a.value(at: 2) else { return [.nil] }
             return [nearestName(to: name, in: list.compactMap(\.string)).map { .string($0) } ?? .nil]
         }
-        try lua.run(embedded: EmbeddedChunk.prelude, arguments: [.table(lua.internals)], keepingResult: true)
+        // values.lua's table, kept, is the prelude's second argument; the prelude's runner table
+        // is kept in its place
+        try lua.run(embedded: EmbeddedChunk.values, arguments: [], keepingResult: true)
+        try lua.run(
+            embedded: EmbeddedChunk.prelude, arguments: [.table(lua.internals)], passingKept: true,
+            keepingResult: true)
     }
 }

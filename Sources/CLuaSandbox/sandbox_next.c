@@ -24,7 +24,7 @@
 //     traversal are skipped, as the manual allows. A key not in the cache is checked with the raw
 //     lua_next (stock's "invalid key to 'next'"); a live key newer than the cache sorts again.
 //     On a marked table a number or boolean value is copied from its slot (sb_layout_push_plain,
-//     checked at install by sb_values_match); any other value is looked up.
+//     checked at install by sb_values_match, sandbox_scan.c); any other value is looked up.
 //   * Lifetime: a big cache used since the last collection cycle is kept alive through the next
 //     one (`live`, weak in keys, dropped by the sentinel's finalizer at the end of each cycle),
 //     then only weakly: a collection step inside a loop never sorts again, and a traversal stopped
@@ -563,53 +563,6 @@ int sb_pairs(lua_State *L) {
         lua_callk(L, 1, 3, 0, sb_pairs_continue);
     }
     return 3;
-}
-
-/// Whether sb_layout_push_plain reads this Lua's values: on a probe table, every value it copies
-/// (numbers and booleans, in the array part and in nodes) is raw-equal to lua_next's, and it copies
-/// no other value.
-static int sb_values_match(lua_State *L) {
-    int top = lua_gettop(L);
-    lua_createtable(L, 3, 8);
-    const void *t = lua_topointer(L, -1);
-    lua_pushinteger(L, -7);
-    lua_rawseti(L, -2, 1);
-    lua_pushnumber(L, 2.5);
-    lua_rawseti(L, -2, 2);
-    lua_pushboolean(L, 0);
-    lua_rawseti(L, -2, 3);
-    lua_pushinteger(L, 1 << 20);
-    lua_setfield(L, -2, "i");
-    lua_pushnumber(L, -0.25);
-    lua_setfield(L, -2, "f");
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "t");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "b");
-    lua_pushliteral(L, "not copied");
-    lua_setfield(L, -2, "s");
-    lua_createtable(L, 0, 0);
-    lua_setfield(L, -2, "o");
-    uint32_t slots[16], count = sb_layout_slots(t, slots, 16), asize = sb_layout_asize(t), i = 0;
-    int ok = count == 9, copied = 0;
-    lua_pushnil(L);
-    while (ok && lua_next(L, -2)) {
-        int type = lua_type(L, -1);
-        if (i == count) {
-            ok = 0;
-        } else if (sb_layout_push_plain(L, t, asize, slots[i++])) {
-            ok = (type == LUA_TNUMBER || type == LUA_TBOOLEAN) && lua_rawequal(L, -1, -2) &&
-                 lua_isinteger(L, -1) == lua_isinteger(L, -2);
-            copied++;
-            lua_pop(L, 1);
-        } else {
-            ok = type != LUA_TNUMBER && type != LUA_TBOOLEAN;
-        }
-        lua_pop(L, 1);
-    }
-    ok = ok && i == count && copied == 7;
-    lua_settop(L, top);
-    return ok;
 }
 
 void sb_next_push(lua_State *L, int state, int ids, int caches) {

@@ -117,6 +117,9 @@ void sb_sort_entries(sb_key *e, sb_key *tmp, size_t n);
 int sb_layout_matches(lua_State *L);
 /// Whether a table's flags keep a mark that every insertion of a key clears (checked on probes).
 int sb_trust_matches(lua_State *L);
+/// Whether sb_layout_push_plain copies this Lua's number and boolean values as lua_next gives them
+/// (checked on a probe table), and no other value.
+int sb_values_match(lua_State *L);
 /// Describes the key at `idx` for the sort (may give an object its number).
 void sb_key_of(lua_State *L, int idx, sb_key *k);
 /// Describes `keys[i + 1]` (the table keys, read by its layout: lua_topointer of a key array) into

@@ -323,4 +323,51 @@ int sb_trust_matches(lua_State *L) {
     return ok;
 }
 
+/// Whether sb_layout_push_plain reads this Lua's values: on a probe table, every value it copies
+/// (numbers and booleans, in the array part and in nodes) is raw-equal to lua_next's, and it copies
+/// no other value.
+int sb_values_match(lua_State *L) {
+    int top = lua_gettop(L);
+    lua_createtable(L, 3, 8);
+    const void *t = lua_topointer(L, -1);
+    lua_pushinteger(L, -7);
+    lua_rawseti(L, -2, 1);
+    lua_pushnumber(L, 2.5);
+    lua_rawseti(L, -2, 2);
+    lua_pushboolean(L, 0);
+    lua_rawseti(L, -2, 3);
+    lua_pushinteger(L, 1 << 20);
+    lua_setfield(L, -2, "i");
+    lua_pushnumber(L, -0.25);
+    lua_setfield(L, -2, "f");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "t");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "b");
+    lua_pushliteral(L, "not copied");
+    lua_setfield(L, -2, "s");
+    lua_createtable(L, 0, 0);
+    lua_setfield(L, -2, "o");
+    uint32_t slots[16], count = sb_layout_slots(t, slots, 16), asize = sb_layout_asize(t), i = 0;
+    int ok = count == 9, copied = 0;
+    lua_pushnil(L);
+    while (ok && lua_next(L, -2)) {
+        int type = lua_type(L, -1);
+        if (i == count) {
+            ok = 0;
+        } else if (sb_layout_push_plain(L, t, asize, slots[i++])) {
+            ok = (type == LUA_TNUMBER || type == LUA_TBOOLEAN) && lua_rawequal(L, -1, -2) &&
+                 lua_isinteger(L, -1) == lua_isinteger(L, -2);
+            copied++;
+            lua_pop(L, 1);
+        } else {
+            ok = type != LUA_TNUMBER && type != LUA_TBOOLEAN;
+        }
+        lua_pop(L, 1);
+    }
+    ok = ok && i == count && copied == 7;
+    lua_settop(L, top);
+    return ok;
+}
+
 int stackplay_sandbox_reads_layout(lua_State *L) { return sb_layout_matches(L); }

@@ -320,9 +320,11 @@ public final class LuaState {
 
     /// Runs one of stackplay's own chunks with `arguments`. With `keepingResult`, its first result
     /// stays in the Lua registry (the prelude's runner table), where ``callRunner(_:_:)`` finds it
-    /// and no script can.
+    /// and no script can; with `passingKept`, the result the chunk before kept is passed after
+    /// `arguments` (one chunk's table of functions handed to the next, out of any script's reach).
     package func run(
-        embedded chunk: some LuaEmbeddedChunk, arguments: [LuaValue], keepingResult: Bool = false
+        embedded chunk: some LuaEmbeddedChunk, arguments: [LuaValue], passingKept: Bool = false,
+        keepingResult: Bool = false
     )
         throws(LuaFailure)
     {
@@ -345,7 +347,9 @@ public final class LuaState {
         }
         if status != LUA_OK { throw LuaFailure(kind: .load, message: stack.popErrorMessage()) }
         if isHost { setChunkGlobals() }
-        _ = try call(arguments: arguments, results: keepingResult ? 1 : 0, keepingResult: keepingResult)
+        _ = try call(
+            arguments: arguments, results: keepingResult ? 1 : 0, passingKept: passingKept,
+            keepingResult: keepingResult)
     }
 
     /// Calls `runner[name](arguments...)` on the prelude's runner table and returns its results.
@@ -396,7 +400,7 @@ public final class LuaState {
 
     /// Calls the function on top of the stack under the message handler and the budgets.
     private func call(
-        arguments: [LuaValue], results: Int32, keepingResult: Bool = false,
+        arguments: [LuaValue], results: Int32, passingKept: Bool = false, keepingResult: Bool = false,
         reading read: (_ first: Int32, _ count: Int32) -> Bool = { _, _ in false }
     ) throws(LuaFailure) -> [LuaValue] {
         let base = lua_gettop(stack.L) - 1
@@ -407,10 +411,12 @@ public final class LuaState {
             lua_settop(stack.L, base)
             throw LuaFailure(kind: .error, message: "\(error)")
         }
+        if passingKept { lua_rawgetp(stack.L, stackplay_lua_registryindex(), LuaStack.classKey(RunnerKey.self)) }
+        let count = Int32(arguments.count) + (passingKept ? 1 : 0)
         let status =
             isHost
-            ? stackplay_lua_pcall(stack.L, Int32(arguments.count), results, 0)
-            : stackplay_pcall(stack.L, Int32(arguments.count), results)
+            ? stackplay_lua_pcall(stack.L, count, results, 0)
+            : stackplay_pcall(stack.L, count, results)
         defer { lua_settop(stack.L, base) }
         if status == LUA_OK {
             if keepingResult {

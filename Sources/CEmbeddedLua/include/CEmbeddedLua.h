@@ -16,6 +16,9 @@ extern const char *const stackplay_embedded_release;
 /// `Sources/Bindings/Lua/sandbox.lua`, compiled as `=stackplay/sandbox.lua`.
 extern const stackplay_embedded_chunk stackplay_embedded_sandbox;
 
+/// `Sources/Bindings/Lua/values.lua`, compiled as `=stackplay/values.lua`.
+extern const stackplay_embedded_chunk stackplay_embedded_values;
+
 /// `Sources/Bindings/Lua/prelude.lua`, compiled as `=stackplay/prelude.lua`.
 extern const stackplay_embedded_chunk stackplay_embedded_prelude;
 
