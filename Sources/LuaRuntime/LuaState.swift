@@ -411,7 +411,9 @@ public final class LuaState {
             lua_settop(stack.L, base)
             throw LuaFailure(kind: .error, message: "\(error)")
         }
-        if passingKept { lua_rawgetp(stack.L, stackplay_lua_registryindex(), LuaStack.classKey(RunnerKey.self)) }
+        if passingKept {
+            lua_rawgetp(stack.L, stackplay_lua_registryindex(), LuaStack.classKey(RunnerKey.self))
+        }
         let count = Int32(arguments.count) + (passingKept ? 1 : 0)
         let status =
             isHost
