@@ -17,6 +17,11 @@ typedef struct stackplay_guard {
     size_t charged;       // bytes the state's Swift objects hold (cards, screens, recorders), estimated
     size_t limit;         // the memory budget in bytes (Lua's and Swift's together); 0: none
     int exempt;           // > 0: allocations are not refused (setup, Swift callbacks, reporting)
+    // Every allocation reads these three, beside the counts above (one cache line):
+    struct stackplay_pool *pool; // small blocks of this state (stackplay_pool_*); NULL: malloc only
+    // source->realloc, kept here: the arena's path pays no second load before its call
+    void *(*source_realloc)(void *context, void *ptr, size_t osize, size_t nsize);
+    void *source_context; // the source's own (CLuaSnapshot: the arena)
     int tripped;          // STACKPLAY_STOP_*; once set it stays set
     double cpu_budget;    // seconds of thread CPU time a run may use; <= 0: none
     double cpu_deadline;  // thread CPU time at which the running chunk stops
@@ -32,9 +37,7 @@ typedef struct stackplay_guard {
     char memory_text[96]; // "stopped: the script used its 256 MiB of memory"
     char where[400];      // "chunkname:line: " where the stop happened, once known
     char stop[512];       // the full stop message, built by stackplay_stop_message
-    struct stackplay_pool *pool; // small blocks of this state (stackplay_pool_*); NULL: malloc only
     const stackplay_block_source *source; // where every block comes from instead (an arena); NULL: the pool
-    void *source_context; // the source's own (CLuaSnapshot: the arena)
     int hash_seed_fixed;  // 1: the string hash's seed is STACKPLAY_HASH_SEED (seed.c)
 } stackplay_guard;
 

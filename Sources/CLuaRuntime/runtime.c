@@ -129,8 +129,8 @@ static void *stackplay_pool_realloc(stackplay_pool *pool, void *ptr, size_t old,
 /// then. A growing block (ptr != NULL, say a stack being moved) is granted within a small reserve
 /// and the hook raises the stop at the next instruction, with its position.
 static void *stackplay_block_realloc(stackplay_guard *g, void *ptr, size_t old, size_t nsize) {
-    return g->source ? g->source->realloc(g->source_context, ptr, old, nsize)
-                     : stackplay_pool_realloc(g->pool, ptr, old, nsize);
+    return g->source_realloc ? g->source_realloc(g->source_context, ptr, old, nsize)
+                             : stackplay_pool_realloc(g->pool, ptr, old, nsize);
 }
 
 static void *stackplay_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -185,6 +185,7 @@ lua_State *stackplay_newstate_from(const stackplay_block_source *source, void *c
     g->dispatch = dispatch;
     g->release = release;
     g->source = source;
+    g->source_realloc = source ? source->realloc : NULL;
     g->source_context = source ? context : NULL;
     g->pool = source ? NULL : stackplay_pool_new();
     lua_State *L = lua_newstate(stackplay_alloc, g);
