@@ -29,7 +29,8 @@ local find, match, gsub, sub = string.find, string.match, string.gsub, string.su
 local math_type, floor, abs, huge = math.type, math.floor, math.abs, math.huge
 local explored = internal.explored
 local show, show_number, sorted_keys = values.show, values.show_number, values.sorted_keys
-local deep_equal, diff, near_hint = values.deep_equal, values.diff, values.near_hint
+local deep_equal, tables_match = values.deep_equal, values.tables_match
+local diff, near_hint = values.diff, values.near_hint
 api.show = show
 
 -- Failing ------------------------------------------------------------------------------------
@@ -192,17 +193,7 @@ local function is_near(expected, actual, tolerance)
     return abs(expected - actual) <= tolerance
   end
   if type(expected) ~= "table" or type(actual) ~= "table" then return false end
-  local k, v = next(expected)
-  while k ~= nil do
-    if not is_near(v, rawget(actual, k), tolerance) then return false end
-    k, v = next(expected, k)
-  end
-  k = next(actual)
-  while k ~= nil do
-    if rawget(expected, k) == nil then return false end
-    k = next(actual, k)
-  end
-  return true
+  return tables_match(expected, actual, is_near, tolerance)
 end
 
 function Expectation:to_be_near(expected, tolerance)
@@ -1101,17 +1092,12 @@ end
 
 -- Comparing values ---------------------------------------------------------------------------
 
-local function deep_equal(a, b, seen)
-  if a == b then return true end
-  if type(a) ~= "table" or type(b) ~= "table" then
-    return type(a) == "number" and type(b) == "number" and a ~= a and b ~= b
-  end
-  seen = seen or {}
-  if seen[a] == b then return true end
-  seen[a] = b
+--- Whether tables `a` and `b` have the same keys and `matches(a[k], b[k], extra)` holds for each
+--- key; raw reads only.
+local function tables_match(a, b, matches, extra)
   local k, v = next(a)
   while k ~= nil do
-    if not deep_equal(v, rawget(b, k), seen) then return false end
+    if not matches(v, rawget(b, k), extra) then return false end
     k, v = next(a, k)
   end
   k = next(b)
@@ -1120,6 +1106,17 @@ local function deep_equal(a, b, seen)
     k = next(b, k)
   end
   return true
+end
+
+local function deep_equal(a, b, seen)
+  if a == b then return true end
+  if type(a) ~= "table" or type(b) ~= "table" then
+    return type(a) == "number" and type(b) == "number" and a ~= a and b ~= b
+  end
+  seen = seen or {}
+  if seen[a] == b then return true end
+  seen[a] = b
+  return tables_match(a, b, deep_equal, seen)
 end
 
 --- The longest common subsequence of lists `a` and `b` (elements compared deeply), as the index
@@ -1265,7 +1262,7 @@ end
 
 return {
   show = show, show_number = show_number, sorted_keys = sorted_keys, deep_equal = deep_equal,
-  diff = diff, near_hint = near_hint,
+  tables_match = tables_match, diff = diff, near_hint = near_hint,
 }
 """#
 

@@ -22,7 +22,8 @@ local find, match, gsub, sub = string.find, string.match, string.gsub, string.su
 local math_type, floor, abs, huge = math.type, math.floor, math.abs, math.huge
 local explored = internal.explored
 local show, show_number, sorted_keys = values.show, values.show_number, values.sorted_keys
-local deep_equal, diff, near_hint = values.deep_equal, values.diff, values.near_hint
+local deep_equal, tables_match = values.deep_equal, values.tables_match
+local diff, near_hint = values.diff, values.near_hint
 api.show = show
 
 -- Failing ------------------------------------------------------------------------------------
@@ -185,17 +186,7 @@ local function is_near(expected, actual, tolerance)
     return abs(expected - actual) <= tolerance
   end
   if type(expected) ~= "table" or type(actual) ~= "table" then return false end
-  local k, v = next(expected)
-  while k ~= nil do
-    if not is_near(v, rawget(actual, k), tolerance) then return false end
-    k, v = next(expected, k)
-  end
-  k = next(actual)
-  while k ~= nil do
-    if rawget(expected, k) == nil then return false end
-    k = next(actual, k)
-  end
-  return true
+  return tables_match(expected, actual, is_near, tolerance)
 end
 
 function Expectation:to_be_near(expected, tolerance)

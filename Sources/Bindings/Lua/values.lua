@@ -77,17 +77,12 @@ end
 
 -- Comparing values ---------------------------------------------------------------------------
 
-local function deep_equal(a, b, seen)
-  if a == b then return true end
-  if type(a) ~= "table" or type(b) ~= "table" then
-    return type(a) == "number" and type(b) == "number" and a ~= a and b ~= b
-  end
-  seen = seen or {}
-  if seen[a] == b then return true end
-  seen[a] = b
+--- Whether tables `a` and `b` have the same keys and `matches(a[k], b[k], extra)` holds for each
+--- key; raw reads only.
+local function tables_match(a, b, matches, extra)
   local k, v = next(a)
   while k ~= nil do
-    if not deep_equal(v, rawget(b, k), seen) then return false end
+    if not matches(v, rawget(b, k), extra) then return false end
     k, v = next(a, k)
   end
   k = next(b)
@@ -96,6 +91,17 @@ local function deep_equal(a, b, seen)
     k = next(b, k)
   end
   return true
+end
+
+local function deep_equal(a, b, seen)
+  if a == b then return true end
+  if type(a) ~= "table" or type(b) ~= "table" then
+    return type(a) == "number" and type(b) == "number" and a ~= a and b ~= b
+  end
+  seen = seen or {}
+  if seen[a] == b then return true end
+  seen[a] = b
+  return tables_match(a, b, deep_equal, seen)
 end
 
 --- The longest common subsequence of lists `a` and `b` (elements compared deeply), as the index
@@ -241,5 +247,5 @@ end
 
 return {
   show = show, show_number = show_number, sorted_keys = sorted_keys, deep_equal = deep_equal,
-  diff = diff, near_hint = near_hint,
+  tables_match = tables_match, diff = diff, near_hint = near_hint,
 }
