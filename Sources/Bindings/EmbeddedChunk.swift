@@ -4,7 +4,7 @@ import LuaRuntime
 /// stackplay's own Lua chunks (``EmbeddedLua``), compiled when `make lua` ran: a state loads the
 /// bytecode without parsing, in a worker and in a test's fresh state alike.
 enum EmbeddedChunk: LuaEmbeddedChunk, Sendable {
-    case sandbox, values, prelude
+    case sandbox, values, prelude, explore
 
     /// The chunk name: errors and tracebacks read `stackplay/prelude.lua:12:`, the line of the
     /// file in `Sources/Bindings/Lua/`.
@@ -13,6 +13,7 @@ enum EmbeddedChunk: LuaEmbeddedChunk, Sendable {
         case .sandbox: Sandbox.chunkName
         case .values: "=stackplay/values.lua"
         case .prelude: "=stackplay/prelude.lua"
+        case .explore: "=stackplay/explore.lua"
         }
     }
 
@@ -21,6 +22,7 @@ enum EmbeddedChunk: LuaEmbeddedChunk, Sendable {
         case .sandbox: EmbeddedLua.sandbox
         case .values: EmbeddedLua.values
         case .prelude: EmbeddedLua.prelude
+        case .explore: EmbeddedLua.explore
         }
     }
 
@@ -34,6 +36,7 @@ enum EmbeddedChunk: LuaEmbeddedChunk, Sendable {
             case .sandbox: stackplay_embedded_sandbox
             case .values: stackplay_embedded_values
             case .prelude: stackplay_embedded_prelude
+            case .explore: stackplay_embedded_explore
             }
         return UnsafeRawBufferPointer(start: chunk.bytes, count: Int(chunk.size))
     }

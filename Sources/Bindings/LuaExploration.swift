@@ -62,8 +62,8 @@ public final class LuaExplorationFile {
     }
 }
 
-/// The Lua side of one exploration: the prelude's private runner table calls its setup,
-/// invariants and actions (`runner.explore_setup`, `explore_check`, `explore_action`).
+/// The Lua side of one exploration: the private runner table (explore.lua's functions) calls its
+/// setup, invariants and actions (`runner.explore_setup`, `explore_check`, `explore_action`).
 final class LuaExploreHost: ExploreHost {
     let lua: LuaState
     /// The exploration's 1-based index in the prelude's list.

@@ -3,7 +3,8 @@ import StackModel
 
 /// The prelude every script runs first: `test`, `skip`, `only`, `before_each`, `after_each`,
 /// `expect(...)` with its matchers, and the failure report. Written in Lua
-/// (`Sources/Bindings/Lua/prelude.lua`, with `values.lua`'s showing and comparing of values),
+/// (`Sources/Bindings/Lua/prelude.lua`, with `values.lua`'s showing and comparing of values and
+/// `explore.lua`'s explorations),
 /// since it is about Lua values; installed after the model API. Its runner table stays in the Lua
 /// registry, where only ``TestRunner`` reaches it.
 public struct PreludeModule: LuaModule {
@@ -24,11 +25,12 @@ public struct PreludeModule: LuaModule {
             guard case .array(let list) = try a.value(at: 2) else { return [.nil] }
             return [nearestName(to: name, in: list.compactMap(\.string)).map { .string($0) } ?? .nil]
         }
-        // values.lua's table, kept, is the prelude's second argument; the prelude's runner table
-        // is kept in its place
+        // Each chunk's result, kept, is the next one's second argument: values.lua's table, then
+        // what the prelude shares with explore.lua, then the runner table, which stays kept.
         try lua.run(embedded: EmbeddedChunk.values, arguments: [], keepingResult: true)
-        try lua.run(
-            embedded: EmbeddedChunk.prelude, arguments: [.table(lua.internals)], passingKept: true,
-            keepingResult: true)
+        for chunk in [EmbeddedChunk.prelude, .explore] {
+            try lua.run(
+                embedded: chunk, arguments: [.table(lua.internals)], passingKept: true, keepingResult: true)
+        }
     }
 }

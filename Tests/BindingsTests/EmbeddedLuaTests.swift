@@ -28,7 +28,7 @@ import Testing
         // (make drift then compares the texts' digests): nothing to compare here.
         guard LuaRelease.loads(bytecodeOf: EmbeddedChunk.prelude.release) else { return }
         let lua = try LuaState(budget: LuaBudget(cpuSeconds: 0, memoryMiB: 0))
-        for chunk in [EmbeddedChunk.sandbox, .values, .prelude] {
+        for chunk in [EmbeddedChunk.sandbox, .values, .prelude, .explore] {
             let compiled = try lua.compile(chunk.source, name: chunk.name)
             #expect(chunk.bytecode.count > 100, "\(chunk.name) holds no bytecode")
             #expect(Array(chunk.bytecode) == compiled, "\(chunk.name)'s bytecode is stale: run `make lua`")

@@ -106,15 +106,15 @@ func nothingDismissed(_ screen: Screen) -> ExploreFailure? {
         #expect(steps > 1_000)
     }
 
-    @Test("the prelude's lists of families and built-in invariants are Swift's")
-    func preludeListsMatch() throws {
+    @Test("explore.lua's lists of families and built-in invariants are Swift's")
+    func exploreListsMatch() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let prelude = try String(
-            contentsOf: root.appendingPathComponent("Sources/Bindings/Lua/prelude.lua"), encoding: .utf8)
+        let explore = try String(
+            contentsOf: root.appendingPathComponent("Sources/Bindings/Lua/explore.lua"), encoding: .utf8)
         func list(after marker: String) -> [String] {
-            guard let start = prelude.range(of: marker) else { return [] }
-            let rest = prelude[start.upperBound...]
+            guard let start = explore.range(of: marker) else { return [] }
+            let rest = explore[start.upperBound...]
             let body = rest[..<(rest.firstIndex(of: "}") ?? rest.endIndex)]
             return body.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map {
                 String($0.element)

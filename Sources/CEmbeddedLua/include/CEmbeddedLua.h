@@ -22,4 +22,7 @@ extern const stackplay_embedded_chunk stackplay_embedded_values;
 /// `Sources/Bindings/Lua/prelude.lua`, compiled as `=stackplay/prelude.lua`.
 extern const stackplay_embedded_chunk stackplay_embedded_prelude;
 
+/// `Sources/Bindings/Lua/explore.lua`, compiled as `=stackplay/explore.lua`.
+extern const stackplay_embedded_chunk stackplay_embedded_explore;
+
 #endif
